@@ -1,0 +1,40 @@
+/**
+ * `npm run build`: compiles src/main.ts into the single executable dist/pi.
+ * - `--compile-autoload-package-json`: an extension's own dependency whose entry is not a root index.js resolves.
+ * - no autoloading of bunfig.toml or .env from the folder pi starts in: a repo must not inject preload code or env.
+ * - jiti is left out: it serves only Node (SDK) use and the binary never reaches it.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const outfile = join(root, "dist", process.platform === "win32" ? "pi.exe" : "pi");
+mkdirSync(join(root, "dist"), { recursive: true });
+
+const args = [
+	"build",
+	"--compile",
+	"--bytecode",
+	"--format=esm",
+	"--minify-syntax",
+	"--minify-whitespace",
+	"--sourcemap=none",
+	"--compile-autoload-package-json",
+	"--no-compile-autoload-bunfig",
+	"--no-compile-autoload-dotenv",
+	"--external",
+	"jiti",
+	"--external",
+	"jiti/static",
+	join(root, "src", "main.ts"),
+	"--outfile",
+	outfile,
+];
+const started = performance.now();
+const proc = Bun.spawnSync([process.execPath, ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
+if (proc.exitCode !== 0) {
+	process.stderr.write(proc.stdout.toString() + proc.stderr.toString());
+	process.stderr.write(`build: bun build --compile failed (exit ${proc.exitCode})\n`);
+	process.exit(1);
+}
+console.log(`build: wrote ${outfile} in ${Math.round(performance.now() - started)} ms`);

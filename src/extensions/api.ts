@@ -1,0 +1,135 @@
+/**
+ * The `pi` object handed to an extension factory.
+ *
+ * Two phases: while the factory runs only registration works (plus `exec` and `events`); every action method
+ * throws a clear "not available while loading" error. `bind(actions)` switches the object to the live session:
+ * the runtime supplies the actions. Registrations made after binding take effect at once (the runtime reads the
+ * same maps).
+ */
+import { execCommand } from "./exec.ts";
+import type { EventBus } from "./event-bus.ts";
+import type {
+	CommandDefinition,
+	ExecOptions,
+	ExtensionHandler,
+	ExtensionRegistrations,
+	FlagDefinition,
+	ShortcutDefinition,
+	ToolDefinition,
+} from "./types.ts";
+
+/** Names of the `pi` methods that act on a live session; the runtime implements them. */
+export const ACTION_METHODS = [
+	"sendMessage",
+	"sendUserMessage",
+	"appendEntry",
+	"setSessionName",
+	"getSessionName",
+	"setLabel",
+	"getActiveTools",
+	"getAllTools",
+	"setActiveTools",
+	"getCommands",
+	"setModel",
+	"getThinkingLevel",
+	"setThinkingLevel",
+	"unregisterProvider",
+] as const;
+export type ActionMethod = (typeof ACTION_METHODS)[number];
+export type ExtensionActions = Record<ActionMethod, (...args: any[]) => unknown> & {
+	registerProvider(name: string, config: unknown): void;
+};
+
+export interface ExtensionApiHandle {
+	/** The object the factory receives. */
+	api: Record<string, unknown>;
+	registrations: ExtensionRegistrations;
+	/** Values parsed from the command line for this extension's flags. */
+	flagValues: Map<string, boolean | string>;
+	bind(actions: ExtensionActions): void;
+}
+
+export function emptyRegistrations(): ExtensionRegistrations {
+	return {
+		handlers: new Map(),
+		tools: new Map(),
+		commands: new Map(),
+		flags: new Map(),
+		shortcuts: new Map(),
+		messageRenderers: new Map(),
+		pendingProviders: [],
+	};
+}
+
+export function createExtensionApi(extensionPath: string, events: EventBus): ExtensionApiHandle {
+	const registrations = emptyRegistrations();
+	const flagValues = new Map<string, boolean | string>();
+	let actions: ExtensionActions | undefined;
+
+	const requireActions = (method: string): ExtensionActions => {
+		if (!actions) {
+			throw new Error(
+				`pi.${method}() is not available while the extension is loading (${extensionPath}); call it from an event handler, command or tool`,
+			);
+		}
+		return actions;
+	};
+
+	const api: Record<string, unknown> = {
+		on(event: string, handler: ExtensionHandler) {
+			if (typeof handler !== "function") throw new TypeError(`pi.on("${event}"): handler must be a function`);
+			const list = registrations.handlers.get(event) ?? [];
+			list.push(handler);
+			registrations.handlers.set(event, list);
+		},
+		registerTool(tool: ToolDefinition) {
+			if (!tool || typeof tool.name !== "string" || tool.name === "") {
+				throw new TypeError("pi.registerTool(): the tool needs a non-empty name");
+			}
+			registrations.tools.set(tool.name, tool);
+		},
+		registerCommand(name: string, options: CommandDefinition) {
+			if (typeof options?.handler !== "function") {
+				throw new TypeError(`pi.registerCommand("${name}"): handler must be a function`);
+			}
+			registrations.commands.set(name.replace(/^\//, ""), options);
+		},
+		registerShortcut(key: string, options: ShortcutDefinition) {
+			registrations.shortcuts.set(key, options);
+		},
+		registerFlag(name: string, options: FlagDefinition) {
+			const flag: FlagDefinition = { ...options, type: options?.type === "string" ? "string" : "boolean" };
+			registrations.flags.set(name.replace(/^--/, ""), flag);
+		},
+		getFlag(name: string) {
+			const key = name.replace(/^--/, "");
+			const flag = registrations.flags.get(key);
+			if (!flag) return undefined;
+			return flagValues.has(key) ? flagValues.get(key) : flag.default;
+		},
+		registerMessageRenderer(customType: string, renderer: unknown) {
+			registrations.messageRenderers.set(customType, renderer);
+		},
+		registerProvider(name: string, config: unknown) {
+			if (actions) actions.registerProvider(name, config);
+			else registrations.pendingProviders.push({ name, config });
+		},
+		exec(command: string, args: string[] = [], options?: ExecOptions) {
+			return execCommand(command, args, options);
+		},
+		events,
+	};
+	for (const method of ACTION_METHODS) {
+		api[method] = (...args: unknown[]) => requireActions(method)[method](...args);
+	}
+
+	return {
+		api,
+		registrations,
+		flagValues,
+		bind(next) {
+			actions = next;
+			for (const { name, config } of registrations.pendingProviders.splice(0)) next.registerProvider(name, config);
+		},
+	};
+}

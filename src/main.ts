@@ -1,0 +1,29 @@
+/**
+ * Entry point of the `pi` binary. `--version` answers before anything else is loaded; everything else goes through
+ * the CLI. This is the one top-level catch: user errors print their one line, anything else is a bug and prints
+ * its stack. Both exit non-zero.
+ */
+import { VERSION } from "./util/version.ts";
+
+const argv = process.argv.slice(2);
+
+async function run(): Promise<number> {
+	if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+		process.stdout.write(`${VERSION}\n`);
+		return 0;
+	}
+	const { main } = await import("./cli/index.ts");
+	return main(argv);
+}
+
+try {
+	process.exitCode = await run();
+} catch (error) {
+	if (error instanceof Error && error.name === "UserError") {
+		process.stderr.write(`${error.message}\n`);
+		process.exitCode = (error as Error & { exitCode?: number }).exitCode ?? 1;
+	} else {
+		process.stderr.write(`pi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.exitCode = 2;
+	}
+}

@@ -1,0 +1,1 @@
+export { parseSlashCommand, type PrintModeOptions, runPrintMode } from "./print.ts";

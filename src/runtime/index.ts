@@ -1,0 +1,6 @@
+export {
+	type ExtensionHost,
+	type ExtensionHostOptions,
+	type RegisteredFlag,
+	startExtensionHost,
+} from "./extension-host.ts";

@@ -1,0 +1,1 @@
+export { HOST_PACKAGES, VIRTUAL_MODULES } from "./virtual-modules.ts";

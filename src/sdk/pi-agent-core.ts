@@ -1,0 +1,2 @@
+/** `pi-agent-core`: the agent loop. Filled by the agent issue. */
+export {};

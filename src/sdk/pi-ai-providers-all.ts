@@ -1,0 +1,2 @@
+/** `pi-ai/providers/all`: registers every built-in provider. Filled by the LLM issue. */
+export {};

@@ -1,0 +1,2 @@
+/** `pi-tui`: terminal UI components. Filled by the TUI issue. */
+export {};

@@ -1,0 +1,46 @@
+/** The binary's basic command line: version, help, user errors as one line and a non-zero exit. */
+import { describe, expect, test } from "bun:test";
+import pkg from "../../package.json" with { type: "json" };
+import { runPi } from "../helpers/binary.ts";
+import { makeTempDir } from "../helpers/tmp.ts";
+
+describe("pi command line", () => {
+	const home = makeTempDir("pi-home-");
+
+	test("--version and -v print the version", () => {
+		for (const flag of ["--version", "-v"]) {
+			const run = runPi([flag], { home });
+			expect(run).toEqual({ stdout: `${pkg.version}\n`, stderr: "", exitCode: 0 });
+		}
+	});
+
+	test("--help lists the options", () => {
+		const run = runPi(["--help"], { home });
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toContain("Usage:");
+		for (const flag of ["--print", "--mode", "--extension", "--no-extensions", "--model", "--continue"]) {
+			expect(run.stdout).toContain(flag);
+		}
+	});
+
+	test("user errors are one line on stderr with exit 1", () => {
+		const cases: Array<[string[], string]> = [
+			[["-x"], "Error: Unknown option: -x"],
+			[["--model"], "Error: option --model needs a value (<pattern>)"],
+			[["--mode", "yaml", "-p", "hi"], 'Error: --mode must be text, json or rpc (got "yaml")'],
+			[["--bogus-flag"], "Error: Unknown option: --bogus-flag"],
+		];
+		for (const [args, message] of cases) {
+			const run = runPi(args, { home });
+			expect(run.stderr).toBe(`${message}\n`);
+			expect(run.exitCode).toBe(1);
+		}
+	});
+
+	test("a prompt with no model available says so in one line", () => {
+		const run = runPi(["-p", "hello"], { home });
+		expect(run.exitCode).toBe(1);
+		expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+		expect(run.stderr).toContain("no model");
+	});
+});

@@ -1,0 +1,47 @@
+/**
+ * The compiled binary for end-to-end tests. `npm test` builds it first; a lone `bun test` builds it on demand.
+ * `runPi` runs it with a private HOME and no inherited pi variables.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..", "..");
+export const BINARY = join(root, "dist", "pi");
+
+export function ensureBinary(): string {
+	if (!existsSync(BINARY)) {
+		const build = Bun.spawnSync([process.execPath, join(root, "scripts", "build-binary.ts")], { cwd: root });
+		if (build.exitCode !== 0) throw new Error(`building the binary failed:\n${build.stderr.toString()}`);
+	}
+	return BINARY;
+}
+
+export interface RunResult {
+	stdout: string;
+	stderr: string;
+	exitCode: number;
+}
+
+export interface RunOptions {
+	home: string;
+	cwd?: string;
+	env?: Record<string, string>;
+	binary?: string;
+	stdin?: string;
+}
+
+export function runPi(args: string[], options: RunOptions): RunResult {
+	const env: Record<string, string> = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (value !== undefined && !key.startsWith("PI_") && !key.endsWith("_API_KEY")) env[key] = value;
+	}
+	Object.assign(env, { HOME: options.home }, options.env);
+	const proc = Bun.spawnSync([options.binary ?? ensureBinary(), ...args], {
+		cwd: options.cwd ?? options.home,
+		env,
+		stdin: options.stdin === undefined ? "ignore" : Buffer.from(options.stdin),
+		stdout: "pipe",
+		stderr: "pipe",
+	});
+	return { stdout: proc.stdout.toString(), stderr: proc.stderr.toString(), exitCode: proc.exitCode ?? -1 };
+}
