@@ -3,7 +3,7 @@
  * the CLI. This is the one top-level catch: user errors print their one line, anything else is a bug and prints
  * its stack. Both exit non-zero.
  */
-import { VERSION } from "./util/version.ts";
+import { UserError, VERSION } from "./util/index.ts";
 
 const argv = process.argv.slice(2);
 
@@ -19,11 +19,13 @@ async function run(): Promise<number> {
 try {
 	process.exitCode = await run();
 } catch (error) {
-	if (error instanceof Error && error.name === "UserError") {
+	if (error instanceof UserError) {
 		process.stderr.write(`${error.message}\n`);
-		process.exitCode = (error as Error & { exitCode?: number }).exitCode ?? 1;
+		process.exitCode = error.exitCode;
 	} else {
-		process.stderr.write(`pi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+		process.stderr.write(
+			`pi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+		);
 		process.exitCode = 2;
 	}
 }

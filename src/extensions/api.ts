@@ -6,8 +6,9 @@
  * the runtime supplies the actions. Registrations made after binding take effect at once (the runtime reads the
  * same maps).
  */
-import { execCommand } from "./exec.ts";
+
 import type { EventBus } from "./event-bus.ts";
+import { execCommand } from "./exec.ts";
 import type {
 	CommandDefinition,
 	ExecOptions,

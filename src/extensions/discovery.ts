@@ -56,7 +56,11 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
 	}
 	for (const raw of options.cliPaths) {
 		if (PACKAGE_SOURCE.test(raw)) {
-			diagnostics.push({ level: "error", path: raw, message: "package sources need `pi install`, which is not available yet" });
+			diagnostics.push({
+				level: "error",
+				path: raw,
+				message: "package sources need `pi install`, which is not available yet",
+			});
 			continue;
 		}
 		const expanded = expandHome(raw);

@@ -3,12 +3,15 @@ export { type DiscoveryOptions, type DiscoveryResult, discoverExtensions } from 
 export { createEventBus, type EventBus } from "./event-bus.ts";
 export { execCommand } from "./exec.ts";
 export { createModuleLoader, type LoadedExtensionHandle, type LoadResult, loadExtensions } from "./loader.ts";
+export { createNoopUi } from "./noop-ui.ts";
 export {
 	type CommandDefinition,
 	type ExecOptions,
 	type ExecResult,
+	type ExtensionAPI,
 	type ExtensionDiagnostic,
 	type ExtensionEntry,
+	type ExtensionFactory,
 	type ExtensionRegistrations,
 	type ExtensionScope,
 	type FlagDefinition,
@@ -17,4 +20,3 @@ export {
 	type ToolDefinition,
 	type VirtualModuleTable,
 } from "./types.ts";
-export { createNoopUi } from "./noop-ui.ts";

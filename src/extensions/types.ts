@@ -100,3 +100,36 @@ export interface ExecResult {
 	code: number;
 	killed: boolean;
 }
+
+/**
+ * The `pi` object an extension factory receives (first cut: registration, flags, exec, events and the session
+ * actions by name). The extension-system issue completes the event and context types.
+ */
+export interface ExtensionAPI {
+	on(event: string, handler: ExtensionHandler): void;
+	registerTool(tool: ToolDefinition): void;
+	registerCommand(name: string, options: CommandDefinition): void;
+	registerShortcut(key: string, options: ShortcutDefinition): void;
+	registerFlag(name: string, options: FlagDefinition): void;
+	getFlag(name: string): boolean | string | undefined;
+	registerMessageRenderer(customType: string, renderer: unknown): void;
+	registerProvider(name: string, config: unknown): void;
+	exec(command: string, args?: string[], options?: ExecOptions): Promise<ExecResult>;
+	events: import("./event-bus.ts").EventBus;
+	sendMessage(message: unknown, options?: unknown): void;
+	sendUserMessage(content: unknown, options?: unknown): void;
+	appendEntry(customType: string, data?: unknown): void;
+	setSessionName(name: string): void;
+	getSessionName(): string | undefined;
+	setLabel(entryId: string, label: string | undefined): void;
+	getActiveTools(): string[];
+	getAllTools(): unknown[];
+	setActiveTools(names: string[]): void;
+	getCommands(): unknown[];
+	setModel(model: unknown): Promise<boolean>;
+	getThinkingLevel(): string;
+	setThinkingLevel(level: string): void;
+	unregisterProvider(name: string): void;
+}
+
+export type ExtensionFactory = (pi: ExtensionAPI) => void | Promise<void>;

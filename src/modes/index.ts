@@ -1,1 +1,1 @@
-export { parseSlashCommand, type PrintModeOptions, runPrintMode } from "./print.ts";
+export { type PrintModeOptions, parseSlashCommand, runPrintMode } from "./print.ts";

@@ -12,7 +12,7 @@ export interface PrintModeOptions {
 }
 
 export async function runPrintMode(options: PrintModeOptions): Promise<number> {
-	if (options.messages.length === 0) throw new UserError("Error: no prompt given (pi -p \"your prompt\")");
+	if (options.messages.length === 0) throw new UserError('Error: no prompt given (pi -p "your prompt")');
 	const ctx = createPrintCommandContext(options.cwd);
 	for (const message of options.messages) {
 		const command = parseSlashCommand(message);

@@ -38,7 +38,10 @@ function globToRegexSource(pattern: string): string {
 				out += "\\{";
 				continue;
 			}
-			const alternatives = pattern.slice(i + 1, end).split(",").map(globToRegexSource);
+			const alternatives = pattern
+				.slice(i + 1, end)
+				.split(",")
+				.map(globToRegexSource);
 			out += `(?:${alternatives.join("|")})`;
 			i = end;
 		} else {

@@ -7,7 +7,12 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBinary, runPi } from "../helpers/binary.ts";
-import { BAD_EXTENSIONS, EXPECTED_PROBES, writeBadExtensions, writeFeatureExtensions } from "../helpers/extension-fixtures.ts";
+import {
+	BAD_EXTENSIONS,
+	EXPECTED_PROBES,
+	writeBadExtensions,
+	writeFeatureExtensions,
+} from "../helpers/extension-fixtures.ts";
 import { makeTempDir, writeTree } from "../helpers/tmp.ts";
 
 let binary: string;
@@ -115,7 +120,10 @@ describe("where extensions come from", () => {
 		const repo = makeTempDir("pi-repo-");
 		writeTree(extensions, { "g.ts": cmd("g") });
 		writeTree(repo, { ".pi/extensions/p.ts": cmd("p"), "cli.ts": cmd("c") });
-		writeTree(join(h, ".pi/agent"), { "settings.json": JSON.stringify({ extensions: ["./more/s.ts"] }), "more/s.ts": cmd("s") });
+		writeTree(join(h, ".pi/agent"), {
+			"settings.json": JSON.stringify({ extensions: ["./more/s.ts"] }),
+			"more/s.ts": cmd("s"),
+		});
 		for (const name of ["g", "p", "s"]) {
 			expect(runPi(["-p", `/${name}`], { home: h, cwd: repo, binary }).stdout).toBe(`${name}\n`);
 		}

@@ -1,5 +1,6 @@
 /** The binary's basic command line: version, help, user errors as one line and a non-zero exit. */
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { runPi } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
@@ -42,5 +43,26 @@ describe("pi command line", () => {
 		expect(run.exitCode).toBe(1);
 		expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
 		expect(run.stderr).toContain("no model");
+	});
+});
+
+describe("shipped examples", () => {
+	const root = join(import.meta.dir, "..", "..");
+	test("examples/extensions/hello.ts and typed-tool.ts load and run through the binary", () => {
+		const home = makeTempDir("pi-home-");
+		const run = runPi(
+			[
+				"-e",
+				join(root, "examples/extensions/hello.ts"),
+				"-e",
+				join(root, "examples/extensions/typed-tool.ts"),
+				"--greeting",
+				"Hi",
+				"-p",
+				"/hello Ada",
+			],
+			{ home },
+		);
+		expect(run).toEqual({ stdout: "Hi, Ada!\n", stderr: "", exitCode: 0 });
 	});
 });

@@ -68,7 +68,10 @@ export default function (pi) {
 ${REPORT}`,
 		"with-deps/node_modules/ms/package.json": JSON.stringify({ name: "ms", version: "2.1.3", main: "./lib/ms.js" }),
 		"with-deps/node_modules/ms/lib/ms.js": `module.exports = function (n) { return n / 60000 + "m"; };\n`,
-		"with-deps/node_modules/@sinclair/typebox/package.json": JSON.stringify({ name: "@sinclair/typebox", main: "i.js" }),
+		"with-deps/node_modules/@sinclair/typebox/package.json": JSON.stringify({
+			name: "@sinclair/typebox",
+			main: "i.js",
+		}),
 		"with-deps/node_modules/@sinclair/typebox/i.js": `exports.Type = { FAKE: "own copy" };\n`,
 		// A folder extension found through its index.ts.
 		"indexed/index.ts": `export default function (pi) { report(pi, "indexed", { ok: true }); }\n${REPORT}`,
@@ -109,7 +112,10 @@ export const BAD_EXTENSIONS: Record<string, { source: string; reason: string }> 
 		source: `export default function (pi) { throw new Error("factory exploded"); }\n`,
 		reason: "factory threw: factory exploded",
 	},
-	"bad-default.ts": { source: "export default { notAFunction: true };\n", reason: "default export is an object, not a factory" },
+	"bad-default.ts": {
+		source: "export default { notAFunction: true };\n",
+		reason: "default export is an object, not a factory",
+	},
 	"bad-no-default.ts": { source: "export const x = 1;\n", reason: "has no default export" },
 };
 

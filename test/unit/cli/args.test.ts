@@ -5,7 +5,18 @@ import { UserError } from "../../../src/util/index.ts";
 
 describe("parseArgs", () => {
 	test("built-in flags, aliases, lists, files and messages", () => {
-		const args = parseArgs(["-p", "hello", "@a.txt", "-e", "x.ts", "--extension=y.ts", "--model", "sonnet", "-nc", "bye"]);
+		const args = parseArgs([
+			"-p",
+			"hello",
+			"@a.txt",
+			"-e",
+			"x.ts",
+			"--extension=y.ts",
+			"--model",
+			"sonnet",
+			"-nc",
+			"bye",
+		]);
 		expect(args.flags.get("print")).toBe(true);
 		expect(args.flags.get("extension")).toEqual(["x.ts", "y.ts"]);
 		expect(args.flags.get("model")).toBe("sonnet");

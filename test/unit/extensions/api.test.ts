@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { ACTION_METHODS, createEventBus, createExtensionApi, type ExtensionActions } from "../../../src/extensions/index.ts";
+import {
+	ACTION_METHODS,
+	createEventBus,
+	createExtensionApi,
+	type ExtensionActions,
+} from "../../../src/extensions/index.ts";
 
 const make = () => createExtensionApi("/ext/x.ts", createEventBus());
 
@@ -29,7 +34,9 @@ describe("extension api, loading phase", () => {
 		const pi = handle.api as any;
 		pi.registerProvider("p1", { baseUrl: "x" });
 		const calls: string[] = [];
-		const actions = Object.fromEntries(ACTION_METHODS.map((m) => [m, () => calls.push(m)])) as unknown as ExtensionActions;
+		const actions = Object.fromEntries(
+			ACTION_METHODS.map((m) => [m, () => calls.push(m)]),
+		) as unknown as ExtensionActions;
 		actions.registerProvider = (name: string) => calls.push(`provider:${name}`);
 		handle.bind(actions);
 		expect(calls).toEqual(["provider:p1"]);

@@ -90,7 +90,9 @@ describe("extension discovery", () => {
 		const saved = process.env.HOME;
 		process.env.HOME = join(root, "home");
 		try {
-			expect(discoverExtensions(options({ cliPaths: ["~/x.ts"] })).entries.map((e) => rel(e.path))).toEqual(["home/x.ts"]);
+			expect(discoverExtensions(options({ cliPaths: ["~/x.ts"] })).entries.map((e) => rel(e.path))).toEqual([
+				"home/x.ts",
+			]);
 		} finally {
 			process.env.HOME = saved;
 		}
@@ -105,7 +107,9 @@ describe("extension discovery", () => {
 			"flat/x.ts": F,
 			"flat/y.js": F,
 		});
-		const { entries } = discoverExtensions(options({ cliPaths: [join(root, "one"), join(root, "pkg"), join(root, "flat")] }));
+		const { entries } = discoverExtensions(
+			options({ cliPaths: [join(root, "one"), join(root, "pkg"), join(root, "flat")] }),
+		);
 		expect(entries.map((e) => rel(e.path))).toEqual([
 			"one/index.ts",
 			"pkg/extensions/a.ts",
@@ -121,7 +125,10 @@ describe("extension discovery", () => {
 			"agent/extensions/broken/package.json": "{ not json",
 			"agent/extensions/wrong/package.json": JSON.stringify({ pi: { extensions: "index.ts" } }),
 			"agent/extensions/gone/package.json": JSON.stringify({ pi: { extensions: ["./missing.ts"] } }),
-			"agent/extensions/host/package.json": JSON.stringify({ dependencies: { typebox: "1" }, pi: { extensions: ["i.ts"] } }),
+			"agent/extensions/host/package.json": JSON.stringify({
+				dependencies: { typebox: "1" },
+				pi: { extensions: ["i.ts"] },
+			}),
 			"agent/extensions/host/i.ts": F,
 			"readme.md": "",
 		});

@@ -5,9 +5,19 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEventBus, createModuleLoader, discoverExtensions, loadExtensions } from "../../../src/extensions/index.ts";
+import {
+	createEventBus,
+	createModuleLoader,
+	discoverExtensions,
+	loadExtensions,
+} from "../../../src/extensions/index.ts";
 import { HOST_PACKAGES, VIRTUAL_MODULES } from "../../../src/sdk/index.ts";
-import { BAD_EXTENSIONS, EXPECTED_PROBES, writeBadExtensions, writeFeatureExtensions } from "../../helpers/extension-fixtures.ts";
+import {
+	BAD_EXTENSIONS,
+	EXPECTED_PROBES,
+	writeBadExtensions,
+	writeFeatureExtensions,
+} from "../../helpers/extension-fixtures.ts";
 import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
 
 const probes = () => (globalThis as any).__piProbe as Record<string, unknown>;

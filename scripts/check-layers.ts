@@ -1,0 +1,97 @@
+/**
+ * Fails on an import that goes against the layer order (see DEVELOPERS.md):
+ *   util ← ai ← agent ← {tools, session, compaction, config} ← {extensions, packages} ← runtime ← modes ← sdk ← cli ← main.ts
+ * `tui` depends only on `util` and is imported only by `modes/interactive` and `sdk`. Across folders, only a
+ * folder's `index.ts` may be imported. Also warns about files over the size budget (400 lines).
+ * Usage: bun scripts/check-layers.ts   (exit 1 on any violation)
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const src = join(root, "src");
+
+const RANK: Record<string, number> = {
+	util: 0,
+	ai: 1,
+	agent: 2,
+	tools: 3,
+	session: 3,
+	compaction: 3,
+	config: 3,
+	extensions: 4,
+	packages: 4,
+	runtime: 5,
+	modes: 6,
+	sdk: 7,
+	cli: 8,
+	"main.ts": 9,
+};
+/** Same-rank edges that are allowed, as "from→to". */
+const SIBLING_EDGES = new Set<string>(["compaction→session"]);
+const SIZE_BUDGET = 400;
+/** Generated data and type tables are exempt from the size budget. */
+const SIZE_EXEMPT = [/\.generated\.ts$/, /\/types\.ts$/];
+
+const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+function walk(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		if (statSync(path).isDirectory()) return walk(path);
+		return /\.(ts|tsx)$/.test(name) ? [path] : [];
+	});
+}
+
+function layerOf(file: string): string {
+	const rel = relative(src, file).split("/");
+	return rel.length === 1 ? (rel[0] as string) : (rel[0] as string);
+}
+
+const errors: string[] = [];
+const warnings: string[] = [];
+for (const file of walk(src)) {
+	const from = layerOf(file);
+	const text = readFileSync(file, "utf8");
+	const lines = text.split("\n").length;
+	if (lines > SIZE_BUDGET && !SIZE_EXEMPT.some((re) => re.test(file))) {
+		warnings.push(`${relative(root, file)}: ${lines} lines (budget ${SIZE_BUDGET})`);
+	}
+	if (!(from in RANK) && from !== "tui")
+		errors.push(`${relative(root, file)}: folder "${from}" has no layer; add it to RANK`);
+	for (const match of text.matchAll(IMPORT_RE)) {
+		const spec = match[1] ?? match[2];
+		if (!spec?.startsWith(".")) continue;
+		const target = resolve(dirname(file), spec);
+		if (!target.startsWith(src)) continue;
+		const to = layerOf(target);
+		if (to === from) continue;
+		const where = `${relative(root, file)} imports ${spec}`;
+		const targetRel = relative(join(src, to), target);
+		if (to !== "main.ts" && targetRel !== "index.ts")
+			errors.push(`${where}: import ${to}/index.ts, not a file inside it`);
+		if (to === "tui") {
+			const allowed = from === "sdk" || relative(src, file).startsWith("modes/interactive/");
+			if (!allowed) errors.push(`${where}: only modes/interactive and sdk may import tui`);
+			continue;
+		}
+		if (from === "tui") {
+			if (to !== "util") errors.push(`${where}: tui may import only util`);
+			continue;
+		}
+		const a = RANK[from];
+		const b = RANK[to];
+		if (a === undefined || b === undefined) continue;
+		if (b > a || (b === a && !SIBLING_EDGES.has(`${from}→${to}`))) {
+			errors.push(`${where}: ${from} (layer ${a}) may not import ${to} (layer ${b})`);
+		}
+	}
+}
+
+for (const w of warnings) console.warn(`layers: warning: ${w}`);
+for (const e of errors) console.error(`layers: ${e}`);
+if (errors.length > 0) {
+	console.error(`layers: ${errors.length} violation(s)`);
+	process.exit(1);
+}
+console.log(`layers: ok (${walk(src).length} files)`);
