@@ -3,13 +3,13 @@
  *   util ← ai ← agent ← {tools, session, compaction, config} ← {extensions, packages} ← runtime ← modes ← sdk ← cli ← main.ts
  * `tui` depends only on `util` and is imported only by `modes/interactive` and `sdk`. Across folders, only a
  * folder's `index.ts` may be imported. Also warns about files over the size budget (400 lines).
- * Usage: bun scripts/check-layers.ts   (exit 1 on any violation)
+ * Usage: bun scripts/check-layers.ts [src-dir]   (exit 1 on any violation; default src-dir: ./src)
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const src = join(root, "src");
+const src = resolve(process.argv[2] ?? join(root, "src"));
 
 const RANK: Record<string, number> = {
 	util: 0,
