@@ -1,0 +1,54 @@
+/**
+ * The one HTTP helper providers use: POST JSON with the caller's abort signal and an optional timeout, the
+ * `onPayload`/`onResponse` hooks applied, and HTTP errors turned into one-line messages.
+ */
+import { describeHttpError } from "./errors.ts";
+import type { Model, StreamOptions } from "./types.ts";
+
+export class ProviderError extends Error {
+	override readonly name = "ProviderError";
+}
+
+export interface PostOptions {
+	providerName: string;
+	url: string;
+	headers: Record<string, string>;
+	body: unknown;
+	model: Model;
+	options: StreamOptions | undefined;
+}
+
+/** Sends the request; resolves with an OK response whose body is the stream, or throws a `ProviderError`. */
+export async function postJson(request: PostOptions): Promise<Response> {
+	const { options, model } = request;
+	let payload = request.body;
+	if (options?.onPayload) {
+		const replaced = await options.onPayload(payload, model);
+		if (replaced !== undefined) payload = replaced;
+	}
+	const signals: AbortSignal[] = [];
+	if (options?.signal) signals.push(options.signal);
+	if (options?.timeoutMs && options.timeoutMs > 0) signals.push(AbortSignal.timeout(options.timeoutMs));
+	const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+	const response = await fetch(request.url, {
+		method: "POST",
+		headers: { "content-type": "application/json", ...request.headers },
+		body: JSON.stringify(payload),
+		...(signal ? { signal } : {}),
+	});
+	if (options?.onResponse) {
+		const headers: Record<string, string> = {};
+		response.headers.forEach((value, key) => {
+			headers[key] = value;
+		});
+		await options.onResponse({ status: response.status, headers }, model);
+	}
+	if (!response.ok) throw new ProviderError(await describeHttpError(request.providerName, response));
+	if (!response.body) throw new ProviderError(`${request.providerName} API error: empty response body`);
+	return response;
+}
+
+/** Joins a base URL and a path without doubling or dropping the slash. */
+export function joinUrl(base: string, path: string): string {
+	return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}

@@ -1,0 +1,23 @@
+export * from "./env-keys.ts";
+export {
+	classifyError,
+	describeHttpError,
+	type ErrorClassification,
+	isContextOverflow,
+	parseRetryAfter,
+} from "./errors.ts";
+export { AssistantMessageEventStreamImpl, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
+export { joinUrl, ProviderError, postJson } from "./http.ts";
+export { parseStreamingJson, parseToolArguments } from "./partial-json.ts";
+export * from "./providers/index.ts";
+export {
+	getApiProvider,
+	getApiProviders,
+	registerApiProvider,
+	resetApiProviders,
+	unregisterApiProviders,
+} from "./registry.ts";
+export { readSse, type SseMessage, SseParser } from "./sse.ts";
+export { complete, completeSimple, failedStream, stream, streamSimple } from "./stream.ts";
+export type * from "./types.ts";
+export { calculateCost, emptyUsage } from "./usage.ts";

@@ -1,0 +1,23 @@
+/** The built-in API implementations, registered with the API registry when this module loads. */
+import { defineBuiltinApiProvider } from "../registry.ts";
+import type { ApiProvider } from "../types.ts";
+import { streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
+import { streamGoogle, streamSimpleGoogle } from "./google.ts";
+import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
+import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
+
+const BUILTINS: ApiProvider[] = [
+	{ api: "anthropic-messages", stream: streamAnthropic, streamSimple: streamSimpleAnthropic },
+	{ api: "openai-completions", stream: streamOpenAICompletions, streamSimple: streamSimpleOpenAICompletions },
+	{ api: "openai-responses", stream: streamOpenAIResponses, streamSimple: streamSimpleOpenAIResponses },
+	{ api: "google-generative-ai", stream: streamGoogle, streamSimple: streamSimpleGoogle },
+];
+for (const provider of BUILTINS) defineBuiltinApiProvider(provider);
+
+export { type AnthropicOptions, streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
+export { streamGoogle, streamSimpleGoogle } from "./google.ts";
+export { MessageBuilder } from "./message-builder.ts";
+export { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
+export { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
+export { parseEventJson, runProviderStream } from "./run.ts";
+export { transformMessages } from "./transform-messages.ts";

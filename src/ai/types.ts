@@ -1,0 +1,269 @@
+/**
+ * The LLM layer's contract: messages, content blocks, models, options and the streamed events. Names and shapes
+ * match pi-ai, because extensions and session files depend on them.
+ *
+ * Boundary rules:
+ * - A provider's stream function never throws and never rejects. Every failure (HTTP status, malformed SSE,
+ *   disconnect, invalid tool-call JSON, abort) ends the stream with one `error` event whose message has
+ *   `stopReason: "error" | "aborted"` and an `errorMessage`; content that already arrived is kept.
+ * - Events carry `partial`, the assistant message as built so far (the same object throughout one stream).
+ */
+import type { TSchema } from "@sinclair/typebox";
+
+export type KnownApi =
+	| "anthropic-messages"
+	| "openai-completions"
+	| "openai-responses"
+	| "azure-openai-responses"
+	| "openai-codex-responses"
+	| "mistral-conversations"
+	| "bedrock-converse-stream"
+	| "google-generative-ai"
+	| "google-vertex";
+export type Api = KnownApi | (string & {});
+
+export type KnownProvider =
+	| "anthropic"
+	| "openai"
+	| "google"
+	| "groq"
+	| "cerebras"
+	| "xai"
+	| "openrouter"
+	| "deepseek"
+	| "mistral"
+	| "zai"
+	| "huggingface"
+	| "fireworks";
+export type Provider = KnownProvider | (string & {});
+
+// ---- content -----------------------------------------------------------------------------------------------
+
+export interface TextContent {
+	type: "text";
+	text: string;
+	textSignature?: string;
+}
+
+export interface ThinkingContent {
+	type: "thinking";
+	thinking: string;
+	/** Provider signature needed to send the block back (Anthropic), or the encrypted payload of a redacted block. */
+	thinkingSignature?: string;
+	redacted?: boolean;
+}
+
+export interface ImageContent {
+	type: "image";
+	/** base64, no data: prefix */
+	data: string;
+	mimeType: string;
+}
+
+export interface ToolCall {
+	type: "toolCall";
+	id: string;
+	name: string;
+	arguments: Record<string, any>;
+	thoughtSignature?: string;
+}
+
+// ---- messages ----------------------------------------------------------------------------------------------
+
+export interface Usage {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	totalTokens: number;
+	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+
+export interface UserMessage {
+	role: "user";
+	content: string | (TextContent | ImageContent)[];
+	timestamp: number;
+}
+
+export interface AssistantMessage {
+	role: "assistant";
+	content: (TextContent | ThinkingContent | ToolCall)[];
+	api: Api;
+	provider: Provider;
+	model: string;
+	responseModel?: string;
+	responseId?: string;
+	usage: Usage;
+	stopReason: StopReason;
+	errorMessage?: string;
+	timestamp: number;
+}
+
+export interface ToolResultMessage<TDetails = any> {
+	role: "toolResult";
+	toolCallId: string;
+	toolName: string;
+	content: (TextContent | ImageContent)[];
+	details?: TDetails;
+	isError: boolean;
+	timestamp: number;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+export interface Tool<TParameters extends TSchema = TSchema> {
+	name: string;
+	description: string;
+	parameters: TParameters;
+}
+
+export interface Context {
+	systemPrompt?: string;
+	messages: Message[];
+	tools?: Tool[];
+}
+
+// ---- models ------------------------------------------------------------------------------------------------
+
+/** pi-ai's reasoning levels (no "off": leave `reasoning` unset for that). */
+export type ThinkingLevel = "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+
+export interface ThinkingBudgets {
+	minimal?: number;
+	low?: number;
+	medium?: number;
+	high?: number;
+	xhigh?: number;
+	max?: number;
+}
+
+/** Per-model mapping of a level to the provider's value; `null` = that level is unsupported. */
+export type ThinkingLevelMap = Partial<Record<ThinkingLevel | "off", string | null>>;
+
+export interface ModelCost {
+	/** USD per million tokens */
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+}
+
+/** Flags for OpenAI-compatible servers that differ from OpenAI (see docs/models.md). All optional. */
+export interface OpenAICompletionsCompat {
+	supportsStore?: boolean;
+	supportsDeveloperRole?: boolean;
+	supportsReasoningEffort?: boolean;
+	supportsUsageInStreaming?: boolean;
+	maxTokensField?: "max_completion_tokens" | "max_tokens";
+	requiresToolResultName?: boolean;
+	requiresAssistantAfterToolResult?: boolean;
+	requiresThinkingAsText?: boolean;
+	requiresReasoningContentOnAssistantMessages?: boolean;
+	thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
+	openRouterRouting?: Record<string, unknown>;
+	vercelGatewayRouting?: Record<string, unknown>;
+	zaiToolStream?: boolean;
+	supportsStrictMode?: boolean;
+	cacheControlFormat?: "anthropic";
+	sendSessionAffinityHeaders?: boolean;
+	supportsLongCacheRetention?: boolean;
+	reasoningEffortMap?: Record<string, string>;
+}
+
+export interface OpenAIResponsesCompat {
+	sendSessionIdHeader?: boolean;
+	supportsLongCacheRetention?: boolean;
+}
+
+export interface AnthropicMessagesCompat {
+	supportsEagerToolInputStreaming?: boolean;
+	supportsLongCacheRetention?: boolean;
+}
+
+export type ModelCompat = OpenAICompletionsCompat & OpenAIResponsesCompat & AnthropicMessagesCompat;
+
+export interface Model<TApi extends Api = Api> {
+	id: string;
+	name: string;
+	api: TApi;
+	provider: Provider;
+	baseUrl: string;
+	reasoning: boolean;
+	thinkingLevelMap?: ThinkingLevelMap;
+	input: ("text" | "image")[];
+	cost: ModelCost;
+	contextWindow: number;
+	maxTokens: number;
+	headers?: Record<string, string>;
+	compat?: ModelCompat;
+}
+
+// ---- options -----------------------------------------------------------------------------------------------
+
+export type CacheRetention = "none" | "short" | "long";
+
+export interface ProviderResponseInfo {
+	status: number;
+	headers: Record<string, string>;
+}
+
+export interface StreamOptions {
+	temperature?: number;
+	maxTokens?: number;
+	signal?: AbortSignal;
+	apiKey?: string;
+	cacheRetention?: CacheRetention;
+	sessionId?: string;
+	/** Sees the request body before it is sent; a returned value (or promise of one) replaces it. */
+	onPayload?: (payload: unknown, model: Model) => unknown;
+	/** Sees status and headers of the HTTP response before its body is read. */
+	onResponse?: (response: ProviderResponseInfo, model: Model) => void | Promise<void>;
+	headers?: Record<string, string>;
+	timeoutMs?: number;
+	maxRetries?: number;
+	maxRetryDelayMs?: number;
+	metadata?: Record<string, unknown>;
+	/** Provider-specific extras pass through untouched. */
+	[key: string]: unknown;
+}
+
+export interface SimpleStreamOptions extends StreamOptions {
+	reasoning?: ThinkingLevel;
+	thinkingBudgets?: ThinkingBudgets;
+}
+
+// ---- events ------------------------------------------------------------------------------------------------
+
+export type AssistantMessageEvent =
+	| { type: "start"; partial: AssistantMessage }
+	| { type: "text_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
+	| { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
+	| { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
+	| { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
+	| { type: "done"; reason: Extract<StopReason, "stop" | "length" | "toolUse">; message: AssistantMessage }
+	| { type: "error"; reason: Extract<StopReason, "aborted" | "error">; error: AssistantMessage };
+
+export interface AssistantMessageEventStream extends AsyncIterable<AssistantMessageEvent> {
+	/** The final message: resolves after `done` or `error`; never rejects. */
+	result(): Promise<AssistantMessage>;
+}
+
+export type StreamFunction<TApi extends Api = Api, TOptions extends StreamOptions = StreamOptions> = (
+	model: Model<TApi>,
+	context: Context,
+	options?: TOptions,
+) => AssistantMessageEventStream;
+
+/** An API implementation (wire protocol). `registerApiProvider` adds or replaces one by `api`. */
+export interface ApiProvider<TApi extends Api = Api> {
+	api: TApi;
+	stream: StreamFunction<TApi, StreamOptions>;
+	streamSimple: StreamFunction<TApi, SimpleStreamOptions>;
+}

@@ -1,0 +1,242 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import {
+	type AssistantMessageEvent,
+	type Context,
+	classifyError,
+	complete,
+	isContextOverflow,
+	stream,
+	streamSimple,
+} from "../../../src/ai/index.ts";
+import { startMockLlm } from "../../support/mock-llm/index.ts";
+import { mockModel, RED_PIXEL_PNG } from "../../support/models.ts";
+
+const server = startMockLlm();
+afterAll(() => server.stop());
+const model = mockModel("anthropic-messages", server.url);
+const ctx = (text = "hi"): Context => ({
+	systemPrompt: "be brief",
+	messages: [{ role: "user", content: text, timestamp: 1 }],
+	tools: [
+		{
+			name: "read",
+			description: "read a file",
+			parameters: { type: "object", properties: { path: { type: "string" } } } as any,
+		},
+	],
+});
+
+async function collect(s: AsyncIterable<AssistantMessageEvent>) {
+	const events: AssistantMessageEvent[] = [];
+	for await (const e of s) events.push(e);
+	return events;
+}
+
+describe("anthropic-messages against the mock server", () => {
+	test("text, thinking with signature, usage and cost; request shape", async () => {
+		server.push({
+			kind: "reply",
+			thinking: "let me think",
+			thinkingSignature: "SIG",
+			text: "Hello there!",
+			usage: { input: 1000, output: 200, cacheRead: 50, cacheWrite: 10 },
+		});
+		const s = stream(model, ctx(), { apiKey: "sk-test" });
+		const events = await collect(s);
+		const message = await s.result();
+		expect(events.map((e) => e.type)).toEqual([
+			"start",
+			"thinking_start",
+			"thinking_delta",
+			"thinking_delta",
+			"thinking_end",
+			"text_start",
+			"text_delta",
+			"text_delta",
+			"text_end",
+			"done",
+		]);
+		expect(message.content).toEqual([
+			{ type: "thinking", thinking: "let me think", thinkingSignature: "SIG" },
+			{ type: "text", text: "Hello there!" },
+		]);
+		expect(message.stopReason).toBe("stop");
+		expect(message.usage).toMatchObject({ input: 1000, output: 200, cacheRead: 50, cacheWrite: 10, totalTokens: 1260 });
+		expect(message.usage.cost.total).toBeCloseTo((1000 * 3 + 200 * 15 + 50 * 0.3 + 10 * 3.75) / 1e6, 10);
+		const req = server.requests.at(-1)!;
+		expect(req.path).toBe("/v1/messages");
+		expect(req.headers["x-api-key"]).toBe("sk-test");
+		expect(req.headers["anthropic-version"]).toBe("2023-06-01");
+		expect(req.body.stream).toBe(true);
+		expect(req.body.system[0]).toEqual({ type: "text", text: "be brief", cache_control: { type: "ephemeral" } });
+		expect(req.body.tools[0].name).toBe("read");
+		expect(req.body.messages).toEqual([
+			{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] },
+		]);
+	});
+
+	test("several tool calls in one message, arguments streamed as partial JSON", async () => {
+		server.push({
+			kind: "reply",
+			text: "Reading both.",
+			toolCalls: [
+				{ id: "toolu_1", name: "read", arguments: { path: "a.txt" } },
+				{ id: "toolu_2", name: "read", arguments: { path: "b/c.txt", offset: 10 } },
+			],
+			chunkSize: 4,
+		});
+		const s = stream(model, ctx(), { apiKey: "k" });
+		const events = await collect(s);
+		const message = await s.result();
+		expect(message.stopReason).toBe("toolUse");
+		expect(message.content.filter((b) => b.type === "toolCall")).toEqual([
+			{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.txt" } },
+			{ type: "toolCall", id: "toolu_2", name: "read", arguments: { path: "b/c.txt", offset: 10 } },
+		]);
+		const partials = events.filter((e) => e.type === "toolcall_delta");
+		expect(partials.length).toBeGreaterThan(3);
+		expect(events.filter((e) => e.type === "toolcall_end")).toHaveLength(2);
+	});
+
+	test("history with tool results, images and redacted thinking is sent in Anthropic's shape", async () => {
+		server.push({ kind: "reply", text: "ok" });
+		const context: Context = {
+			messages: [
+				{
+					role: "user",
+					content: [
+						{ type: "text", text: "look" },
+						{ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" },
+					],
+					timestamp: 1,
+				},
+				{
+					role: "assistant",
+					content: [
+						{ type: "thinking", thinking: "", thinkingSignature: "ENC", redacted: true },
+						{ type: "toolCall", id: "call|1", name: "read", arguments: { path: "x" } },
+					],
+					api: "anthropic-messages",
+					provider: "anthropic",
+					model: "m",
+					usage: {
+						input: 0,
+						output: 0,
+						cacheRead: 0,
+						cacheWrite: 0,
+						totalTokens: 0,
+						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+					},
+					stopReason: "toolUse",
+					timestamp: 2,
+				},
+				{
+					role: "toolResult",
+					toolCallId: "call|1",
+					toolName: "read",
+					content: [{ type: "text", text: "file body" }],
+					isError: false,
+					timestamp: 3,
+				},
+			],
+		};
+		await complete(model, context, { apiKey: "k", cacheRetention: "none" });
+		const body = server.requests.at(-1)!.body;
+		expect(body.messages).toEqual([
+			{
+				role: "user",
+				content: [
+					{ type: "text", text: "look" },
+					{ type: "image", source: { type: "base64", media_type: "image/png", data: RED_PIXEL_PNG } },
+				],
+			},
+			{
+				role: "assistant",
+				content: [
+					{ type: "redacted_thinking", data: "ENC" },
+					{ type: "tool_use", id: "call_1", name: "read", input: { path: "x" } },
+				],
+			},
+			{
+				role: "user",
+				content: [{ type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "file body" }] }],
+			},
+		]);
+	});
+
+	test("redacted thinking in a reply is kept with its data", async () => {
+		server.push({ kind: "reply", redactedThinking: "SECRET", text: "done" });
+		const message = await complete(model, ctx(), { apiKey: "k" });
+		expect(message.content[0]).toEqual({ type: "thinking", thinking: "", thinkingSignature: "SECRET", redacted: true });
+	});
+
+	test("streamSimple maps the reasoning level to a thinking budget", async () => {
+		server.push({ kind: "reply", text: "x" });
+		await streamSimple({ ...model, maxTokens: 64000 }, ctx(), { apiKey: "k", reasoning: "high" }).result();
+		const body = server.requests.at(-1)!.body;
+		expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
+		expect(body.max_tokens).toBeGreaterThan(16384);
+	});
+
+	test.each([
+		[400, "messages: bad request", false],
+		[401, "invalid x-api-key", false],
+		[429, "rate limited", true],
+		[500, "internal", true],
+		[529, "Overloaded", true],
+	])("HTTP %i becomes an error message naming provider and status", async (status, message, retryable) => {
+		server.push({ kind: "http-error", status, message, headers: status === 429 ? { "retry-after": "7" } : {} });
+		const result = await complete(model, ctx(), { apiKey: "k" });
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toStartWith(`Anthropic API error ${status}: ${message}`);
+		expect(classifyError(result).retryable).toBe(retryable);
+		if (status === 429) expect(classifyError(result).retryAfterMs).toBe(7000);
+	});
+
+	test("a context overflow error is recognised", async () => {
+		server.push({ kind: "http-error", status: 400, message: "prompt is too long: 210000 tokens > 200000 maximum" });
+		const result = await complete(model, ctx(), { apiKey: "k" });
+		expect(isContextOverflow(result)).toBe(true);
+		expect(classifyError(result).retryable).toBe(false);
+	});
+
+	test("a mid-stream disconnect keeps what arrived and ends with an error", async () => {
+		server.push({ kind: "reply", text: "partial answer that gets cut", chunkSize: 4, disconnectAfterFrames: 5 });
+		const s = stream(model, ctx(), { apiKey: "k" });
+		const events = await collect(s);
+		const result = await s.result();
+		expect(events.at(-1)?.type).toBe("error");
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toMatch(/^Anthropic stream ended before the response was complete/);
+		expect((result.content[0] as any).text.length).toBeGreaterThan(0);
+	});
+
+	test("abort mid-stream ends with aborted and the partial content", async () => {
+		server.push({ kind: "reply", text: "a slow answer that will be interrupted", chunkSize: 3, frameDelayMs: 20 });
+		const controller = new AbortController();
+		const s = stream(model, ctx(), { apiKey: "k", signal: controller.signal });
+		for await (const e of s) if (e.type === "text_delta") controller.abort();
+		const result = await s.result();
+		expect(result.stopReason).toBe("aborted");
+		expect((result.content[0] as any).text.length).toBeGreaterThan(0);
+	});
+
+	test("malformed SSE data and invalid tool JSON are errors, never tool runs", async () => {
+		server.push({ kind: "raw", body: "event: message_start\ndata: {not json\n\n" });
+		const bad = await complete(model, ctx(), { apiKey: "k" });
+		expect(bad.stopReason).toBe("error");
+		expect(bad.errorMessage).toContain("malformed");
+		server.push({ kind: "reply", toolCalls: [{ id: "t1", name: "read", arguments: '{"path": "a' }] });
+		const badTool = await complete(model, ctx(), { apiKey: "k" });
+		expect(badTool.stopReason).toBe("error");
+		expect(badTool.errorMessage).toContain('invalid JSON in arguments of tool call "read"');
+	});
+
+	test("a stream error event ends the message with that error", async () => {
+		server.push({ kind: "reply", text: "some", streamError: "Overloaded" });
+		const result = await complete(model, ctx(), { apiKey: "k" });
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toBe("Anthropic API error: Overloaded [overloaded_error]");
+		expect(classifyError(result).retryable).toBe(true);
+	});
+});

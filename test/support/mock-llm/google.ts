@@ -1,0 +1,7 @@
+/** Placeholder: being written. */
+import type { VendorFormat } from "./types.ts";
+
+export const googleFormat: VendorFormat = {
+	renderReply: () => [],
+	errorBody: (status, message) => ({ error: { code: status, message } }),
+};

@@ -1,0 +1,131 @@
+/**
+ * A wire-faithful mock LLM server for tests: loopback only, random port, and it stops by itself after a period
+ * without requests. Steps are consumed in request order; each is answered in the format of the endpoint that was
+ * called. Every request is recorded (path, headers, parsed body).
+ */
+import { anthropicFormat } from "./anthropic.ts";
+import { googleFormat } from "./google.ts";
+import { openaiCompletionsFormat } from "./openai-completions.ts";
+import { openaiResponsesFormat } from "./openai-responses.ts";
+import type { MockHttpError, MockReply, MockStep, RecordedRequest, Vendor, VendorFormat } from "./types.ts";
+
+export interface MockLlmServer {
+	/** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
+	url: string;
+	requests: RecordedRequest[];
+	/** Appends steps to the queue. */
+	push(...steps: MockStep[]): void;
+	pending(): number;
+	stop(): void;
+}
+
+export interface MockLlmOptions {
+	steps?: MockStep[];
+	/** Stop after this long without a request (default 60 s). */
+	idleTimeoutMs?: number;
+}
+
+const FORMATS: Record<Vendor, VendorFormat> = {
+	anthropic: anthropicFormat,
+	"openai-completions": openaiCompletionsFormat,
+	"openai-responses": openaiResponsesFormat,
+	google: googleFormat,
+};
+
+export function vendorForPath(path: string): Vendor | undefined {
+	if (/\/messages$/.test(path)) return "anthropic";
+	if (/\/chat\/completions$/.test(path)) return "openai-completions";
+	if (/\/responses$/.test(path)) return "openai-responses";
+	if (/:streamGenerateContent$/.test(path) || /:generateContent$/.test(path)) return "google";
+	return undefined;
+}
+
+export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
+	const queue: MockStep[] = [...(options.steps ?? [])];
+	const requests: RecordedRequest[] = [];
+	const idleMs = options.idleTimeoutMs ?? 60_000;
+	let idleTimer: ReturnType<typeof setTimeout> | undefined;
+	const server = Bun.serve({
+		hostname: "127.0.0.1",
+		port: 0,
+		idleTimeout: 0,
+		async fetch(req) {
+			armIdle();
+			const url = new URL(req.url);
+			const vendor = vendorForPath(url.pathname);
+			if (!vendor || req.method !== "POST") return new Response("not found", { status: 404 });
+			const text = await req.text();
+			let body: unknown;
+			try {
+				body = JSON.parse(text);
+			} catch {
+				body = text;
+			}
+			const headers: Record<string, string> = {};
+			req.headers.forEach((value, key) => {
+				headers[key] = value;
+			});
+			const recorded: RecordedRequest = { method: req.method, path: url.pathname + url.search, headers, body, vendor };
+			requests.push(recorded);
+			const step = queue.shift();
+			const format = FORMATS[vendor];
+			if (!step)
+				return httpError(format, { kind: "http-error", status: 500, message: "mock server: no more scripted steps" });
+			if (step.kind === "http-error") return httpError(format, step);
+			if (step.kind === "raw") {
+				return new Response(step.body, { headers: { "content-type": step.contentType ?? "text/event-stream" } });
+			}
+			if (step.kind === "hang") return streamFrames([], { hang: true, signal: req.signal });
+			return streamFrames(format.renderReply(step, recorded), { reply: step, signal: req.signal });
+		},
+	});
+	const armIdle = () => {
+		if (idleTimer) clearTimeout(idleTimer);
+		idleTimer = setTimeout(() => server.stop(true), idleMs);
+		(idleTimer as { unref?: () => void }).unref?.();
+	};
+	armIdle();
+	return {
+		url: `http://127.0.0.1:${server.port}`,
+		requests,
+		push: (...steps) => queue.push(...steps),
+		pending: () => queue.length,
+		stop: () => {
+			if (idleTimer) clearTimeout(idleTimer);
+			server.stop(true);
+		},
+	};
+}
+
+function httpError(format: VendorFormat, step: MockHttpError): Response {
+	const body = step.body ?? format.errorBody(step.status, step.message ?? `mock error ${step.status}`);
+	const text = typeof body === "string" ? body : JSON.stringify(body);
+	const contentType = typeof body === "string" ? "text/plain" : "application/json";
+	return new Response(text, { status: step.status, headers: { "content-type": contentType, ...step.headers } });
+}
+
+function streamFrames(frames: string[], opts: { reply?: MockReply; hang?: boolean; signal: AbortSignal }): Response {
+	const encoder = new TextEncoder();
+	const cutAfter = opts.reply?.disconnectAfterFrames;
+	const delay = opts.reply?.frameDelayMs ?? 0;
+	const body = new ReadableStream<Uint8Array>({
+		async start(controller) {
+			for (const [i, frame] of frames.entries()) {
+				if (opts.signal.aborted) return;
+				if (cutAfter !== undefined && i >= cutAfter) {
+					// The connection ends here, before the vendor's final event: what a dropped stream looks like.
+					controller.close();
+					return;
+				}
+				controller.enqueue(encoder.encode(frame));
+				if (delay > 0) await Bun.sleep(delay);
+			}
+			if (opts.hang) {
+				await new Promise<void>((resolve) => opts.signal.addEventListener("abort", () => resolve(), { once: true }));
+				return;
+			}
+			controller.close();
+		},
+	});
+	return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+}
