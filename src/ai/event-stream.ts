@@ -43,19 +43,18 @@ export class EventStream<TEvent, TResult> implements AsyncIterable<TEvent> {
 		return this.resultPromise;
 	}
 
-	async *[Symbol.asyncIterator](): AsyncIterator<TEvent> {
+	[Symbol.asyncIterator](): AsyncIterator<TEvent> {
 		let index = 0;
-		while (true) {
-			if (index < this.events.length) {
-				yield this.events[index++] as TEvent;
-				continue;
-			}
-			if (this.finished) return;
-			await new Promise<void>((resolve) => this.waiters.add(resolve));
-		}
+		const next = (): Promise<IteratorResult<TEvent>> => {
+			if (index < this.events.length) return Promise.resolve({ value: this.events[index++] as TEvent, done: false });
+			if (this.finished) return Promise.resolve({ value: undefined, done: true });
+			return new Promise<void>((resolve) => this.waiters.add(resolve)).then(next);
+		};
+		return { next };
 	}
 
 	private wake(): void {
+		if (this.waiters.size === 0) return;
 		const waiters = [...this.waiters];
 		this.waiters.clear();
 		for (const wake of waiters) wake();

@@ -16,46 +16,37 @@ export class SseParser {
 	private eventType = "";
 	private data: string[] = [];
 	private id: string | undefined;
-	private sawCR = false;
 
 	/** Feeds decoded text; returns the messages completed by it. */
 	feed(text: string): SseMessage[] {
 		const out: SseMessage[] = [];
-		let chunk = text;
-		if (this.sawCR && chunk.startsWith("\n")) chunk = chunk.slice(1);
-		this.sawCR = false;
-		const input = this.buffer + chunk;
-		let start = 0;
-		const length = input.length;
-		while (start < length) {
-			let end = start;
-			while (end < length) {
-				const c = input.charCodeAt(end);
-				if (c === 10 || c === 13) break;
-				end++;
+		let input = this.buffer === "" ? text : this.buffer + text;
+		this.buffer = "";
+		if (input.includes("\r")) {
+			// A CR at the very end may be the first half of a CRLF: keep it for the next chunk.
+			if (input.endsWith("\r")) {
+				this.buffer = "\r";
+				input = input.slice(0, -1);
 			}
-			if (end === length) break; // incomplete line
-			this.line(input.slice(start, end), out);
-			if (input.charCodeAt(end) === 13) {
-				if (end + 1 < length) {
-					start = input.charCodeAt(end + 1) === 10 ? end + 2 : end + 1;
-				} else {
-					this.sawCR = true;
-					start = end + 1;
-				}
-			} else start = end + 1;
+			input = input.replace(/\r\n?/g, "\n");
 		}
-		this.buffer = start < length ? input.slice(start) : "";
+		let start = 0;
+		let end = input.indexOf("\n");
+		while (end !== -1) {
+			this.line(input.slice(start, end), out);
+			start = end + 1;
+			end = input.indexOf("\n", start);
+		}
+		if (start < input.length) this.buffer = input.slice(start) + this.buffer;
 		return out;
 	}
 
 	/** End of stream: a last event without its blank line still counts. */
 	flush(): SseMessage[] {
 		const out: SseMessage[] = [];
-		if (this.buffer !== "") {
-			this.line(this.buffer, out);
-			this.buffer = "";
-		}
+		const rest = this.buffer.replace(/\r$/, "");
+		this.buffer = "";
+		if (rest !== "") this.line(rest, out);
 		this.dispatch(out);
 		return out;
 	}
@@ -65,11 +56,11 @@ export class SseParser {
 			this.dispatch(out);
 			return;
 		}
-		if (line.charCodeAt(0) === 58) return; // ":" comment
 		const colon = line.indexOf(":");
+		if (colon === 0) return; // comment
 		const field = colon === -1 ? line : line.slice(0, colon);
-		let value = colon === -1 ? "" : line.slice(colon + 1);
-		if (value.charCodeAt(0) === 32) value = value.slice(1);
+		const valueStart = colon === -1 ? line.length : line.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1;
+		const value = line.slice(valueStart);
 		if (field === "data") this.data.push(value);
 		else if (field === "event") this.eventType = value;
 		else if (field === "id") this.id = value;
@@ -77,17 +68,21 @@ export class SseParser {
 
 	private dispatch(out: SseMessage[]): void {
 		if (this.data.length > 0) {
-			const message: SseMessage = { event: this.eventType || "message", data: this.data.join("\n") };
+			const data = this.data.length === 1 ? (this.data[0] as string) : this.data.join("\n");
+			const message: SseMessage = { event: this.eventType || "message", data };
 			if (this.id !== undefined) message.id = this.id;
 			out.push(message);
+			this.data = [];
 		}
-		this.data = [];
 		this.eventType = "";
 	}
 }
 
-/** Iterates the SSE messages of a response body. Throws if the body errors (e.g. the connection drops). */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+/**
+ * Iterates the SSE messages of a response body, one batch per network chunk (cheaper than one await per message
+ * when a provider streams thousands of small deltas). Throws if the body errors (e.g. the connection drops).
+ */
+export async function* readSseBatches(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage[]> {
 	const parser = new SseParser();
 	const decoder = new TextDecoder();
 	const reader = body.getReader();
@@ -96,12 +91,17 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
 			const { value, done } = await reader.read();
 			if (done) break;
 			const messages = parser.feed(decoder.decode(value, { stream: true }));
-			for (const message of messages) yield message;
+			if (messages.length > 0) yield messages;
 		}
 		const tail = decoder.decode();
-		for (const message of tail ? parser.feed(tail) : []) yield message;
-		for (const message of parser.flush()) yield message;
+		const last = [...(tail ? parser.feed(tail) : []), ...parser.flush()];
+		if (last.length > 0) yield last;
 	} finally {
 		reader.releaseLock();
 	}
+}
+
+/** Iterates the SSE messages of a response body one by one. */
+export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+	for await (const batch of readSseBatches(body)) yield* batch;
 }

@@ -4,7 +4,7 @@
  * last user turn), tool use with streamed input JSON, and images.
  */
 import { joinUrl, postJson } from "../http.ts";
-import { readSse } from "../sse.ts";
+import { readSseBatches } from "../sse.ts";
 import type {
 	AssistantMessage,
 	Context,
@@ -189,60 +189,68 @@ const STOP_REASONS: Record<string, "stop" | "length" | "toolUse"> = {
 };
 
 async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder): Promise<void> {
-	let stopReason: "stop" | "length" | "toolUse" = "stop";
-	for await (const sse of readSse(body)) {
-		if (sse.event === "ping") continue;
-		const event = parseEventJson(NAME, sse.data);
-		switch (event.type) {
-			case "message_start": {
-				builder.message.responseId = event.message?.id;
-				if (event.message?.model) builder.message.responseModel = event.message.model;
-				applyUsage(builder, event.message?.usage);
-				builder.start();
-				break;
-			}
-			case "content_block_start": {
-				const block = event.content_block ?? {};
-				if (block.type === "text") builder.text(block.text ?? "");
-				else if (block.type === "thinking") builder.thinking(block.thinking ?? "", block.signature || undefined);
-				else if (block.type === "redacted_thinking") builder.redactedThinking(block.data ?? "");
-				else if (block.type === "tool_use") {
-					builder.toolCall(block.id, block.name);
-					const input = block.input && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "";
-					if (input) builder.toolArguments(input);
-				}
-				break;
-			}
-			case "content_block_delta": {
-				const delta = event.delta ?? {};
-				if (delta.type === "text_delta") builder.text(delta.text ?? "");
-				else if (delta.type === "thinking_delta") builder.thinking(delta.thinking ?? "");
-				else if (delta.type === "signature_delta") builder.setThinkingSignature(delta.signature ?? "");
-				else if (delta.type === "input_json_delta") builder.toolArguments(delta.partial_json ?? "");
-				break;
-			}
-			case "content_block_stop":
-				if (!builder.close()) return;
-				break;
-			case "message_delta":
-				if (event.delta?.stop_reason) {
-					if (event.delta.stop_reason === "refusal") {
-						builder.fail(`${NAME} refused to answer (stop_reason: refusal)`);
-						return;
-					}
-					stopReason = STOP_REASONS[event.delta.stop_reason] ?? "stop";
-				}
-				applyUsage(builder, event.usage);
-				break;
-			case "message_stop":
-				builder.finish(stopReason);
-				return;
-			case "error": {
-				const error = event.error ?? {};
-				builder.fail(`${NAME} API error: ${error.message ?? "stream error"}${error.type ? ` [${error.type}]` : ""}`);
-				return;
-			}
+	const state: StreamState = { stopReason: "stop" };
+	for await (const batch of readSseBatches(body)) {
+		for (const sse of batch) {
+			if (sse.event === "ping") continue;
+			if (!handleEvent(builder, parseEventJson(NAME, sse.data), state)) return;
 		}
+	}
+}
+
+interface StreamState {
+	stopReason: "stop" | "length" | "toolUse";
+}
+
+/** Applies one stream event; returns false once the message is finished or failed. */
+function handleEvent(builder: MessageBuilder, event: any, state: StreamState): boolean {
+	switch (event.type) {
+		case "message_start":
+			builder.message.responseId = event.message?.id;
+			if (event.message?.model) builder.message.responseModel = event.message.model;
+			applyUsage(builder, event.message?.usage);
+			builder.start();
+			return true;
+		case "content_block_start": {
+			const block = event.content_block ?? {};
+			if (block.type === "text") builder.text(block.text ?? "");
+			else if (block.type === "thinking") builder.thinking(block.thinking ?? "", block.signature || undefined);
+			else if (block.type === "redacted_thinking") builder.redactedThinking(block.data ?? "");
+			else if (block.type === "tool_use") {
+				builder.toolCall(block.id, block.name);
+				const input = block.input && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "";
+				if (input) builder.toolArguments(input);
+			}
+			return true;
+		}
+		case "content_block_delta": {
+			const delta = event.delta ?? {};
+			if (delta.type === "text_delta") builder.text(delta.text ?? "");
+			else if (delta.type === "thinking_delta") builder.thinking(delta.thinking ?? "");
+			else if (delta.type === "signature_delta") builder.setThinkingSignature(delta.signature ?? "");
+			else if (delta.type === "input_json_delta") builder.toolArguments(delta.partial_json ?? "");
+			return true;
+		}
+		case "content_block_stop":
+			return builder.close();
+		case "message_delta":
+			if (event.delta?.stop_reason === "refusal") {
+				builder.fail(`${NAME} refused to answer (stop_reason: refusal)`);
+				return false;
+			}
+			if (event.delta?.stop_reason) state.stopReason = STOP_REASONS[event.delta.stop_reason] ?? "stop";
+			applyUsage(builder, event.usage);
+			return true;
+		case "message_stop":
+			builder.finish(state.stopReason);
+			return false;
+		case "error": {
+			const error = event.error ?? {};
+			builder.fail(`${NAME} API error: ${error.message ?? "stream error"}${error.type ? ` [${error.type}]` : ""}`);
+			return false;
+		}
+		default:
+			return true;
 	}
 }
 
