@@ -15,9 +15,10 @@ const BUILTINS: ApiProvider[] = [
 for (const provider of BUILTINS) defineBuiltinApiProvider(provider);
 
 export { type AnthropicOptions, streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
-export { streamGoogle, streamSimpleGoogle } from "./google.ts";
+export * from "./faux.ts";
+export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoogle } from "./google.ts";
 export { MessageBuilder } from "./message-builder.ts";
 export { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
-export { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
+export { type OpenAIResponsesOptions, streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
 export { parseEventJson, runProviderStream } from "./run.ts";
 export { transformMessages } from "./transform-messages.ts";
