@@ -150,7 +150,7 @@ export interface ModelCost {
 	cacheWrite: number;
 }
 
-/** Flags for OpenAI-compatible servers that differ from OpenAI (see docs/models.md). All optional. */
+/** Flags for OpenAI-compatible servers that differ from OpenAI (pi's models.json `compat`). All optional. */
 export interface OpenAICompletionsCompat {
 	supportsStore?: boolean;
 	supportsDeveloperRole?: boolean;

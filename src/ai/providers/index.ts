@@ -18,7 +18,11 @@ export { type AnthropicOptions, streamAnthropic, streamSimpleAnthropic } from ".
 export * from "./faux.ts";
 export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoogle } from "./google.ts";
 export { MessageBuilder } from "./message-builder.ts";
-export { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
+export {
+	type OpenAICompletionsOptions,
+	streamOpenAICompletions,
+	streamSimpleOpenAICompletions,
+} from "./openai-completions.ts";
 export { type OpenAIResponsesOptions, streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
 export { parseEventJson, runProviderStream } from "./run.ts";
 export { transformMessages } from "./transform-messages.ts";
