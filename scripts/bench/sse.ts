@@ -20,7 +20,10 @@ function buildReplay(): { text: string; frames: number } {
 	let frames = 2;
 	let n = 0;
 	while (size < TARGET_BYTES) {
-		const f = frame("content_block_delta", { index: 0, delta: { type: "text_delta", text: `token ${n++} of a long answer ` } });
+		const f = frame("content_block_delta", {
+			index: 0,
+			delta: { type: "text_delta", text: `token ${n++} of a long answer ` },
+		});
 		parts.push(f);
 		size += f.length;
 		frames++;
@@ -96,6 +99,10 @@ const e = median(e2eTimes.sort((a, b) => a - b));
 console.log(`replay: ${mb.toFixed(1)} MB, ${frames} SSE events; median of ${runs} runs`);
 console.log("| stage | median ms | events/s | MB/s | ms per 100 KB |");
 console.log("|---|---:|---:|---:|---:|");
-console.log(`| SSE parser | ${p.toFixed(1)} | ${Math.round(frames / (p / 1000)).toLocaleString("en")} | ${(mb / (p / 1000)).toFixed(0)} | ${per100KB(p).toFixed(3)} |`);
-console.log(`| provider end to end (${events} agent events) | ${e.toFixed(1)} | ${Math.round(frames / (e / 1000)).toLocaleString("en")} | ${(mb / (e / 1000)).toFixed(0)} | ${per100KB(e).toFixed(3)} |`);
+console.log(
+	`| SSE parser | ${p.toFixed(1)} | ${Math.round(frames / (p / 1000)).toLocaleString("en")} | ${(mb / (p / 1000)).toFixed(0)} | ${per100KB(p).toFixed(3)} |`,
+);
+console.log(
+	`| provider end to end (${events} agent events) | ${e.toFixed(1)} | ${Math.round(frames / (e / 1000)).toLocaleString("en")} | ${(mb / (e / 1000)).toFixed(0)} | ${per100KB(e).toFixed(3)} |`,
+);
 console.log(per100KB(e) < 1 ? "bench: target met (< 1 ms per 100 KB)" : "bench: target missed (< 1 ms per 100 KB)");

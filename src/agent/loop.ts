@@ -97,14 +97,21 @@ async function streamAssistant(
 		stream = failed(config, signal?.aborted ? "Request was aborted" : errorMessage(error), signal?.aborted === true);
 	}
 	let started = false;
+	// message_start carries the message as it was when the stream started (no content yet); by the time this
+	// consumer runs, the provider may already have filled the shared partial.
+	const startSnapshot = (partial: AssistantMessage): AssistantMessage => ({
+		...partial,
+		content: [],
+		usage: emptyUsage(),
+	});
 	for await (const event of stream) {
 		if (event.type === "start") {
 			started = true;
-			await emit({ type: "message_start", message: event.partial });
+			await emit({ type: "message_start", message: startSnapshot(event.partial) });
 		} else if (event.type !== "done" && event.type !== "error") {
 			if (!started) {
 				started = true;
-				await emit({ type: "message_start", message: event.partial });
+				await emit({ type: "message_start", message: startSnapshot(event.partial) });
 			}
 			await emit({ type: "message_update", message: event.partial, assistantMessageEvent: event });
 		}

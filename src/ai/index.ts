@@ -1,3 +1,5 @@
+export * from "./auth/credential-store.ts";
+export * from "./auth/resolve-value.ts";
 export * from "./env-keys.ts";
 export {
 	classifyError,
@@ -8,6 +10,16 @@ export {
 } from "./errors.ts";
 export { AssistantMessageEventStreamImpl, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
 export { joinUrl, ProviderError, postJson } from "./http.ts";
+export * from "./model-registry/index.ts";
+export {
+	findModels,
+	getModel,
+	getModels,
+	getProviders,
+	getSupportedThinkingLevels,
+	modelsAreEqual,
+	supportsXhigh,
+} from "./models/index.ts";
 export { parseStreamingJson, parseToolArguments } from "./partial-json.ts";
 export * from "./providers/index.ts";
 export {

@@ -2,18 +2,26 @@
  * The command line: parse options, start the extension host, give extension flags their values, then hand over to
  * a mode. Returns the exit code; user errors are thrown as `UserError` and printed by `main`.
  */
+import { randomUUID } from "node:crypto";
 import { getAgentDir } from "../config/index.ts";
-import { runPrintMode } from "../modes/index.ts";
+import { createNoopUi } from "../extensions/index.ts";
+import { runJsonMode, runPrintMode } from "../modes/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, VIRTUAL_MODULES } from "../sdk/index.ts";
 import { UserError, VERSION } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
 import { renderHelp } from "./help.ts";
+import { buildInputs, readFileArguments, readPipedStdin } from "./inputs.ts";
+import { renderModelList } from "./list-models.ts";
+import { createCredentials, setupSession } from "./setup.ts";
+
+const out = (text: string) => process.stdout.write(text);
+const err = (text: string) => process.stderr.write(text);
 
 export async function main(argv: readonly string[]): Promise<number> {
 	const args = parseArgs(argv);
 	if (args.flags.get("version")) {
-		process.stdout.write(`${VERSION}\n`);
+		out(`${VERSION}\n`);
 		return 0;
 	}
 	const cwd = process.cwd();
@@ -26,7 +34,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 		virtualModules: VIRTUAL_MODULES,
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
 	});
-	for (const line of host.diagnostics) process.stderr.write(`${line}\n`);
+	for (const line of host.diagnostics) err(`${line}\n`);
 
 	if (args.flags.get("help")) {
 		const flags = [...host.flags].map(([name, { extension, flag }]) => ({
@@ -35,7 +43,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 			...(flag.description ? { description: flag.description } : {}),
 			extensionPath: extension.entry.path,
 		}));
-		process.stdout.write(renderHelp(flags));
+		out(renderHelp(flags));
 		return 0;
 	}
 
@@ -47,8 +55,39 @@ export async function main(argv: readonly string[]): Promise<number> {
 	if (mode !== undefined && mode !== "text" && mode !== "json" && mode !== "rpc") {
 		throw new UserError(`Error: --mode must be text, json or rpc (got "${mode}")`);
 	}
-	if (mode === "json" || mode === "rpc") throw new UserError(`Error: --mode ${mode} is not available yet`);
-	const print = args.flags.get("print") === true || !process.stdin.isTTY || !process.stdout.isTTY;
+	if (mode === "rpc") throw new UserError("Error: --mode rpc is not available yet");
+
+	const credentials = createCredentials(agentDir, (line) => err(`${line}\n`));
+	const listModels = args.flags.get("list-models");
+	if (listModels !== undefined) {
+		out(renderModelList(credentials.registry.getAvailable(), typeof listModels === "string" ? listModels : undefined));
+		return 0;
+	}
+
+	const json = mode === "json";
+	const print = json || args.flags.get("print") === true || !process.stdin.isTTY || !process.stdout.isTTY;
 	if (!print) throw new UserError('Error: the interactive terminal UI is not available yet; use pi -p "prompt"');
-	return runPrintMode({ cwd, messages: args.messages, findCommand: (name) => host.findCommand(name) });
+
+	const stdin = await readPipedStdin();
+	const inputs = buildInputs(stdin, readFileArguments(args.files, cwd), args.messages);
+	if (inputs.length === 0) throw new UserError('Error: no prompt given (pi -p "your prompt")');
+
+	const setup = setupSession(
+		{ cwd, agentDir, flags: args.flags, extensionTools: [], warn: (l) => err(`${l}\n`) },
+		credentials,
+	);
+	const common = {
+		session: setup.session,
+		inputs,
+		findCommand: (name: string) => host.findCommand(name),
+		commandContext: { cwd, mode: json ? "json" : "print", hasUI: false, ui: createNoopUi() },
+		noSession: (): never => {
+			throw new UserError(setup.noModelReason ?? "Error: no model available");
+		},
+	};
+	if (json) {
+		const header = { type: "session", version: 3, id: randomUUID(), timestamp: new Date().toISOString(), cwd };
+		return runJsonMode({ ...common, header, stdout: out });
+	}
+	return runPrintMode({ ...common, stdout: out, stderr: err });
 }

@@ -1,1 +1,3 @@
-export { type PrintModeOptions, parseSlashCommand, runPrintMode } from "./print.ts";
+export { type JsonModeOptions, runJsonMode } from "./json.ts";
+export { type PrintModeOptions, runPrintMode } from "./print.ts";
+export { type PromptInput, parseSlashCommand, type RunPromptsOptions, runPrompts } from "./prompts.ts";

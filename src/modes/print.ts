@@ -1,49 +1,24 @@
 /**
- * Print mode (`pi -p`): runs each message in turn and exits. For now a message that names an extension command
- * (`/name args`) runs that command; anything else needs the agent, which is not wired up yet.
+ * Print mode (`pi -p`, or any run whose stdin/stdout is not a terminal): runs the messages, then writes the text
+ * of the final assistant message to stdout. A final message that ended in error or was aborted goes to stderr
+ * with exit code 1.
  */
-import { type CommandDefinition, createNoopUi } from "../extensions/index.ts";
-import { UserError } from "../util/index.ts";
+import type { AssistantMessage } from "../ai/index.ts";
+import { type RunPromptsOptions, runPrompts } from "./prompts.ts";
 
-export interface PrintModeOptions {
-	cwd: string;
-	messages: string[];
-	findCommand(name: string): CommandDefinition | undefined;
+export interface PrintModeOptions extends RunPromptsOptions {
+	stdout: (text: string) => void;
+	stderr: (text: string) => void;
 }
 
 export async function runPrintMode(options: PrintModeOptions): Promise<number> {
-	if (options.messages.length === 0) throw new UserError('Error: no prompt given (pi -p "your prompt")');
-	const ctx = createPrintCommandContext(options.cwd);
-	for (const message of options.messages) {
-		const command = parseSlashCommand(message);
-		const definition = command && options.findCommand(command.name);
-		if (!command || !definition) {
-			throw new UserError(
-				"Error: no model is available yet in this build; only extension commands (/name) can run in print mode",
-			);
-		}
-		await definition.handler(command.args, ctx);
+	await runPrompts(options);
+	const last = options.session?.messages.at(-1) as AssistantMessage | undefined;
+	if (!last || last.role !== "assistant") return 0;
+	if (last.stopReason === "error" || last.stopReason === "aborted") {
+		options.stderr(`${last.errorMessage ?? `Request ${last.stopReason}`}\n`);
+		return 1;
 	}
+	for (const block of last.content) if (block.type === "text") options.stdout(`${block.text}\n`);
 	return 0;
-}
-
-export function parseSlashCommand(text: string): { name: string; args: string } | undefined {
-	const match = /^\/([^\s/][^\s]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
-	if (!match) return undefined;
-	return { name: match[1] as string, args: (match[2] ?? "").trim() };
-}
-
-function createPrintCommandContext(cwd: string): Record<string, unknown> {
-	return {
-		cwd,
-		mode: "print",
-		hasUI: false,
-		ui: createNoopUi(),
-		signal: undefined,
-		isIdle: () => true,
-		abort: () => {},
-		hasPendingMessages: () => false,
-		isProjectTrusted: () => false,
-		waitForIdle: async () => {},
-	};
 }

@@ -1,6 +1,20 @@
+export { AgentSession, type AgentSessionOptions } from "./agent-session.ts";
+export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
+export type { SessionEvent, SessionListener } from "./events.ts";
 export {
 	type ExtensionHost,
 	type ExtensionHostOptions,
 	type RegisteredFlag,
 	startExtensionHost,
 } from "./extension-host.ts";
+export { toWireEvent } from "./json-events.ts";
+export {
+	clampThinking,
+	type ModelResolution,
+	type ModelSource,
+	parseModelPattern,
+	resolveModel,
+	THINKING_LEVELS,
+} from "./model-resolver.ts";
+export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
+export { buildSystemPrompt, type ContextFile, type PromptTool, type SystemPromptOptions } from "./system-prompt.ts";

@@ -1,4 +1,39 @@
+export {
+	type BashExecOptions,
+	type BashOperations,
+	type BashSpawnContext,
+	type BashSpawnHook,
+	type BashToolDetails,
+	type BashToolOptions,
+	createBashTool,
+	createLocalBashOperations,
+} from "./bash.ts";
+export { OutputCollector, type OutputSnapshot, sanitizeOutput } from "./bash-output.ts";
+export { BUILTIN_TOOL_NAMES, type BuiltinToolsOptions, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "./builtin.ts";
+export {
+	createEditTool,
+	type EditOperations,
+	type EditToolDetails,
+	type EditToolOptions,
+	localEditOperations,
+	prepareEditArguments,
+} from "./edit.ts";
+export { pendingFileMutations, withFileMutationQueue } from "./file-mutation-queue.ts";
+export { createFindTool, type FindOperations, type FindToolDetails, type FindToolOptions } from "./find.ts";
+export { createGrepTool, type GrepOperations, type GrepToolDetails, type GrepToolOptions } from "./grep.ts";
+export { createLsTool, type LsOperations, type LsToolDetails, type LsToolOptions } from "./ls.ts";
 export { normalizeToolPath, readPathVariants, resolveToolPath } from "./paths.ts";
+export {
+	createReadTool,
+	localReadOperations,
+	type ReadFileInfo,
+	type ReadFileKind,
+	type ReadOperations,
+	type ReadToolDetails,
+	type ReadToolOptions,
+	sniffImageMimeType,
+} from "./read.ts";
+export { findExecutable, killProcessTree, resolveShell, type ShellConfig } from "./shell.ts";
 export {
 	DEFAULT_MAX_BYTES,
 	DEFAULT_MAX_LINES,
@@ -9,3 +44,4 @@ export {
 	truncateTail,
 } from "./truncate.ts";
 export type * from "./types.ts";
+export { createWriteTool, localWriteOperations, type WriteOperations, type WriteToolOptions } from "./write.ts";

@@ -42,7 +42,7 @@ describe("pi command line", () => {
 		const run = runPi(["-p", "hello"], { home });
 		expect(run.exitCode).toBe(1);
 		expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
-		expect(run.stderr).toContain("no model");
+		expect(run.stderr).toStartWith("No API key found");
 	});
 });
 

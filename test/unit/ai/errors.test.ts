@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { type AssistantMessage, classifyError, emptyUsage, isContextOverflow, parseRetryAfter } from "../../../src/ai/index.ts";
+import {
+	type AssistantMessage,
+	classifyError,
+	emptyUsage,
+	isContextOverflow,
+	parseRetryAfter,
+} from "../../../src/ai/index.ts";
 
 const failed = (errorMessage: string): AssistantMessage => ({
 	role: "assistant",

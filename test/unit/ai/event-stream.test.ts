@@ -1,5 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { type AssistantMessage, createAssistantMessageEventStream, emptyUsage, EventStream } from "../../../src/ai/index.ts";
+import {
+	type AssistantMessage,
+	createAssistantMessageEventStream,
+	EventStream,
+	emptyUsage,
+} from "../../../src/ai/index.ts";
 
 const message = (stopReason: AssistantMessage["stopReason"]): AssistantMessage => ({
 	role: "assistant",
@@ -35,7 +40,10 @@ describe("event streams", () => {
 		expect(await s.result()).toBe(failed);
 	});
 	test("two consumers each get every event", async () => {
-		const s = new EventStream<number, number>((n) => n < 0, (n) => n);
+		const s = new EventStream<number, number>(
+			(n) => n < 0,
+			(n) => n,
+		);
 		const a: number[] = [];
 		const b: number[] = [];
 		const run = (out: number[]) =>

@@ -3,7 +3,13 @@ import { parseStreamingJson, parseToolArguments } from "../../../src/ai/index.ts
 
 describe("streaming JSON", () => {
 	test("every prefix of a document parses to an object, and the whole to the real value", () => {
-		const full = JSON.stringify({ path: "src/a b.ts", edits: [{ oldText: 'say "hi"\n', newText: "x\\y" }], n: 12.5, ok: true, none: null });
+		const full = JSON.stringify({
+			path: "src/a b.ts",
+			edits: [{ oldText: 'say "hi"\n', newText: "x\\y" }],
+			n: 12.5,
+			ok: true,
+			none: null,
+		});
 		for (let i = 0; i <= full.length; i++) {
 			const value = parseStreamingJson(full.slice(0, i));
 			expect(typeof value).toBe("object");

@@ -1,0 +1,351 @@
+/**
+ * Credentials: `auth.json` (path given by the caller), runtime keys (`--api-key`), the environment, and a
+ * configured-key resolver that the model registry installs (models.json / extension `apiKey`).
+ *
+ * auth.json is `{ "<provider>": {"type":"api_key","key":…} | {"type":"oauth","refresh","access","expires",…} }`,
+ * mode 0600. Reads are served from memory (loaded at construction and on `reload()`). Every write re-reads the
+ * file under a proper-lockfile lock, changes one entry, and lands by write-to-temp + rename, so concurrent
+ * writers (in this process or others) lose nothing and readers never see a half-written file. Entries and fields
+ * this code does not understand are carried over untouched.
+ *
+ * A file that cannot be read or parsed is reported once (see `getErrors()`), treated as empty, and never
+ * replaced: writes are refused until the user fixes or removes it.
+ *
+ * Key order (pi 0.87.1, docs/models.md "Authenticate"): runtime key → auth.json → configured key (models.json or
+ * registerProvider `apiKey`) → the provider's environment variables.
+ */
+import {
+	closeSync,
+	fchmodSync,
+	fsyncSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeSync,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import lockfile from "proper-lockfile";
+import { errorMessage } from "../../util/index.ts";
+import { getEnvApiKey } from "../env-keys.ts";
+import { resolveValue, type ValueEnv } from "./resolve-value.ts";
+
+export interface ApiKeyCredential {
+	type: "api_key";
+	/** Value-resolved: literal, `$NAME`/`${NAME}`, a set variable's bare name, or `!command` (cached). */
+	key: string;
+	/** Variables for this provider; they take priority over the process environment. */
+	env?: Record<string, string>;
+	[field: string]: unknown;
+}
+
+export interface OAuthCredential {
+	type: "oauth";
+	refresh: string;
+	access: string;
+	/** Expiry of `access`, ms since the epoch. */
+	expires: number;
+	[field: string]: unknown;
+}
+
+export type Credential = ApiKeyCredential | OAuthCredential;
+
+export type AuthSource = "runtime" | "stored" | "environment" | "fallback" | "models_json_key" | "models_json_command";
+
+export interface AuthStatus {
+	configured: boolean;
+	source?: AuthSource;
+}
+
+/** Outcome of a key lookup: a key and where it came from, or (when a source exists but fails) an error. */
+export interface ApiKeyResolution {
+	apiKey?: string;
+	source?: AuthSource;
+	/** Why no key was produced although a source is configured (expired token, failing command, unset variable). */
+	error?: string;
+}
+
+/** Installed by the model registry: the provider's configured `apiKey` (models.json or registerProvider). */
+export interface ConfiguredKeyResolver {
+	/** Status without running commands; undefined when nothing is configured for the provider. */
+	status(provider: string): AuthStatus | undefined;
+	/** Resolves the configured key (commands run on every call); undefined when nothing is configured. */
+	resolve(provider: string): ApiKeyResolution | undefined;
+}
+
+export interface AuthStorageOptions {
+	/** Environment for variable lookups; default `process.env`. */
+	env?: ValueEnv;
+	/** Clock for OAuth expiry; default `Date.now`. */
+	now?: () => number;
+}
+
+const LOCK_STALE_MS = 10_000;
+const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true };
+
+/** In-process queue per file: writers here never race each other for the file lock. */
+const writeQueues = new Map<string, Promise<unknown>>();
+
+type Loaded = { ok: true; data: Record<string, unknown> } | { ok: false; reason: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Why an entry cannot be used, or undefined when it is a valid credential. */
+function credentialProblem(value: unknown): string | undefined {
+	if (!isRecord(value)) return "expected an object";
+	if (value.type === "api_key") {
+		if (typeof value.key !== "string") return '"key" must be a string';
+		if (value.env !== undefined && !isRecord(value.env)) return '"env" must be an object';
+		return undefined;
+	}
+	if (value.type === "oauth") {
+		if (typeof value.access !== "string") return '"access" must be a string';
+		if (typeof value.refresh !== "string") return '"refresh" must be a string';
+		if (typeof value.expires !== "number") return '"expires" must be a number (ms since the epoch)';
+		return undefined;
+	}
+	return `unknown "type" ${JSON.stringify(value.type)} (expected "api_key" or "oauth")`;
+}
+
+function stringEnv(env: unknown): Record<string, string> | undefined {
+	if (!isRecord(env)) return undefined;
+	const out: Record<string, string> = {};
+	for (const [name, value] of Object.entries(env)) if (typeof value === "string") out[name] = value;
+	return out;
+}
+
+export class AuthStorage {
+	readonly path: string;
+	private readonly env: ValueEnv;
+	private readonly now: () => number;
+	private credentials = new Map<string, Credential>();
+	private diagnostics: string[] = [];
+	private readonly runtimeKeys = new Map<string, string>();
+	private configured: ConfiguredKeyResolver | undefined;
+
+	constructor(authPath: string, options: AuthStorageOptions = {}) {
+		this.path = resolve(authPath);
+		this.env = options.env ?? process.env;
+		this.now = options.now ?? Date.now;
+		this.reload();
+	}
+
+	static create(authPath: string, options?: AuthStorageOptions): AuthStorage {
+		return new AuthStorage(authPath, options);
+	}
+
+	/** Re-reads auth.json (another process may have changed it). */
+	reload(): void {
+		this.diagnostics = [];
+		const loaded = this.readFile();
+		if (!loaded.ok) {
+			this.diagnostics.push(
+				`${this.path}: ${loaded.reason}; stored credentials are ignored and the file will not be overwritten until it is fixed or removed`,
+			);
+			this.credentials = new Map();
+			return;
+		}
+		this.adopt(loaded.data);
+	}
+
+	/** Problems found in auth.json (one line each). */
+	getErrors(): string[] {
+		return [...this.diagnostics];
+	}
+
+	get(provider: string): Credential | undefined {
+		const credential = this.credentials.get(provider);
+		return credential ? structuredClone(credential) : undefined;
+	}
+
+	has(provider: string): boolean {
+		return this.credentials.has(provider);
+	}
+
+	/** Providers with a usable stored credential. */
+	list(): string[] {
+		return [...this.credentials.keys()];
+	}
+
+	/** Stores (or replaces) a provider's credential. Rejects when auth.json is unreadable or invalid. */
+	async set(provider: string, credential: Credential): Promise<void> {
+		const problem = credentialProblem(credential);
+		if (problem) throw new Error(`Cannot store credential for "${provider}": ${problem}`);
+		const copy = structuredClone(credential);
+		await this.update((data) => {
+			data[provider] = copy;
+		});
+	}
+
+	async remove(provider: string): Promise<void> {
+		await this.update((data) => {
+			delete data[provider];
+		});
+	}
+
+	/** A key for this process only (`--api-key`); never written to disk. */
+	setRuntimeApiKey(provider: string, apiKey: string): void {
+		this.runtimeKeys.set(provider, apiKey);
+	}
+
+	removeRuntimeApiKey(provider: string): void {
+		this.runtimeKeys.delete(provider);
+	}
+
+	/** The registry installs its models.json / registerProvider key lookup here (undefined removes it). */
+	setConfiguredKeyResolver(resolver: ConfiguredKeyResolver | undefined): void {
+		this.configured = resolver;
+	}
+
+	/** Where a key would come from, without running commands or reading secrets. */
+	getAuthStatus(provider: string): AuthStatus {
+		if (this.runtimeKeys.has(provider)) return { configured: true, source: "runtime" };
+		if (this.credentials.has(provider)) return { configured: true, source: "stored" };
+		const configured = this.configured?.status(provider);
+		if (configured) return configured;
+		if (getEnvApiKey(provider, this.env as NodeJS.ProcessEnv)) return { configured: true, source: "environment" };
+		return { configured: false };
+	}
+
+	/** The key for `provider` in pi's order, or the reason a configured source produced none. */
+	resolveApiKey(provider: string): ApiKeyResolution {
+		const runtime = this.runtimeKeys.get(provider);
+		if (runtime !== undefined && runtime !== "") return { apiKey: runtime, source: "runtime" };
+		const stored = this.credentials.get(provider);
+		if (stored) return this.resolveStored(provider, stored);
+		const configured = this.configured?.resolve(provider);
+		if (configured && (configured.apiKey !== undefined || configured.error !== undefined)) return configured;
+		const fromEnv = getEnvApiKey(provider, this.env as NodeJS.ProcessEnv);
+		if (fromEnv) return { apiKey: fromEnv, source: "environment" };
+		return {};
+	}
+
+	getApiKey(provider: string): string | undefined {
+		return this.resolveApiKey(provider).apiKey;
+	}
+
+	// ---- internals -----------------------------------------------------------------------------------------
+
+	private resolveStored(provider: string, credential: Credential): ApiKeyResolution {
+		if (credential.type === "oauth") {
+			if (this.now() < credential.expires) return { apiKey: credential.access, source: "stored" };
+			const when = new Date(credential.expires).toISOString();
+			return {
+				source: "stored",
+				error: `OAuth token for "${provider}" in ${this.path} expired at ${when}; log in again (/login ${provider})`,
+			};
+		}
+		const result = resolveValue(credential.key, { cache: true, env: credential.env, baseEnv: this.env });
+		if (result.ok) return { apiKey: result.value, source: "stored" };
+		return { source: "stored", error: `${this.path}: key for "${provider}": ${result.error}` };
+	}
+
+	private readFile(): Loaded {
+		let text: string;
+		try {
+			text = readFileSync(this.path, "utf8");
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, data: {} };
+			return { ok: false, reason: `cannot read: ${errorMessage(error)}` };
+		}
+		if (text.trim() === "") return { ok: true, data: {} };
+		let parsed: unknown;
+		try {
+			parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
+		} catch (error) {
+			return { ok: false, reason: `invalid JSON: ${errorMessage(error)}` };
+		}
+		if (!isRecord(parsed)) return { ok: false, reason: "expected a JSON object of provider entries" };
+		return { ok: true, data: parsed };
+	}
+
+	/** Takes valid entries into memory; reports the others (they stay in the file untouched). */
+	private adopt(data: Record<string, unknown>): void {
+		const next = new Map<string, Credential>();
+		for (const [provider, value] of Object.entries(data)) {
+			const problem = credentialProblem(value);
+			if (problem) {
+				this.diagnostics.push(`${this.path}: entry "${provider}" ignored: ${problem}`);
+				continue;
+			}
+			const credential = structuredClone(value) as Credential;
+			if (credential.type === "api_key" && credential.env !== undefined) credential.env = stringEnv(credential.env);
+			next.set(provider, credential);
+		}
+		this.credentials = next;
+	}
+
+	private update(change: (data: Record<string, unknown>) => void): Promise<void> {
+		const previous = writeQueues.get(this.path) ?? Promise.resolve();
+		const run = previous.then(
+			() => this.lockedUpdate(change),
+			() => this.lockedUpdate(change),
+		);
+		const settled = run.then(
+			() => undefined,
+			() => undefined,
+		);
+		writeQueues.set(this.path, settled);
+		void settled.then(() => {
+			if (writeQueues.get(this.path) === settled) writeQueues.delete(this.path);
+		});
+		return run;
+	}
+
+	private async lockedUpdate(change: (data: Record<string, unknown>) => void): Promise<void> {
+		mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+		let compromised: Error | undefined;
+		let release: () => Promise<void>;
+		try {
+			release = await lockfile.lock(this.path, {
+				realpath: false,
+				stale: LOCK_STALE_MS,
+				retries: LOCK_RETRIES,
+				onCompromised: (error) => {
+					compromised = error;
+				},
+			});
+		} catch (error) {
+			throw new Error(`Cannot lock ${this.path}: ${errorMessage(error)}`);
+		}
+		try {
+			const loaded = this.readFile();
+			if (!loaded.ok) {
+				throw new Error(
+					`Refusing to write ${this.path}: ${loaded.reason}. The file was left unchanged; fix or remove it first.`,
+				);
+			}
+			change(loaded.data);
+			if (compromised) throw new Error(`Lock on ${this.path} was lost: ${compromised.message}`);
+			this.writeAtomically(`${JSON.stringify(loaded.data, null, 2)}\n`);
+			this.diagnostics = [];
+			this.adopt(loaded.data);
+		} finally {
+			await release().catch(() => {
+				// The lock dir is already gone (taken over as stale); nothing is left to release.
+			});
+		}
+	}
+
+	private writeAtomically(text: string): void {
+		const dir = dirname(this.path);
+		const temp = join(dir, `.${basename(this.path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+		try {
+			const fd = openSync(temp, "wx", 0o600);
+			try {
+				fchmodSync(fd, 0o600); // the umask may have narrowed it; never wider than owner-only anyway
+				writeSync(fd, text);
+				fsyncSync(fd);
+			} finally {
+				closeSync(fd);
+			}
+			renameSync(temp, this.path);
+		} catch (error) {
+			rmSync(temp, { force: true });
+			throw new Error(`Cannot write ${this.path}: ${errorMessage(error)}`);
+		}
+	}
+}

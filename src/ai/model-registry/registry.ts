@@ -1,0 +1,235 @@
+/**
+ * The model registry: built-in catalogue + `<agentDir>/models.json` + providers registered by extensions, and the
+ * request-time auth for a model (key and headers). Loading never throws: a models.json with any problem is
+ * reported through `getErrors()` (one line per problem, naming the file and the field) and ignored as a whole,
+ * leaving the built-ins.
+ */
+
+import type { ApiKeyResolution, AuthStatus, AuthStorage, ConfiguredKeyResolver } from "../auth/credential-store.ts";
+import {
+	isValueConfigured,
+	resolveHeaderValues,
+	resolveValue,
+	type ValueEnv,
+	valueKind,
+} from "../auth/resolve-value.ts";
+import { PROVIDER_ENV_KEYS } from "../env-keys.ts";
+import { getModels } from "../models/index.ts";
+import { registerApiProvider, unregisterApiProviders } from "../registry.ts";
+import type { Model } from "../types.ts";
+import { type Composed, composeModels, modelKey } from "./compose.ts";
+import { type ModelsJson, readModelsJson } from "./schema.ts";
+import type { ModelRegistryOptions, ProviderConfig } from "./types.ts";
+
+export class ModelRegistry {
+	readonly authStorage: AuthStorage;
+	readonly modelsJsonPath: string | undefined;
+	private readonly builtinSource: () => readonly Model[];
+	private readonly env: ValueEnv;
+	private builtins: readonly Model[] = [];
+	private builtinProviders = new Set<string>();
+	private json: ModelsJson | undefined;
+	private errors: string[] = [];
+	private readonly extensions = new Map<string, ProviderConfig>();
+	private composed: Composed = { models: [], headers: new Map(), jsonErrors: [], extensionErrors: [] };
+
+	constructor(options: ModelRegistryOptions) {
+		this.authStorage = options.authStorage;
+		this.modelsJsonPath = options.modelsJsonPath;
+		this.builtinSource = options.builtinModels ?? (() => getModels());
+		this.env = options.env ?? process.env;
+		this.authStorage.setConfiguredKeyResolver(this.keyResolver());
+		this.refresh();
+	}
+
+	static create(options: ModelRegistryOptions): ModelRegistry {
+		return new ModelRegistry(options);
+	}
+
+	/** Re-reads the built-in catalogue and models.json, then rebuilds the list. Never throws. */
+	refresh(): void {
+		this.builtins = this.builtinSource();
+		this.builtinProviders = new Set(this.builtins.map((m) => m.provider));
+		this.errors = [];
+		this.json = undefined;
+		if (this.modelsJsonPath !== undefined) {
+			const load = readModelsJson(this.modelsJsonPath);
+			this.errors.push(...load.errors);
+			if (load.config) {
+				const trial = this.compose(load.config);
+				if (trial.jsonErrors.length === 0) this.json = load.config;
+				else this.errors.push(...trial.jsonErrors.map((e) => `${this.modelsJsonPath}: ${e}`));
+			}
+		}
+		if (this.errors.length > 0 && this.modelsJsonPath !== undefined) {
+			this.errors.push(`${this.modelsJsonPath}: custom models are ignored until these problems are fixed`);
+		}
+		this.rebuild();
+	}
+
+	/**
+	 * Problems with models.json, one line each (empty when all is well), plus registered providers whose models
+	 * stopped composing after a models.json change.
+	 */
+	getErrors(): string[] {
+		return [...this.errors, ...this.composed.extensionErrors.map((e) => `registerProvider: ${e}`)];
+	}
+
+	getAll(): Model[] {
+		return [...this.composed.models];
+	}
+
+	/** Models whose provider has a usable key, plus custom providers that configure none (local servers). */
+	getAvailable(): Model[] {
+		const verdicts = new Map<string, boolean>();
+		return this.composed.models.filter((model) => {
+			let ok = verdicts.get(model.provider);
+			if (ok === undefined) {
+				ok = this.isProviderAvailable(model.provider);
+				verdicts.set(model.provider, ok);
+			}
+			return ok;
+		});
+	}
+
+	find(provider: string, id: string): Model | undefined {
+		return this.composed.models.find((m) => m.provider === provider && m.id === id);
+	}
+
+	/** Provider ids that currently have models. */
+	getProviders(): string[] {
+		return [...new Set(this.composed.models.map((m) => m.provider))];
+	}
+
+	/** Display name: extension `name`, models.json `name`, else the id. */
+	getProviderName(provider: string): string {
+		return this.extensions.get(provider)?.name ?? this.json?.providers[provider]?.name ?? provider;
+	}
+
+	getAuthStatus(provider: string): AuthStatus {
+		return this.authStorage.getAuthStatus(provider);
+	}
+
+	isProviderAvailable(provider: string): boolean {
+		if (this.authStorage.getAuthStatus(provider).configured) return true;
+		return this.isCustomProvider(provider) && this.rawApiKey(provider) === undefined;
+	}
+
+	/** The key for a model's provider: runtime → auth.json → configured apiKey → environment. */
+	getApiKey(model: Pick<Model, "provider">): string | undefined {
+		return this.authStorage.getApiKey(model.provider);
+	}
+
+	/** Like `getApiKey`, with the source or the reason there is no key. */
+	resolveApiKey(model: Pick<Model, "provider">): ApiKeyResolution {
+		return this.authStorage.resolveApiKey(model.provider);
+	}
+
+	/**
+	 * Headers to send with a request for `model`: the model's own, then provider and model headers from
+	 * models.json / registerProvider (value-resolved now; commands run every time), then `Authorization` when
+	 * `authHeader` is set. Throws a one-line error when a value or the required key cannot be resolved.
+	 */
+	getRequestHeaders(model: Pick<Model, "provider" | "id" | "headers">): Record<string, string> {
+		const out: Record<string, string> = { ...model.headers };
+		const raw = this.composed.headers.get(modelKey(model.provider, model.id));
+		if (raw) Object.assign(out, resolveHeaderValues(raw, `model "${model.provider}/${model.id}"`, this.valueOptions()));
+		const ext = this.extensions.get(model.provider);
+		const authHeader = ext?.authHeader ?? this.json?.providers[model.provider]?.authHeader ?? false;
+		if (authHeader) {
+			const key = this.authStorage.resolveApiKey(model.provider);
+			if (key.apiKey === undefined) {
+				const why = key.error ? `: ${key.error}` : "";
+				throw new Error(`Provider "${model.provider}" sets authHeader but no API key is available${why}`);
+			}
+			out.Authorization = `Bearer ${key.apiKey}`;
+		}
+		return out;
+	}
+
+	/**
+	 * Adds or replaces an extension provider. `models` replace the provider's list; `baseUrl` alone re-points its
+	 * existing models; `streamSimple` is registered as the implementation of `config.api`. Throws on a config that
+	 * cannot work (nothing is changed then).
+	 */
+	registerProvider(name: string, config: ProviderConfig): void {
+		if (config.streamSimple && !config.api) {
+			throw new Error(`registerProvider("${name}"): "api" is required with streamSimple`);
+		}
+		const next = new Map(this.extensions);
+		next.set(name, config);
+		const trial = composeModels({ builtins: this.builtins, json: this.json, extensions: next });
+		const problem = trial.extensionErrors.find((e) => e.startsWith(`${name}: `));
+		if (problem) throw new Error(`registerProvider("${name}"): ${problem.slice(name.length + 2)}`);
+		unregisterApiProviders(name);
+		if (config.streamSimple && config.api) {
+			const streamSimple = config.streamSimple;
+			registerApiProvider({ api: config.api, stream: config.stream ?? streamSimple, streamSimple }, name);
+		}
+		this.extensions.set(name, config);
+		this.composed = trial;
+	}
+
+	/** Removes an extension provider and its API implementation; built-in behaviour comes back. */
+	unregisterProvider(name: string): void {
+		unregisterApiProviders(name);
+		if (this.extensions.delete(name)) this.rebuild();
+	}
+
+	// ---- internals -----------------------------------------------------------------------------------------
+
+	private compose(json: ModelsJson | undefined): Composed {
+		return composeModels({ builtins: this.builtins, json, extensions: this.extensions });
+	}
+
+	private rebuild(): void {
+		this.composed = this.compose(this.json);
+	}
+
+	private valueOptions() {
+		return { baseEnv: this.env, cache: false };
+	}
+
+	/** Not in the catalogue and without environment variables: defined by models.json or an extension. */
+	private isCustomProvider(provider: string): boolean {
+		return !this.builtinProviders.has(provider) && PROVIDER_ENV_KEYS[provider] === undefined;
+	}
+
+	private rawApiKey(provider: string): { raw: string; fromExtension: boolean } | undefined {
+		const ext = this.extensions.get(provider)?.apiKey;
+		if (ext !== undefined) return { raw: ext, fromExtension: true };
+		const json = this.json?.providers[provider]?.apiKey;
+		return json !== undefined ? { raw: json, fromExtension: false } : undefined;
+	}
+
+	private configuredStatus(provider: string): AuthStatus | undefined {
+		const key = this.rawApiKey(provider);
+		if (!key) return undefined;
+		const options = this.valueOptions();
+		switch (valueKind(key.raw, options)) {
+			case "command":
+				return { configured: true, source: "models_json_command" };
+			case "environment":
+				return isValueConfigured(key.raw, options)
+					? { configured: true, source: "environment" }
+					: { configured: false };
+			default:
+				return { configured: true, source: key.fromExtension ? "fallback" : "models_json_key" };
+		}
+	}
+
+	private keyResolver(): ConfiguredKeyResolver {
+		return {
+			status: (provider) => this.configuredStatus(provider),
+			resolve: (provider) => {
+				const key = this.rawApiKey(provider);
+				if (!key) return undefined;
+				const source = this.configuredStatus(provider)?.source;
+				const result = resolveValue(key.raw, this.valueOptions());
+				if (result.ok) return source ? { apiKey: result.value, source } : { apiKey: result.value };
+				const where = key.fromExtension ? `provider "${provider}" (registerProvider)` : this.modelsJsonPath;
+				return { error: `${where}: apiKey for provider "${provider}": ${result.error}` };
+			},
+		};
+	}
+}

@@ -1,0 +1,72 @@
+/** Shapes shared by the model registry's layers (models.json and extension `registerProvider`). */
+import type { AuthStorage } from "../auth/credential-store.ts";
+import type { ValueEnv } from "../auth/resolve-value.ts";
+import type {
+	Api,
+	Model,
+	ModelCompat,
+	ModelCost,
+	SimpleStreamOptions,
+	StreamFunction,
+	StreamOptions,
+	ThinkingLevelMap,
+} from "../types.ts";
+
+/** A model as a config layer describes it; missing fields get pi's defaults or inherit from the provider. */
+export interface ModelDefinition {
+	id: string;
+	/** Default: the id. */
+	name?: string;
+	/** Default: the provider's `api`, else the API of a comparable existing model of that provider. */
+	api?: Api;
+	baseUrl?: string;
+	/** Default false. */
+	reasoning?: boolean;
+	thinkingLevelMap?: ThinkingLevelMap;
+	/** Default ["text"]. */
+	input?: ("text" | "image")[];
+	/** USD per million tokens; missing rates are 0. */
+	cost?: Partial<ModelCost>;
+	/** Default 128000. */
+	contextWindow?: number;
+	/** Default 16384. */
+	maxTokens?: number;
+	/** Value-resolved per request (see resolve-value.ts). */
+	headers?: Record<string, string>;
+	/** Merged over the provider-level compat. */
+	compat?: ModelCompat;
+}
+
+/** Patch for an existing model (models.json `modelOverrides`); `cost`, `compat`, `thinkingLevelMap` merge. */
+export type ModelOverride = Omit<ModelDefinition, "id">;
+
+/** What an extension passes to `registerProvider` (pi's legacy ProviderConfig form). */
+export interface ProviderConfig {
+	/** Display name. */
+	name?: string;
+	/** Alone: overrides the URL of the provider's existing models. */
+	baseUrl?: string;
+	/** Value-resolved per request; auth status source "fallback". */
+	apiKey?: string;
+	/** Default API of `models`; required with `streamSimple` (the implementation is registered under it). */
+	api?: Api;
+	headers?: Record<string, string>;
+	/** true: send `Authorization: Bearer <key>`. */
+	authHeader?: boolean;
+	compat?: ModelCompat;
+	/** Replaces the provider's models (built-in and models.json ones). */
+	models?: ModelDefinition[];
+	streamSimple?: StreamFunction<Api, SimpleStreamOptions>;
+	/** Optional full-options stream; defaults to `streamSimple`. */
+	stream?: StreamFunction<Api, StreamOptions>;
+}
+
+export interface ModelRegistryOptions {
+	/** `<agentDir>/models.json`; omit for built-ins only. */
+	modelsJsonPath?: string;
+	authStorage: AuthStorage;
+	/** Built-in catalogue; default `getModels()` of src/ai/models. Tests inject their own. */
+	builtinModels?: () => readonly Model[];
+	/** Environment for value resolution; default `process.env`. */
+	env?: ValueEnv;
+}

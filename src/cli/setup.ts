@@ -1,0 +1,155 @@
+/**
+ * Everything a non-interactive run needs before the first prompt: credentials and models (auth.json, env,
+ * models.json, `--api-key`), the model and thinking level, the active tools and the system prompt.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
+import { AuthStorage, type Model, ModelRegistry } from "../ai/index.ts";
+import { agentPaths } from "../config/index.ts";
+import {
+	type AgentSession,
+	buildSystemPrompt,
+	clampThinking,
+	createAgentSession,
+	resolveModel,
+	THINKING_LEVELS,
+} from "../runtime/index.ts";
+import { type BuiltinTool, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "../tools/index.ts";
+import { UserError } from "../util/index.ts";
+import type { FlagValue } from "./args.ts";
+
+export interface SetupOptions {
+	cwd: string;
+	agentDir: string;
+	flags: Map<string, FlagValue>;
+	/** Tools registered by extensions, already wrapped as agent tools. */
+	extensionTools: AgentTool<any>[];
+	warn: (line: string) => void;
+}
+
+export interface Credentials {
+	registry: ModelRegistry;
+	authStorage: AuthStorage;
+}
+
+export interface Setup {
+	registry: ModelRegistry;
+	session?: AgentSession;
+	/** Why there is no session (no credentials); shown when a prompt needs the model. */
+	noModelReason?: string;
+}
+
+export function createCredentials(agentDir: string, warn: (line: string) => void): Credentials {
+	const authStorage = new AuthStorage(agentPaths.auth(agentDir));
+	const registry = new ModelRegistry({ modelsJsonPath: agentPaths.models(agentDir), authStorage });
+	for (const error of registry.getErrors()) warn(error);
+	return { registry, authStorage };
+}
+
+export function setupSession(options: SetupOptions, { registry, authStorage }: Credentials): Setup {
+	const flag = (name: string) => options.flags.get(name) as string | undefined;
+	const apiKey = flag("api-key");
+	const provider = flag("provider");
+	const modelPattern = flag("model");
+	if (apiKey !== undefined && !modelPattern && !provider) {
+		throw new UserError("Error: --api-key needs --model (or --provider) to know which provider the key is for");
+	}
+	if (apiKey !== undefined) {
+		const target = resolveModel(
+			{ getAll: () => registry.getAll(), getAvailable: () => registry.getAll() },
+			{
+				...(provider ? { provider } : {}),
+				...(modelPattern ? { model: modelPattern } : {}),
+			},
+		);
+		if (!target.ok) throw new UserError(target.error);
+		authStorage.setRuntimeApiKey(target.model.provider, apiKey);
+	}
+	const resolution = resolveModel(registry, {
+		...(provider ? { provider } : {}),
+		...(modelPattern ? { model: modelPattern } : {}),
+	});
+	if (!resolution.ok) {
+		// An explicitly named model that does not exist is an error at once; missing credentials only matter
+		// when a prompt needs the model (extension commands still run).
+		if (modelPattern || provider) {
+			if (!resolution.error.startsWith("No API key")) throw new UserError(resolution.error);
+		}
+		return { registry, noModelReason: resolution.error };
+	}
+	const model = resolution.model;
+	if (!registry.getApiKey(model) && !isKeyless(registry, model)) {
+		return { registry, noModelReason: `No API key found for ${model.provider}. Set its API key or pass --api-key.` };
+	}
+	const thinking = clampThinking(model, thinkingLevel(flag("thinking") ?? resolution.thinking, options.warn));
+	const tools = selectTools(options, createBuiltinTools(options.cwd));
+	const systemPrompt = buildSystemPrompt({
+		cwd: options.cwd,
+		tools: tools as BuiltinTool[],
+		...customPrompt(flag("system-prompt"), options.cwd),
+		appendSystemPrompt: ((options.flags.get("append-system-prompt") as string[] | undefined) ?? []).map((v) =>
+			textOrFile(v, options.cwd),
+		),
+	});
+	const session = createAgentSession({
+		model,
+		thinkingLevel: thinking,
+		tools,
+		systemPrompt,
+		getApiKey: (m) => registry.getApiKey(m),
+		getHeaders: (m) => registry.getRequestHeaders(m),
+	});
+	return { registry, session };
+}
+
+function isKeyless(registry: ModelRegistry, model: Model): boolean {
+	return registry.getAvailable().includes(model);
+}
+
+function thinkingLevel(value: string | undefined, warn: (line: string) => void): ThinkingLevel {
+	if (value === undefined) return "medium";
+	if ((THINKING_LEVELS as readonly string[]).includes(value)) return value as ThinkingLevel;
+	warn(`Warning: --thinking "${value}" is not one of ${THINKING_LEVELS.join(", ")}; using medium`);
+	return "medium";
+}
+
+function selectTools(options: SetupOptions, builtins: Map<string, BuiltinTool>): AgentTool<any>[] {
+	const flags = options.flags;
+	const all = new Map<string, AgentTool<any>>([
+		...builtins,
+		...options.extensionTools.map((t) => [t.name, t] as const),
+	]);
+	let active: string[];
+	const list = flags.get("tools") as string | undefined;
+	if (flags.get("no-tools") === true) active = [];
+	else if (list !== undefined) {
+		active = list
+			.split(",")
+			.map((s) => s.trim())
+			.filter(Boolean);
+		for (const name of active) if (!all.has(name)) options.warn(`Warning: unknown tool "${name}" in --tools`);
+	} else {
+		const defaults = flags.get("no-builtin-tools") === true ? [] : [...DEFAULT_ACTIVE_TOOLS];
+		active = [...defaults, ...options.extensionTools.map((t) => t.name)];
+	}
+	const excluded = new Set(((flags.get("exclude-tools") as string | undefined) ?? "").split(",").map((s) => s.trim()));
+	return active.filter((n) => all.has(n) && !excluded.has(n)).map((n) => all.get(n) as AgentTool<any>);
+}
+
+function customPrompt(value: string | undefined, cwd: string): { customPrompt?: string } {
+	return value === undefined ? {} : { customPrompt: textOrFile(value, cwd) };
+}
+
+/** A flag value that names an existing file means its contents; anything else is the text itself. */
+function textOrFile(value: string, cwd: string): string {
+	const path = resolve(cwd, value);
+	if (value.length < 4096 && existsSync(path)) {
+		try {
+			return readFileSync(path, "utf8");
+		} catch {
+			// A directory or unreadable path: treat the value as text, as pi does.
+		}
+	}
+	return value;
+}

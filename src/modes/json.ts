@@ -1,0 +1,24 @@
+/**
+ * JSON mode (`--mode json`): the session header, then every session event as one JSON line (message updates in
+ * their delta-only wire form). Exit code 0 even when the model call failed: the failure is in the stream.
+ */
+import { toWireEvent } from "../runtime/index.ts";
+import { type RunPromptsOptions, runPrompts } from "./prompts.ts";
+
+export interface JsonModeOptions extends RunPromptsOptions {
+	header: Record<string, unknown>;
+	stdout: (text: string) => void;
+}
+
+export async function runJsonMode(options: JsonModeOptions): Promise<number> {
+	options.stdout(`${JSON.stringify(options.header)}\n`);
+	const unsubscribe = options.session?.subscribe((event) => {
+		options.stdout(`${JSON.stringify(toWireEvent(event as { type: string }))}\n`);
+	});
+	try {
+		await runPrompts(options);
+	} finally {
+		unsubscribe?.();
+	}
+	return 0;
+}

@@ -1,0 +1,40 @@
+/**
+ * What print and JSON modes share: the messages to run, in order, each either an extension command (`/name args`)
+ * or a prompt for the agent. The first message may carry images from `@file` arguments.
+ */
+import type { ImageContent } from "../ai/index.ts";
+import type { CommandDefinition } from "../extensions/index.ts";
+import type { AgentSession } from "../runtime/index.ts";
+
+export interface PromptInput {
+	text: string;
+	images?: ImageContent[];
+}
+
+export interface RunPromptsOptions {
+	session: AgentSession | undefined;
+	inputs: PromptInput[];
+	findCommand(name: string): CommandDefinition | undefined;
+	commandContext: Record<string, unknown>;
+	/** Called when a prompt needs the agent but no session could be made (no model). */
+	noSession(): never;
+}
+
+export function parseSlashCommand(text: string): { name: string; args: string } | undefined {
+	const match = /^\/([^\s/][^\s]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+	if (!match) return undefined;
+	return { name: match[1] as string, args: (match[2] ?? "").trim() };
+}
+
+export async function runPrompts(options: RunPromptsOptions): Promise<void> {
+	for (const input of options.inputs) {
+		const command = parseSlashCommand(input.text);
+		const definition = command && options.findCommand(command.name);
+		if (command && definition) {
+			await definition.handler(command.args, options.commandContext);
+			continue;
+		}
+		if (!options.session) options.noSession();
+		await options.session.prompt(input.text, input.images);
+	}
+}

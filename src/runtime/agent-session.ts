@@ -1,0 +1,124 @@
+/**
+ * The session runtime that modes drive: one `Agent`, the active model and tools, and the session-level work
+ * around a run — automatic retry of transient failures and the final `agent_settled`. Other concerns (session
+ * files, compaction, extensions) attach here in later steps, each in its own module.
+ */
+import type { Agent, AgentMessage } from "../agent/index.ts";
+import type { AssistantMessage, ImageContent } from "../ai/index.ts";
+import type { SessionEvent, SessionListener } from "./events.ts";
+import { DEFAULT_RETRY, type RetrySettings, retryDelay, sleepAbortable } from "./retry.ts";
+
+export interface AgentSessionOptions {
+	agent: Agent;
+	retry?: RetrySettings;
+}
+
+export class AgentSession {
+	readonly agent: Agent;
+	retry: RetrySettings;
+	private readonly listeners: SessionListener[] = [];
+	private retryController: AbortController | undefined;
+	private attempt = 0;
+
+	constructor(options: AgentSessionOptions) {
+		this.agent = options.agent;
+		this.retry = options.retry ?? DEFAULT_RETRY;
+		this.agent.subscribe((event) => {
+			if (event.type === "agent_end") {
+				const failure = lastAssistant(event.messages);
+				const willRetry = failure !== undefined && retryDelay(failure, this.attempt + 1, this.retry) !== undefined;
+				return this.emit({ ...event, willRetry });
+			}
+			return this.emit(event);
+		});
+	}
+
+	subscribe(listener: SessionListener): () => void {
+		this.listeners.push(listener);
+		return () => {
+			const index = this.listeners.indexOf(listener);
+			if (index >= 0) this.listeners.splice(index, 1);
+		};
+	}
+
+	get messages(): AgentMessage[] {
+		return this.agent.state.messages;
+	}
+
+	get isStreaming(): boolean {
+		return this.agent.state.isStreaming || this.retryController !== undefined;
+	}
+
+	/** Runs one prompt to completion, retries included; resolves after `agent_settled`. */
+	async prompt(text: string, images?: ImageContent[]): Promise<void> {
+		this.attempt = 0;
+		await this.agent.prompt(text, images);
+		const aborted = await this.retryLoop();
+		await this.emit({ type: "agent_settled", aborted });
+	}
+
+	abort(): void {
+		this.retryController?.abort();
+		this.agent.abort();
+	}
+
+	/** The last assistant message of the transcript, if any. */
+	lastAssistantMessage(): AssistantMessage | undefined {
+		return lastAssistant(this.agent.state.messages);
+	}
+
+	private async retryLoop(): Promise<boolean> {
+		while (true) {
+			const last = this.lastAssistantMessage();
+			if (!last || last.stopReason === "aborted") return last?.stopReason === "aborted";
+			if (last.stopReason !== "error") {
+				if (this.attempt > 0) await this.emit({ type: "auto_retry_end", success: true, attempt: this.attempt });
+				return false;
+			}
+			const delay = retryDelay(last, this.attempt + 1, this.retry);
+			if (delay === undefined) {
+				if (this.attempt > 0) {
+					await this.emit({
+						type: "auto_retry_end",
+						success: false,
+						attempt: this.attempt,
+						finalError: last.errorMessage,
+					});
+				}
+				return false;
+			}
+			this.attempt++;
+			await this.emit({
+				type: "auto_retry_start",
+				attempt: this.attempt,
+				maxAttempts: this.retry.maxRetries,
+				delayMs: delay,
+				errorMessage: last.errorMessage ?? "",
+			});
+			const controller = new AbortController();
+			this.retryController = controller;
+			const waited = await sleepAbortable(delay, controller.signal);
+			this.retryController = undefined;
+			if (!waited) {
+				await this.emit({ type: "auto_retry_end", success: false, attempt: this.attempt, finalError: "Retry aborted" });
+				return true;
+			}
+			// The failed reply is dropped from the transcript, then the run continues from the same input.
+			const messages = this.agent.state.messages;
+			if (messages[messages.length - 1] === last) messages.pop();
+			await this.agent.continue();
+		}
+	}
+
+	private async emit(event: SessionEvent): Promise<void> {
+		for (const listener of [...this.listeners]) await listener(event);
+	}
+}
+
+function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const m = messages[i] as { role?: string };
+		if (m.role === "assistant") return m as AssistantMessage;
+	}
+	return undefined;
+}

@@ -1,0 +1,38 @@
+/**
+ * Composition root of a run's session: an `Agent` on the chosen model with its tools and system prompt, inside an
+ * `AgentSession`. Credentials and request headers come from the caller (the model registry) per request.
+ */
+import { Agent, type AgentTool, type StreamFn, type ThinkingLevel } from "../agent/index.ts";
+import type { Model } from "../ai/index.ts";
+import { AgentSession } from "./agent-session.ts";
+import type { RetrySettings } from "./retry.ts";
+
+export interface CreateSessionOptions {
+	model: Model;
+	thinkingLevel: ThinkingLevel;
+	tools: AgentTool<any>[];
+	systemPrompt: string;
+	getApiKey: (model: Model) => string | undefined | Promise<string | undefined>;
+	getHeaders?: (model: Model) => Record<string, string>;
+	retry?: RetrySettings;
+	sessionId?: string;
+	/** Tests and SDK users may replace the provider call. */
+	streamFn?: StreamFn;
+}
+
+export function createAgentSession(options: CreateSessionOptions): AgentSession {
+	const headers = options.getHeaders?.(options.model);
+	const agent: Agent = new Agent({
+		initialState: {
+			model: options.model,
+			thinkingLevel: options.thinkingLevel,
+			tools: options.tools,
+			systemPrompt: options.systemPrompt,
+		},
+		getApiKey: async (): Promise<string | undefined> => options.getApiKey(agent.state.model),
+		...(options.streamFn ? { streamFn: options.streamFn } : {}),
+		...(options.sessionId ? { sessionId: options.sessionId } : {}),
+		...(headers && Object.keys(headers).length > 0 ? { streamOptions: { headers } } : {}),
+	});
+	return new AgentSession({ agent, ...(options.retry ? { retry: options.retry } : {}) });
+}

@@ -1,0 +1,109 @@
+/**
+ * Choosing the model for a run from `--provider`, `--model` (exact id, `provider/id`, fuzzy id or name, optional
+ * `:thinking` suffix) and what has credentials. Failures are one-line messages for the user.
+ */
+
+import type { ThinkingLevel } from "../agent/index.ts";
+import type { Model } from "../ai/index.ts";
+
+export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
+
+export interface ModelSource {
+	getAll(): Model[];
+	getAvailable(): Model[];
+}
+
+export interface ParsedModelPattern {
+	provider?: string;
+	pattern: string;
+	thinking?: ThinkingLevel;
+}
+
+/** Splits `provider/id:level`. A colon suffix counts as a level only when it names one (ids may contain colons). */
+export function parseModelPattern(text: string, knownProviders: ReadonlySet<string>): ParsedModelPattern {
+	let pattern = text.trim();
+	let thinking: ThinkingLevel | undefined;
+	const colon = pattern.lastIndexOf(":");
+	if (colon > 0) {
+		const suffix = pattern.slice(colon + 1).toLowerCase();
+		if ((THINKING_LEVELS as readonly string[]).includes(suffix)) {
+			thinking = suffix as ThinkingLevel;
+			pattern = pattern.slice(0, colon);
+		}
+	}
+	const slash = pattern.indexOf("/");
+	if (slash > 0 && knownProviders.has(pattern.slice(0, slash))) {
+		return { provider: pattern.slice(0, slash), pattern: pattern.slice(slash + 1), ...(thinking ? { thinking } : {}) };
+	}
+	return { pattern, ...(thinking ? { thinking } : {}) };
+}
+
+/** Preferred defaults when nothing is asked for: the first provider with credentials in this order wins. */
+const DEFAULT_MODELS: ReadonlyArray<[string, RegExp]> = [
+	["anthropic", /^claude-(sonnet|opus)-\d/],
+	["openai", /^gpt-5/],
+	["google", /^gemini-\d.*pro/],
+	["openrouter", /^anthropic\/claude-sonnet/],
+];
+
+export type ModelResolution = { ok: true; model: Model; thinking?: ThinkingLevel } | { ok: false; error: string };
+
+export function resolveModel(source: ModelSource, request: { provider?: string; model?: string }): ModelResolution {
+	const all = source.getAll();
+	const available = new Set(source.getAvailable());
+	const providers = new Set(all.map((m) => m.provider));
+	if (request.provider && !providers.has(request.provider)) {
+		return { ok: false, error: `Error: unknown provider "${request.provider}" (see pi --list-models)` };
+	}
+	if (!request.model) {
+		const pool = all.filter((m) => available.has(m) && (!request.provider || m.provider === request.provider));
+		const model = pickDefault(pool);
+		if (!model) return { ok: false, error: noModelsMessage(request.provider) };
+		return { ok: true, model };
+	}
+	const parsed = parseModelPattern(request.model, providers);
+	const provider = parsed.provider ?? request.provider;
+	const candidates = provider ? all.filter((m) => m.provider === provider) : all;
+	const model = matchModel(candidates, parsed.pattern, available);
+	if (!model) {
+		const where = provider ? ` for provider "${provider}"` : "";
+		return { ok: false, error: `Error: unknown model "${request.model}"${where} (see pi --list-models)` };
+	}
+	return { ok: true, model, ...(parsed.thinking ? { thinking: parsed.thinking } : {}) };
+}
+
+function matchModel(candidates: Model[], pattern: string, available: Set<Model>): Model | undefined {
+	const lower = pattern.toLowerCase();
+	const rank = (models: Model[]) =>
+		[...models].sort((a, b) => Number(available.has(b)) - Number(available.has(a)) || a.id.length - b.id.length)[0];
+	const exact = candidates.filter(
+		(m) => m.id.toLowerCase() === lower || `${m.provider}/${m.id}`.toLowerCase() === lower,
+	);
+	if (exact.length > 0) return rank(exact);
+	const fuzzy = candidates.filter((m) => m.id.toLowerCase().includes(lower) || m.name.toLowerCase().includes(lower));
+	return rank(fuzzy);
+}
+
+function pickDefault(pool: Model[]): Model | undefined {
+	for (const [provider, pattern] of DEFAULT_MODELS) {
+		const match = pool.filter((m) => m.provider === provider && pattern.test(m.id));
+		if (match.length > 0) return match.sort((a, b) => b.id.localeCompare(a.id))[0];
+	}
+	return pool[0];
+}
+
+function noModelsMessage(provider?: string): string {
+	const scope = provider ? ` for provider "${provider}"` : "";
+	return `No API key found${scope}. Set a provider key (e.g. ANTHROPIC_API_KEY), pass --api-key, or add a provider to ~/.pi/agent/models.json.`;
+}
+
+/** Clamps a requested level to what the model supports ("off" for models without reasoning). */
+export function clampThinking(model: Model, level: ThinkingLevel): ThinkingLevel {
+	if (!model.reasoning) return "off";
+	if (level !== "off" && model.thinkingLevelMap?.[level] === null) {
+		const order = THINKING_LEVELS.filter((l) => l === "off" || model.thinkingLevelMap?.[l] !== null);
+		const index = THINKING_LEVELS.indexOf(level);
+		return [...order].reverse().find((l) => THINKING_LEVELS.indexOf(l) <= index) ?? "off";
+	}
+	return level;
+}

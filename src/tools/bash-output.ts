@@ -1,0 +1,167 @@
+/**
+ * Collects a command's output with bounded memory: only a rolling tail (enough for the 2000-line / 50 KB result)
+ * stays in memory, while everything is counted. Once the output outgrows the limits, the full output is spilled to
+ * `<tmpdir>/pi-bash-<16 hex>.log` — what was received so far first, then every later chunk.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.ts";
+import type { TruncationResult } from "./types.ts";
+
+/** Characters of text kept in memory (each character is at least one byte, so this covers ≥ 2× the byte limit). */
+const TAIL_KEEP = DEFAULT_MAX_BYTES * 2;
+/** The tail is compacted once it grows past this many characters. */
+const TAIL_COMPACT_AT = DEFAULT_MAX_BYTES * 4;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences on purpose
+const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters on purpose
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
+
+/** Removes ANSI escapes, carriage returns and other control characters (tabs and newlines stay). */
+export function sanitizeOutput(text: string): string {
+	return text.replace(ANSI, "").replace(CONTROL, "");
+}
+
+export interface OutputSnapshot {
+	text: string;
+	truncation?: TruncationResult;
+	fullOutputPath?: string;
+}
+
+export class OutputCollector {
+	private readonly decoder = new StringDecoder("utf8");
+	private tail: string[] = [];
+	private tailChars = 0;
+	/** Raw chunks kept until the spill file exists, so it can start with everything received. */
+	private pending: Buffer[] | undefined = [];
+	private fd: number | undefined;
+	private path: string | undefined;
+	private totalBytes = 0;
+	private newlines = 0;
+	private endsWithNewline = false;
+	private currentLineBytes = 0;
+	private previousLineBytes = 0;
+
+	push(chunk: Buffer): void {
+		this.totalBytes += chunk.length;
+		this.countLines(chunk);
+		const text = this.decoder.write(chunk);
+		if (text) {
+			this.tail.push(text);
+			this.tailChars += text.length;
+		}
+		if (this.fd !== undefined) {
+			this.writeFile(chunk);
+		} else {
+			this.pending?.push(chunk);
+			if (this.totalBytes > DEFAULT_MAX_BYTES || this.totalLines() > DEFAULT_MAX_LINES) this.openSpill();
+		}
+		if (this.tailChars > TAIL_COMPACT_AT) this.compact();
+	}
+
+	/** Flushes the decoder and closes the spill file. */
+	finish(): void {
+		const rest = this.decoder.end();
+		if (rest) {
+			this.tail.push(rest);
+			this.tailChars += rest.length;
+		}
+		if (this.fd !== undefined) {
+			try {
+				closeSync(this.fd);
+			} catch {
+				// Closing a temp file we own cannot fail in a way the user cares about.
+			}
+			this.fd = undefined;
+		}
+	}
+
+	/** The tail-truncated text so far, with the truncation facts counted over the whole output. */
+	snapshot(): OutputSnapshot {
+		const raw = this.tail.join("");
+		const truncation = truncateTail(sanitizeOutput(raw));
+		const totalLines = this.totalLines();
+		const tooBig = this.totalBytes > DEFAULT_MAX_BYTES || totalLines > DEFAULT_MAX_LINES;
+		if (!truncation.truncated && !tooBig) return { text: truncation.content, fullOutputPath: this.path };
+		// Sanitizing may have shortened the text: count the truncation against the real output.
+		truncation.truncated = true;
+		truncation.truncatedBy ??= totalLines > DEFAULT_MAX_LINES ? "lines" : "bytes";
+		truncation.totalLines = totalLines;
+		truncation.totalBytes = this.totalBytes;
+		return { text: truncation.content, truncation, fullOutputPath: this.path };
+	}
+
+	/** The final result text: the tail plus a notice when it was truncated, or "(no output)". */
+	format(): { text: string; truncation?: TruncationResult; fullOutputPath?: string } {
+		const snap = this.snapshot();
+		const { truncation } = snap;
+		let text = snap.text;
+		if (truncation) {
+			const end = truncation.totalLines;
+			const start = end - truncation.outputLines + 1;
+			const where = snap.fullOutputPath ? `Full output: ${snap.fullOutputPath}` : "Full output unavailable";
+			if (truncation.lastLinePartial) {
+				const lineSize = formatSize(this.currentLineBytes || this.previousLineBytes);
+				text += `\n\n[Showing last ${formatSize(truncation.outputBytes)} of line ${end} (line is ${lineSize}). ${where}]`;
+			} else if (truncation.truncatedBy === "lines") {
+				text += `\n\n[Showing lines ${start}-${end} of ${end}. ${where}]`;
+			} else {
+				text += `\n\n[Showing lines ${start}-${end} of ${end} (${formatSize(DEFAULT_MAX_BYTES)} limit). ${where}]`;
+			}
+		}
+		if (!text) text = "(no output)";
+		return { text, truncation, fullOutputPath: snap.fullOutputPath };
+	}
+
+	get bytes(): number {
+		return this.totalBytes;
+	}
+
+	/** Characters currently held in memory (bounded, whatever the output size). */
+	get bufferedChars(): number {
+		return this.tailChars + (this.pending?.reduce((n, b) => n + b.length, 0) ?? 0);
+	}
+
+	private totalLines(): number {
+		if (this.totalBytes === 0) return 0;
+		return this.newlines + (this.endsWithNewline ? 0 : 1);
+	}
+
+	private countLines(chunk: Buffer): void {
+		let from = 0;
+		for (;;) {
+			const at = chunk.indexOf(10, from);
+			if (at === -1) break;
+			this.newlines++;
+			this.previousLineBytes = this.currentLineBytes + (at - from);
+			this.currentLineBytes = 0;
+			from = at + 1;
+		}
+		this.currentLineBytes += chunk.length - from;
+		if (chunk.length > 0) this.endsWithNewline = chunk[chunk.length - 1] === 10;
+	}
+
+	private compact(): void {
+		const joined = this.tail.join("");
+		const kept = joined.slice(joined.length - TAIL_KEEP);
+		this.tail = [kept];
+		this.tailChars = kept.length;
+	}
+
+	private openSpill(): void {
+		this.path = join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+		this.fd = openSync(this.path, "w");
+		for (const chunk of this.pending ?? []) this.writeFile(chunk);
+		this.pending = undefined;
+	}
+
+	private writeFile(chunk: Buffer): void {
+		if (this.fd === undefined) return;
+		let offset = 0;
+		while (offset < chunk.length) offset += writeSync(this.fd, chunk, offset);
+	}
+}

@@ -1,0 +1,38 @@
+/** The built-in tool set for a session, by name, and the default selection (read, bash, edit, write). */
+import { createBashTool } from "./bash.ts";
+import { createEditTool } from "./edit.ts";
+import { createFindTool } from "./find.ts";
+import { createGrepTool } from "./grep.ts";
+import { createLsTool } from "./ls.ts";
+import { createReadTool } from "./read.ts";
+import type { BuiltinTool, BuiltinToolName } from "./types.ts";
+import { createWriteTool } from "./write.ts";
+
+export const DEFAULT_ACTIVE_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write"];
+export const BUILTIN_TOOL_NAMES: readonly BuiltinToolName[] = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+
+export interface BuiltinToolsOptions {
+	shellPath?: string;
+	/** Prepended to every bash command (settings `shellCommandPrefix`). */
+	commandPrefix?: string;
+	/** Environment for bash commands (defaults to this process's). */
+	env?: NodeJS.ProcessEnv;
+}
+
+export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {}): Map<BuiltinToolName, BuiltinTool> {
+	const bash = createBashTool(cwd, {
+		...(options.shellPath ? { shellPath: options.shellPath } : {}),
+		...(options.commandPrefix ? { commandPrefix: options.commandPrefix } : {}),
+		...(options.env ? { env: options.env } : {}),
+	});
+	const tools: BuiltinTool[] = [
+		createReadTool(cwd),
+		bash,
+		createEditTool(cwd),
+		createWriteTool(cwd),
+		createGrepTool(cwd),
+		createFindTool(cwd),
+		createLsTool(cwd),
+	];
+	return new Map(tools.map((t) => [t.name as BuiltinToolName, t]));
+}

@@ -1,0 +1,92 @@
+/**
+ * I/O for the `read` tool. `ReadOperations` keeps pi's shape (`readFile`, `access`, `detectImageMimeType?`), so
+ * operations written for pi (ssh, sandboxes) plug in unchanged, and adds two optional methods — `stat` and
+ * `readRange` — that let the tool refuse non-regular files and read only the part of a file it needs. Without them
+ * the tool falls back to `readFile` of the whole file. The local default implements all of them.
+ */
+import { constants } from "node:fs";
+import { access, open, readFile, stat } from "node:fs/promises";
+
+export type ReadFileKind = "file" | "directory" | "other";
+
+export interface ReadFileInfo {
+	/** "other" covers FIFOs, sockets and devices: anything that is neither a regular file nor a directory. */
+	kind: ReadFileKind;
+	size: number;
+}
+
+export interface ReadOperations {
+	/** The whole file. Used for images, and for text when `readRange`/`stat` are missing. */
+	readFile: (absolutePath: string) => Promise<Buffer>;
+	/** Throws if the file is not readable. */
+	access: (absolutePath: string) => Promise<void>;
+	/** MIME type when the file is an image (png, jpeg, gif, webp), else null/undefined. Default: sniff content. */
+	detectImageMimeType?: (absolutePath: string) => Promise<string | null | undefined>;
+	/** Follows symlinks (so a symlink loop rejects with code ELOOP). */
+	stat?: (absolutePath: string) => Promise<ReadFileInfo>;
+	/** Up to `length` bytes starting at byte `start`; shorter (or empty) at the end of the file. */
+	readRange?: (absolutePath: string, start: number, length: number) => Promise<Buffer>;
+}
+
+const IMAGE_SNIFF_BYTES = 16;
+
+/** Detects png, jpeg, gif and webp from the first bytes of a file. */
+export function sniffImageMimeType(head: Uint8Array): string | undefined {
+	const at = (i: number) => head[i] ?? -1;
+	const ascii = (start: number, text: string) => [...text].every((ch, i) => at(start + i) === ch.charCodeAt(0));
+	if (at(0) === 0x89 && ascii(1, "PNG\r\n\x1a\n")) return "image/png";
+	if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return "image/jpeg";
+	if (ascii(0, "GIF87a") || ascii(0, "GIF89a")) return "image/gif";
+	if (ascii(0, "RIFF") && ascii(8, "WEBP")) return "image/webp";
+	return undefined;
+}
+
+async function localReadRange(path: string, start: number, length: number): Promise<Buffer> {
+	// O_NONBLOCK: if the path was swapped for a FIFO after the stat check, opening must not hang.
+	const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+	try {
+		const buffer = Buffer.allocUnsafe(length);
+		const { bytesRead } = await handle.read(buffer, 0, length, start);
+		return buffer.subarray(0, bytesRead);
+	} finally {
+		await handle.close();
+	}
+}
+
+export const localReadOperations: ReadOperations = {
+	readFile: (path) => readFile(path),
+	access: (path) => access(path, constants.R_OK),
+	stat: async (path) => {
+		const info = await stat(path);
+		const kind: ReadFileKind = info.isFile() ? "file" : info.isDirectory() ? "directory" : "other";
+		return { kind, size: info.size };
+	},
+	readRange: localReadRange,
+	detectImageMimeType: async (path) => sniffImageMimeType(await localReadRange(path, 0, IMAGE_SNIFF_BYTES)),
+};
+
+/** Random access to a file's bytes: ranged reads when the operations allow it, else one in-memory buffer. */
+export interface ByteSource {
+	/** Size reported by stat; reads continue until one returns no bytes, so this is only a hint. */
+	size: number;
+	read(start: number, length: number): Promise<Buffer>;
+	/** Whole content; only used for images. */
+	readAll(): Promise<Buffer>;
+}
+
+export async function openByteSource(ops: ReadOperations, path: string, info?: ReadFileInfo): Promise<ByteSource> {
+	const readRange = ops.readRange;
+	if (readRange && info) {
+		return {
+			size: info.size,
+			read: (start, length) => readRange(path, start, length),
+			readAll: () => ops.readFile(path),
+		};
+	}
+	const all = await ops.readFile(path);
+	return {
+		size: all.length,
+		read: async (start, length) => all.subarray(start, start + length),
+		readAll: async () => all,
+	};
+}

@@ -1,0 +1,196 @@
+/**
+ * The `read` tool: a window of a text file (offset/limit, head-truncated to 2000 lines / 50 KB with continuation
+ * hints the model can follow), or an image attachment. Only regular files are read — directories, FIFOs, devices
+ * and symlink loops are refused with a clear message — and text is read in bounded chunks (see read-window.ts), so
+ * a small window of a huge file costs little time and memory.
+ */
+import { Type } from "@sinclair/typebox";
+import type { ImageContent, TextContent } from "../ai/index.ts";
+import { readPathVariants, resolveToolPath } from "./paths.ts";
+import description from "./read.txt" with { type: "text" };
+import {
+	type ByteSource,
+	localReadOperations,
+	openByteSource,
+	type ReadFileInfo,
+	type ReadOperations,
+	sniffImageMimeType,
+} from "./read-source.ts";
+import { decodeWindow, looksBinary, scanWindow, type WindowScan } from "./read-window.ts";
+import { runAbortable, throwIfAborted } from "./tool-abort.ts";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.ts";
+import type { BuiltinTool, TruncationResult } from "./types.ts";
+
+export type { ReadFileInfo, ReadFileKind, ReadOperations } from "./read-source.ts";
+export { localReadOperations, sniffImageMimeType } from "./read-source.ts";
+
+const readSchema = Type.Object({
+	path: Type.String({ description: "File to read: absolute, or relative to the working directory" }),
+	offset: Type.Optional(Type.Number({ description: "Line to start at (1 = first line)" })),
+	limit: Type.Optional(Type.Number({ description: "Largest number of lines to return" })),
+});
+
+export interface ReadToolDetails {
+	truncation?: TruncationResult;
+}
+
+export interface ReadToolOptions {
+	/** Where the bytes come from. Default: the local filesystem. */
+	operations?: ReadOperations;
+	/** Count the lines after the window (for "N lines total") only when at most this many bytes remain. */
+	countBudget?: number;
+	/** Images larger than this are described instead of attached. */
+	maxImageBytes?: number;
+}
+
+const DEFAULT_COUNT_BUDGET = 8 * 1024 * 1024;
+const DEFAULT_MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const SAMPLE_BYTES = 8 * 1024;
+const IMAGE_MIME_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+type Content = (TextContent | ImageContent)[];
+type ReadResult = { content: Content; details: ReadToolDetails | undefined };
+
+function errorCode(error: unknown): string | undefined {
+	const code = (error as { code?: unknown } | null)?.code;
+	return typeof code === "string" ? code : undefined;
+}
+
+/** Turns filesystem errors into messages that name the path and say what is wrong. */
+function describeError(error: unknown, path: string): Error {
+	switch (errorCode(error)) {
+		case "ENOENT":
+			return new Error(`File not found: ${path} (ENOENT)`);
+		case "ELOOP":
+			return new Error(`Symbolic link loop (too many levels of symbolic links): ${path} (ELOOP)`);
+		case "EACCES":
+		case "EPERM":
+			return new Error(`Permission denied: ${path} (${errorCode(error)})`);
+		case "ENOTDIR":
+			return new Error(`Not a directory: a parent of ${path} is a file (ENOTDIR)`);
+		case "EISDIR":
+			return new Error(`Is a directory: ${path}. Use ls to list its contents.`);
+		default:
+			return error instanceof Error ? error : new Error(String(error));
+	}
+}
+
+/** Finds the file (trying the spellings from readPathVariants when the path as given does not exist). */
+async function locate(ops: ReadOperations, absolute: string, shown: string): Promise<[string, ReadFileInfo?]> {
+	const probe = async (candidate: string): Promise<ReadFileInfo | undefined> => {
+		if (ops.stat) return ops.stat(candidate);
+		await ops.access(candidate);
+		return undefined;
+	};
+	let firstError: unknown;
+	for (const candidate of [absolute, ...readPathVariants(absolute)]) {
+		try {
+			return [candidate, await probe(candidate)];
+		} catch (error) {
+			if (candidate === absolute) firstError = error;
+		}
+	}
+	throw describeError(firstError, shown);
+}
+
+async function readImage(source: ByteSource, mimeType: string, path: string, maxBytes: number): Promise<ReadResult> {
+	const note = `Read image file [${mimeType}]`;
+	if (source.size > maxBytes) {
+		const text = `${note}\nImage not attached: ${path} is ${formatSize(source.size)}, over the ${formatSize(maxBytes)} limit.`;
+		return { content: [{ type: "text", text }], details: undefined };
+	}
+	const data = (await source.readAll()).toString("base64");
+	return {
+		content: [
+			{ type: "text", text: note },
+			{ type: "image", data, mimeType },
+		],
+		details: undefined,
+	};
+}
+
+/** The text shown for a scanned window, with pi's continuation hints. */
+function renderWindow(scan: WindowScan, startLine: number, limit: number | undefined, path: string, size: number) {
+	const truncation = truncateHead(decodeWindow(scan.bytes, scan.endedBy === "bytes"));
+	const total = scan.totalLines;
+	if (total !== undefined) {
+		truncation.totalLines = Math.min(limit ?? Number.POSITIVE_INFINITY, total - startLine);
+		if (limit === undefined && scan.bytesFromStart !== undefined) truncation.totalBytes = scan.bytesFromStart;
+	}
+	const first = startLine + 1;
+	const limitText = formatSize(DEFAULT_MAX_BYTES);
+	if (truncation.firstLineExceedsLimit) {
+		const lineSize = `${scan.firstLineBytesExact ? "" : "over "}${formatSize(scan.firstLineBytes)}`;
+		const text = `[Line ${first} is ${lineSize}, exceeds ${limitText} limit. Use bash: sed -n '${first}p' ${path} | head -c ${DEFAULT_MAX_BYTES}]`;
+		return { text, details: { truncation } };
+	}
+	if (truncation.truncated) {
+		const last = first + truncation.outputLines - 1;
+		const of = total !== undefined ? `of ${total}` : `of a ${formatSize(size)} file`;
+		const by = truncation.truncatedBy === "bytes" ? ` (${limitText} limit)` : "";
+		const text = `${truncation.content}\n\n[Showing lines ${first}-${last} ${of}${by}. Use offset=${last + 1} to continue.]`;
+		return { text, details: { truncation } };
+	}
+	if (limit !== undefined && scan.endedBy === "lines") {
+		const next = startLine + limit + 1;
+		const more = total !== undefined ? `${total - (startLine + limit)} more lines` : "More lines";
+		return { text: `${truncation.content}\n\n[${more} in file. Use offset=${next} to continue.]`, details: undefined };
+	}
+	return { text: truncation.content, details: undefined };
+}
+
+export function createReadTool(
+	cwd: string,
+	options: ReadToolOptions = {},
+): BuiltinTool<typeof readSchema, ReadToolDetails | undefined> {
+	const ops = options.operations ?? localReadOperations;
+	const countBudget = options.countBudget ?? DEFAULT_COUNT_BUDGET;
+	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+
+	async function run(path: string, offset?: number, limit?: number, signal?: AbortSignal): Promise<ReadResult> {
+		const [absolute, info] = await locate(ops, resolveToolPath(path, cwd), path);
+		if (info?.kind === "directory") throw new Error(`Is a directory: ${path}. Use ls to list its contents.`);
+		if (info?.kind === "other") throw new Error(`Not a regular file: ${path}`);
+		if (info) await ops.access(absolute).catch((error: unknown) => Promise.reject(describeError(error, path)));
+		throwIfAborted(signal);
+
+		const source = await openByteSource(ops, absolute, info).catch((error: unknown) =>
+			Promise.reject(describeError(error, path)),
+		);
+		const mimeType = ops.detectImageMimeType
+			? await ops.detectImageMimeType(absolute)
+			: sniffImageMimeType(await source.read(0, 16));
+		throwIfAborted(signal);
+		if (mimeType && IMAGE_MIME_TYPES.has(mimeType)) return readImage(source, mimeType, path, maxImageBytes);
+
+		if (looksBinary(await source.read(0, SAMPLE_BYTES))) {
+			const text = `Binary file, ${source.size} bytes: ${path} (contents not shown; inspect it with bash, e.g. file or xxd)`;
+			return { content: [{ type: "text", text }], details: undefined };
+		}
+
+		const startLine = offset ? Math.max(0, Math.floor(offset) - 1) : 0;
+		const userLimit = limit === undefined ? undefined : Math.max(0, Math.floor(limit));
+		const scan = await scanWindow(source, {
+			startLine,
+			// Two lines past the limit lets truncateHead see the same decision it would make on the whole file.
+			lineCap: Math.min(userLimit ?? Number.POSITIVE_INFINITY, DEFAULT_MAX_LINES + 2),
+			byteCap: DEFAULT_MAX_BYTES + 8,
+			countBudget,
+			signal,
+		});
+		if (!scan.startFound) throw new Error(`Offset ${offset} is beyond end of file (${scan.totalLines} lines total)`);
+		const { text, details } = renderWindow(scan, startLine, userLimit, path, source.size);
+		return { content: [{ type: "text", text }], details };
+	}
+
+	return {
+		name: "read",
+		label: "read",
+		description: description.trim(),
+		promptSnippet: "Read file contents",
+		promptGuidelines: ["Use read to look at files instead of cat, head, tail or sed."],
+		parameters: readSchema,
+		execute: (_toolCallId, params: { path: string; offset?: number; limit?: number }, signal) =>
+			runAbortable(signal, () => run(params.path, params.offset, params.limit, signal)),
+	};
+}

@@ -1,0 +1,69 @@
+/**
+ * The `write` tool: creates or replaces a whole file, creating missing parent directories. Runs inside the file
+ * mutation queue so it never interleaves with an `edit` or another `write` of the same file.
+ */
+import { mkdir, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { Type } from "@sinclair/typebox";
+import { withFileMutationQueue } from "./file-mutation-queue.ts";
+import { resolveToolPath } from "./paths.ts";
+import { runAbortable, throwIfAborted } from "./tool-abort.ts";
+import type { BuiltinTool } from "./types.ts";
+import description from "./write.txt" with { type: "text" };
+
+const writeSchema = Type.Object({
+	path: Type.String({ description: "File to write: absolute, or relative to the working directory" }),
+	content: Type.String({ description: "The complete new content of the file" }),
+});
+
+export interface WriteOperations {
+	/** Writes `content` (UTF-8) to the file, replacing it. */
+	writeFile: (absolutePath: string, content: string) => Promise<void>;
+	/** Creates the directory and any missing parents; succeeds if it already exists. */
+	mkdir: (dir: string) => Promise<void>;
+}
+
+export interface WriteToolOptions {
+	/** Where the bytes go. Default: the local filesystem. */
+	operations?: WriteOperations;
+}
+
+export const localWriteOperations: WriteOperations = {
+	writeFile: async (path, content) => {
+		// Opening a FIFO for writing blocks until a reader appears: refuse it (and sockets) up front. A stat failure
+		// (usually: the file does not exist yet) is left for writeFile to handle or report.
+		const info = await stat(path).catch(() => undefined);
+		if (info && (info.isFIFO() || info.isSocket())) throw new Error(`Not a regular file: ${path}`);
+		await writeFile(path, content, "utf8");
+	},
+	mkdir: async (dir) => {
+		await mkdir(dir, { recursive: true });
+	},
+};
+
+export function createWriteTool(
+	cwd: string,
+	options: WriteToolOptions = {},
+): BuiltinTool<typeof writeSchema, undefined> {
+	const ops = options.operations ?? localWriteOperations;
+	return {
+		name: "write",
+		label: "write",
+		description: description.trim(),
+		promptSnippet: "Create or overwrite files",
+		promptGuidelines: ["Use write only to create a new file or to replace a file's entire content."],
+		parameters: writeSchema,
+		execute: (_toolCallId, params: { path: string; content: string }, signal) =>
+			runAbortable(signal, () => {
+				const absolute = resolveToolPath(params.path, cwd);
+				return withFileMutationQueue(absolute, async () => {
+					throwIfAborted(signal);
+					await ops.mkdir(dirname(absolute));
+					throwIfAborted(signal);
+					await ops.writeFile(absolute, params.content);
+					const text = `Successfully wrote ${params.content.length} bytes to ${params.path}`;
+					return { content: [{ type: "text" as const, text }], details: undefined };
+				});
+			}),
+	};
+}
