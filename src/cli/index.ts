@@ -3,7 +3,7 @@
  * a mode. Returns the exit code; user errors are thrown as `UserError` and printed by `main`.
  */
 import { randomUUID } from "node:crypto";
-import { getAgentDir } from "../config/index.ts";
+import { getAgentDir, loadStartupSettings, mergeSettings } from "../config/index.ts";
 import { createNoopUi } from "../extensions/index.ts";
 import { runJsonMode, runPrintMode } from "../modes/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
@@ -26,7 +26,11 @@ export async function main(argv: readonly string[]): Promise<number> {
 	}
 	const cwd = process.cwd();
 	const agentDir = getAgentDir();
+	const settingsLoad = loadStartupSettings(agentDir, cwd);
+	for (const line of settingsLoad.diagnostics) err(`${line}\n`);
+	const settings = mergeSettings(settingsLoad.files);
 	const host = await startExtensionHost({
+		settingsFiles: settingsLoad.files,
 		cwd,
 		agentDir,
 		cliPaths: (args.flags.get("extension") as string[] | undefined) ?? [],
@@ -73,7 +77,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 	if (inputs.length === 0) throw new UserError('Error: no prompt given (pi -p "your prompt")');
 
 	const setup = setupSession(
-		{ cwd, agentDir, flags: args.flags, extensionTools: [], warn: (l) => err(`${l}\n`) },
+		{ cwd, agentDir, flags: args.flags, settings, extensionTools: [], warn: (l) => err(`${l}\n`) },
 		credentials,
 	);
 	const common = {

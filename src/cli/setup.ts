@@ -6,12 +6,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
 import { AuthStorage, type Model, ModelRegistry } from "../ai/index.ts";
-import { agentPaths } from "../config/index.ts";
+import { agentPaths, type StartupSettings } from "../config/index.ts";
 import {
 	type AgentSession,
 	buildSystemPrompt,
 	clampThinking,
 	createAgentSession,
+	DEFAULT_RETRY,
 	resolveModel,
 	THINKING_LEVELS,
 } from "../runtime/index.ts";
@@ -23,6 +24,7 @@ export interface SetupOptions {
 	cwd: string;
 	agentDir: string;
 	flags: Map<string, FlagValue>;
+	settings: StartupSettings;
 	/** Tools registered by extensions, already wrapped as agent tools. */
 	extensionTools: AgentTool<any>[];
 	warn: (line: string) => void;
@@ -50,8 +52,10 @@ export function createCredentials(agentDir: string, warn: (line: string) => void
 export function setupSession(options: SetupOptions, { registry, authStorage }: Credentials): Setup {
 	const flag = (name: string) => options.flags.get(name) as string | undefined;
 	const apiKey = flag("api-key");
-	const provider = flag("provider");
-	const modelPattern = flag("model");
+	const { settings } = options;
+	const explicit = flag("provider") !== undefined || flag("model") !== undefined;
+	const provider = flag("provider") ?? (explicit ? undefined : settings.defaultProvider);
+	const modelPattern = flag("model") ?? (explicit ? undefined : settings.defaultModel);
 	if (apiKey !== undefined && !modelPattern && !provider) {
 		throw new UserError("Error: --api-key needs --model (or --provider) to know which provider the key is for");
 	}
@@ -82,8 +86,13 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 	if (!registry.getApiKey(model) && !isKeyless(registry, model)) {
 		return { registry, noModelReason: `No API key found for ${model.provider}. Set its API key or pass --api-key.` };
 	}
-	const thinking = clampThinking(model, thinkingLevel(flag("thinking") ?? resolution.thinking, options.warn));
-	const tools = selectTools(options, createBuiltinTools(options.cwd));
+	const requested = flag("thinking") ?? resolution.thinking ?? settings.defaultThinkingLevel;
+	const thinking = clampThinking(model, thinkingLevel(requested, options.warn));
+	const builtins = createBuiltinTools(options.cwd, {
+		...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
+		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
+	});
+	const tools = selectTools(options, builtins);
 	const systemPrompt = buildSystemPrompt({
 		cwd: options.cwd,
 		tools: tools as BuiltinTool[],
@@ -99,6 +108,12 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		systemPrompt,
 		getApiKey: (m) => registry.getApiKey(m),
 		getHeaders: (m) => registry.getRequestHeaders(m),
+		retry: {
+			enabled: settings.retry?.enabled ?? DEFAULT_RETRY.enabled,
+			maxRetries: settings.retry?.maxRetries ?? DEFAULT_RETRY.maxRetries,
+			baseDelayMs: settings.retry?.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+			maxDelayMs: settings.retry?.maxAgentDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+		},
 	});
 	return { registry, session };
 }

@@ -9,6 +9,7 @@ export {
 } from "./paths.ts";
 export {
 	loadStartupSettings,
+	mergeSettings,
 	resolveSettingsPath,
 	type SettingsFile,
 	type SettingsLoad,

@@ -11,6 +11,10 @@ import { agentPaths, projectPaths } from "./paths.ts";
 
 const ResourceList = Type.Array(Type.String());
 
+const ThinkingLevel = Type.Union(
+	["off", "minimal", "low", "medium", "high", "xhigh", "max"].map((level) => Type.Literal(level)),
+);
+
 /** The keys this module validates; any other key is kept untouched for later readers. */
 export const StartupSettings = Type.Object(
 	{
@@ -18,6 +22,19 @@ export const StartupSettings = Type.Object(
 		skills: Type.Optional(ResourceList),
 		prompts: Type.Optional(ResourceList),
 		themes: Type.Optional(ResourceList),
+		defaultProvider: Type.Optional(Type.String()),
+		defaultModel: Type.Optional(Type.String()),
+		defaultThinkingLevel: Type.Optional(ThinkingLevel),
+		shellPath: Type.Optional(Type.String()),
+		shellCommandPrefix: Type.Optional(Type.String()),
+		retry: Type.Optional(
+			Type.Object({
+				enabled: Type.Optional(Type.Boolean()),
+				maxRetries: Type.Optional(Type.Integer({ minimum: 0 })),
+				baseDelayMs: Type.Optional(Type.Number({ minimum: 0 })),
+				maxAgentDelayMs: Type.Optional(Type.Number({ minimum: 0 })),
+			}),
+		),
 	},
 	{ additionalProperties: true },
 );
@@ -76,9 +93,11 @@ function readSettingsFile(
 		return undefined;
 	}
 	const settings: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-	for (const key of ["extensions", "skills", "prompts", "themes"] as const) {
-		if (settings[key] !== undefined && !Value.Check(ResourceList, settings[key])) {
-			diagnostics.push(`settings ${path}: "${key}" must be an array of strings; ignoring it`);
+	for (const [key, schema] of Object.entries(StartupSettings.properties)) {
+		if (settings[key] !== undefined && !Value.Check(schema, settings[key])) {
+			const first = Value.Errors(schema, settings[key]).First();
+			const where = first?.path ? `${key}${first.path.replace(/\//g, ".")}` : key;
+			diagnostics.push(`settings ${path}: "${where}": ${first?.message ?? "invalid value"}; using the default`);
 			delete settings[key];
 		}
 	}
@@ -89,4 +108,21 @@ function readSettingsFile(
 export function resolveSettingsPath(entry: string, baseDir: string): string {
 	const expanded = expandHome(entry);
 	return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
+}
+
+/** Project settings over global ones; objects one level deep are merged key by key (pi's merge depth). */
+export function mergeSettings(files: SettingsFile[]): StartupSettings {
+	const merged: Record<string, unknown> = {};
+	for (const file of files) {
+		for (const [key, value] of Object.entries(file.settings)) {
+			const previous = merged[key];
+			const bothObjects = isPlainObject(previous) && isPlainObject(value);
+			merged[key] = bothObjects ? { ...(previous as object), ...(value as object) } : value;
+		}
+	}
+	return merged as StartupSettings;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
  * what they registered that the CLI needs before a session exists (flags, commands).
  */
 import { join } from "node:path";
-import { agentPaths, loadStartupSettings, projectPaths, resolveSettingsPath } from "../config/index.ts";
+import { agentPaths, projectPaths, resolveSettingsPath, type SettingsFile } from "../config/index.ts";
 import {
 	type CommandDefinition,
 	createEventBus,
@@ -23,6 +23,8 @@ export interface ExtensionHostOptions {
 	agentDir: string;
 	cliPaths: string[];
 	noDiscovery: boolean;
+	/** Settings files read by the caller; their `extensions` entries are loaded. */
+	settingsFiles: SettingsFile[];
 	virtualModules: VirtualModuleTable;
 	isHostPackage: (name: string) => boolean;
 	/** Force a loader (tests); default: Bun's on Bun, jiti on Node. */
@@ -47,9 +49,7 @@ export interface ExtensionHost {
 
 export async function startExtensionHost(options: ExtensionHostOptions): Promise<ExtensionHost> {
 	const diagnostics: string[] = [];
-	const settings = loadStartupSettings(options.agentDir, options.cwd);
-	diagnostics.push(...settings.diagnostics);
-	const settingsPaths = settings.files.flatMap((file) =>
+	const settingsPaths = options.settingsFiles.flatMap((file) =>
 		(file.settings.extensions ?? []).map((entry) => resolveSettingsPath(entry, file.baseDir)),
 	);
 	const discovery = discoverExtensions({

@@ -45,3 +45,42 @@ export function runPi(args: string[], options: RunOptions): RunResult {
 	});
 	return { stdout: proc.stdout.toString(), stderr: proc.stderr.toString(), exitCode: proc.exitCode ?? -1 };
 }
+
+/** Like `runPi`, but async: needed when the test process itself serves the mock LLM the binary talks to. */
+export async function runPiAsync(args: string[], options: RunOptions): Promise<RunResult> {
+	const env: Record<string, string> = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (value !== undefined && !key.startsWith("PI_") && !key.endsWith("_API_KEY")) env[key] = value;
+	}
+	Object.assign(env, { HOME: options.home }, options.env);
+	const proc = Bun.spawn([options.binary ?? ensureBinary(), ...args], {
+		cwd: options.cwd ?? options.home,
+		env,
+		stdin: options.stdin === undefined ? "ignore" : Buffer.from(options.stdin),
+		stdout: "pipe",
+		stderr: "pipe",
+	});
+	const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+	await proc.exited;
+	return { stdout, stderr, exitCode: proc.exitCode ?? -1 };
+}
+
+/** Writes `<home>/.pi/agent/models.json` with one provider `mock` pointing at `baseUrl`. */
+export function writeMockModels(home: string, baseUrl: string, api = "anthropic-messages", modelId = "mock-1"): void {
+	const { mkdirSync, writeFileSync } = require("node:fs") as typeof import("node:fs");
+	const dir = join(home, ".pi", "agent");
+	mkdirSync(dir, { recursive: true });
+	writeFileSync(
+		join(dir, "models.json"),
+		JSON.stringify({
+			providers: {
+				mock: {
+					baseUrl,
+					api,
+					apiKey: "mock-key",
+					models: [{ id: modelId, reasoning: true, input: ["text", "image"] }],
+				},
+			},
+		}),
+	);
+}

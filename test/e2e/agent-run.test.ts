@@ -1,0 +1,122 @@
+/**
+ * The compiled binary doing real work against the mock LLM: a scripted read → edit → bash loop fixes a bug in a
+ * temp git repo, in print mode and in JSON mode.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
+import { makeTempDir, writeTree } from "../helpers/tmp.ts";
+import { type MockStep, startMockLlm } from "../support/mock-llm/index.ts";
+
+const server = startMockLlm();
+afterAll(() => server.stop());
+
+function repo(): { home: string; cwd: string } {
+	const home = makeTempDir("pi-home-");
+	writeMockModels(home, server.url);
+	const cwd = makeTempDir("pi-repo-");
+	writeTree(cwd, {
+		"calc.js": "export function add(a, b) {\n\treturn a - b;\n}\n",
+		"check.sh": 'grep -q "return a + b" calc.js && echo CHECK-PASS || { echo CHECK-FAIL; exit 1; }\n',
+	});
+	Bun.spawnSync(["git", "init", "-q"], { cwd });
+	return { home, cwd };
+}
+
+const FIX_SCRIPT: MockStep[] = [
+	{ kind: "reply", text: "Let me look.", toolCalls: [{ id: "t1", name: "read", arguments: { path: "calc.js" } }] },
+	{
+		kind: "reply",
+		toolCalls: [
+			{ id: "t2", name: "edit", arguments: { path: "calc.js", edits: [{ oldText: "a - b", newText: "a + b" }] } },
+		],
+	},
+	{ kind: "reply", toolCalls: [{ id: "t3", name: "bash", arguments: { command: "sh check.sh" } }] },
+	{ kind: "reply", text: "Fixed: add() now adds." },
+];
+
+describe("a multi-turn tool loop through the binary", () => {
+	test("print mode: the bug is fixed, the final text printed, exit 0", async () => {
+		const { home, cwd } = repo();
+		const before = server.requests.length;
+		server.push(...FIX_SCRIPT);
+		const run = await runPiAsync(["-p", "make the check pass"], { home, cwd });
+		expect(run.stderr).toBe("");
+		expect(run.stdout).toBe("Fixed: add() now adds.\n");
+		expect(run.exitCode).toBe(0);
+		expect(readFileSync(join(cwd, "calc.js"), "utf8")).toBe("export function add(a, b) {\n\treturn a + b;\n}\n");
+		const requests = server.requests.slice(before);
+		expect(requests).toHaveLength(4);
+		expect(requests[0]?.headers["x-api-key"]).toBe("mock-key");
+		expect(requests[0]?.body.tools.map((t: { name: string }) => t.name)).toEqual(["read", "bash", "edit", "write"]);
+		const lastUser = requests[3]?.body.messages.at(-1);
+		expect(lastUser.content[0].type).toBe("tool_result");
+		expect(JSON.stringify(lastUser.content[0].content)).toContain("CHECK-PASS");
+	});
+
+	test("JSON mode: header, the full event stream, and exit 0", async () => {
+		const { home, cwd } = repo();
+		server.push(...FIX_SCRIPT);
+		const run = await runPiAsync(["--mode", "json", "make the check pass"], { home, cwd });
+		expect(run.exitCode).toBe(0);
+		const events = run.stdout
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line));
+		expect(events[0]).toMatchObject({ type: "session", version: 3, cwd });
+		const types = events.map((e) => e.type);
+		expect(types[1]).toBe("agent_start");
+		expect(types.at(-1)).toBe("agent_settled");
+		expect(types.at(-2)).toBe("agent_end");
+		expect(types.filter((t) => t === "turn_start")).toHaveLength(4);
+		const ends = events.filter((e) => e.type === "tool_execution_end");
+		expect(ends.map((e) => [e.toolName, e.isError])).toEqual([
+			["read", false],
+			["edit", false],
+			["bash", false],
+		]);
+		expect(ends[2].result.content[0].text).toContain("CHECK-PASS");
+		const updates = events.filter((e) => e.type === "message_update");
+		expect(updates.length).toBeGreaterThan(0);
+		for (const u of updates) {
+			expect(u.message).toBeUndefined();
+			expect(u.assistantMessageEvent.partial).toBeUndefined();
+			expect(u.usage).toBeDefined();
+		}
+		const toolStart = updates.find((u) => u.assistantMessageEvent.type === "toolcall_start");
+		expect(toolStart.assistantMessageEvent).toMatchObject({ id: "t1", toolName: "read" });
+		expect(events.find((e) => e.type === "agent_end").willRetry).toBe(false);
+		expect(readFileSync(join(cwd, "calc.js"), "utf8")).toContain("a + b");
+	});
+
+	test("a provider error: print mode reports it on stderr with exit 1; JSON mode exits 0", async () => {
+		const { home, cwd } = repo();
+		server.push({ kind: "http-error", status: 401, message: "invalid x-api-key" });
+		const run = await runPiAsync(["-p", "hi"], { home, cwd });
+		expect(run.exitCode).toBe(1);
+		expect(run.stderr).toBe("Anthropic API error 401: invalid x-api-key [invalid_request_error]\n");
+		server.push({ kind: "http-error", status: 400, message: "bad" });
+		const json = await runPiAsync(["--mode", "json", "hi"], { home, cwd });
+		expect(json.exitCode).toBe(0);
+		expect(json.stdout).toContain('"stopReason":"error"');
+	});
+
+	test("a retryable error is retried (auto_retry events) and then succeeds", async () => {
+		const { home, cwd } = repo();
+		writeTree(join(home, ".pi/agent"), { "settings.json": JSON.stringify({ retry: { baseDelayMs: 10 } }) });
+		server.push(
+			{ kind: "http-error", status: 529, message: "Overloaded" },
+			{ kind: "reply", text: "second time lucky" },
+		);
+		const run = await runPiAsync(["--mode", "json", "hi"], { home, cwd });
+		const events = run.stdout
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line));
+		const types = events.map((e) => e.type);
+		expect(types).toContain("auto_retry_start");
+		expect(events.find((e) => e.type === "auto_retry_end")).toMatchObject({ success: true, attempt: 1 });
+		expect(events.find((e) => e.type === "agent_end").willRetry).toBe(true);
+	});
+});
