@@ -11,6 +11,7 @@ import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import type { AgentToolUpdateCallback } from "../agent/index.ts";
 import { errorMessage } from "../util/index.ts";
+import { execWithBun } from "./bash-bun.ts";
 import { OutputCollector } from "./bash-output.ts";
 import { killProcessTree, resolveShell } from "./shell.ts";
 import type { BuiltinTool, TruncationResult } from "./types.ts";
@@ -105,6 +106,14 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 				shell = resolveShell(options.shellPath);
 			} catch (err) {
 				return Promise.reject(err);
+			}
+			if (typeof Bun !== "undefined" && process.platform !== "win32") {
+				return execWithBun(shell, command, cwd, {
+					onData,
+					...(signal ? { signal } : {}),
+					...(timeout !== undefined ? { timeout } : {}),
+					...(env ? { env } : {}),
+				});
 			}
 			return new Promise((resolve, reject) => {
 				const child = spawn(shell.shell, [...shell.args, command], {

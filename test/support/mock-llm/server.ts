@@ -50,6 +50,7 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 		port: 0,
 		idleTimeout: 0,
 		async fetch(req) {
+			const arrived = performance.now();
 			armIdle();
 			const url = new URL(req.url);
 			const vendor = vendorForPath(url.pathname);
@@ -75,8 +76,11 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 			if (step.kind === "raw") {
 				return new Response(step.body, { headers: { "content-type": step.contentType ?? "text/event-stream" } });
 			}
-			if (step.kind === "hang") return streamFrames([], { hang: true, signal: req.signal });
-			return streamFrames(format.renderReply(step, recorded), { reply: step, signal: req.signal });
+			const onEnd = () => {
+				recorded.serverMs = performance.now() - arrived;
+			};
+			if (step.kind === "hang") return streamFrames([], { hang: true, signal: req.signal, onEnd });
+			return streamFrames(format.renderReply(step, recorded), { reply: step, signal: req.signal, onEnd });
 		},
 	});
 	const armIdle = () => {
@@ -115,6 +119,7 @@ function streamFrames(frames: string[], opts: { reply?: MockReply; hang?: boolea
 				if (cutAfter !== undefined && i >= cutAfter) {
 					// The connection ends here, before the vendor's final event: what a dropped stream looks like.
 					controller.close();
+					opts.onEnd?.();
 					return;
 				}
 				controller.enqueue(encoder.encode(frame));
@@ -125,6 +130,7 @@ function streamFrames(frames: string[], opts: { reply?: MockReply; hang?: boolea
 				return;
 			}
 			controller.close();
+			opts.onEnd?.();
 		},
 	});
 	return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });

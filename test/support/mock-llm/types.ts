@@ -71,6 +71,8 @@ export interface RecordedRequest {
 	body: any;
 	/** Which vendor format the server answered in. */
 	vendor: Vendor;
+	/** Server-side time from the request's arrival to the end of the response body (ms), once it ended. */
+	serverMs?: number;
 }
 
 export type Vendor = "anthropic" | "openai-completions" | "openai-responses" | "google";

@@ -1,0 +1,87 @@
+/**
+ * Agent benchmark against the mock LLM (loopback, in this process), binary spawned per run:
+ * - `pi -p hello`: wall time and peak RSS (targets ≤ 60 ms, ≤ 80 MiB);
+ * - a 20-tool-call loop (21 requests, one `bash` call per turn): wall time, and what it adds over `-p hello`
+ *   (target ≤ 40 ms over the mock's own time).
+ * Median of N runs (default 15) after a warm-up.
+ * Usage: npm run build && bun scripts/bench/agent.ts [runs]
+ */
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type MockStep, startMockLlm } from "../../test/support/mock-llm/index.ts";
+import { BINARY, median, tempHome } from "./lib.ts";
+
+const runs = Number(process.argv[2] ?? 15);
+if (!existsSync(BINARY)) {
+	console.error(`bench: ${BINARY} is missing; run npm run build first`);
+	process.exit(1);
+}
+const server = startMockLlm();
+const { home, dispose } = tempHome();
+mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+writeFileSync(
+	join(home, ".pi", "agent", "models.json"),
+	JSON.stringify({
+		providers: { mock: { baseUrl: server.url, api: "anthropic-messages", apiKey: "k", models: [{ id: "mock-1" }] } },
+	}),
+);
+const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+
+async function runOnce(args: string[], steps: MockStep[]): Promise<{ wallMs: number; rssMiB: number; mockMs: number }> {
+	const first = server.requests.length;
+	server.push(...steps);
+	const started = performance.now();
+	const proc = Bun.spawn([BINARY, ...args], { env, cwd: home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+	const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+	await proc.exited;
+	const wallMs = performance.now() - started;
+	if (proc.exitCode !== 0) throw new Error(`pi ${args.join(" ")} exited ${proc.exitCode}: ${err}${out}`);
+	const mockMs = server.requests.slice(first).reduce((sum, r) => sum + (r.serverMs ?? 0), 0);
+	return { wallMs, rssMiB: (proc.resourceUsage()?.maxRSS ?? 0) / 1024 / 1024, mockMs };
+}
+
+const hello: MockStep[] = [{ kind: "reply", text: "Hello!" }];
+const loop: MockStep[] = [
+	...Array.from(
+		{ length: 20 },
+		(_, i): MockStep => ({
+			kind: "reply",
+			toolCalls: [{ id: `call_${i}`, name: "bash", arguments: { command: "true" } }],
+		}),
+	),
+	{ kind: "reply", text: "done" },
+];
+
+async function measure(label: string, args: string[], steps: MockStep[]) {
+	await runOnce(args, steps);
+	const samples = [];
+	for (let i = 0; i < runs; i++) samples.push(await runOnce(args, steps));
+	const walls = samples.map((s) => s.wallMs).sort((a, b) => a - b);
+	const rss = samples.map((s) => s.rssMiB).sort((a, b) => a - b);
+	const mock = samples.map((s) => s.mockMs).sort((a, b) => a - b);
+	return { label, wall: median(walls), min: walls[0] as number, rss: median(rss), mock: median(mock) };
+}
+
+try {
+	const a = await measure("pi -p hello", ["-p", "hello"], hello);
+	const b = await measure("20 bash tool calls (21 requests)", ["-p", "go"], loop);
+	console.log(`median of ${runs} runs (after one warm-up); mock LLM on 127.0.0.1 in the bench process`);
+	console.log("| case | median wall ms | min ms | median peak RSS MiB | mock's own time ms | target |");
+	console.log("|---|---:|---:|---:|---:|---|");
+	console.log(
+		`| ${a.label} | ${a.wall.toFixed(1)} | ${a.min.toFixed(1)} | ${a.rss.toFixed(1)} | ${a.mock.toFixed(1)} | ≤ 60 ms, ≤ 80 MiB |`,
+	);
+	console.log(
+		`| ${b.label} | ${b.wall.toFixed(1)} | ${b.min.toFixed(1)} | ${b.rss.toFixed(1)} | ${b.mock.toFixed(1)} | |`,
+	);
+	const added = b.wall - a.wall - (b.mock - a.mock);
+	console.log(
+		`loop adds ${(b.wall - a.wall).toFixed(1)} ms over -p hello, ${added.toFixed(1)} ms beyond the mock's own extra time ` +
+			`(${(added / 20).toFixed(2)} ms per tool round trip; target ≤ 40 ms)`,
+	);
+	const ok = a.wall <= 60 && a.rss <= 80 && added <= 40;
+	console.log(ok ? "bench: targets met" : "bench: a target was missed");
+} finally {
+	server.stop();
+	dispose();
+}
