@@ -1,2 +1,22 @@
-/** `pi-agent-core`: the agent loop. Filled by the agent issue. */
-export {};
+/** `pi-agent-core`: the agent loop and the stateful `Agent`. */
+export {
+	Agent,
+	type AgentContext,
+	type AgentEvent,
+	type AgentListener,
+	type AgentLoopConfig,
+	type AgentMessage,
+	type AgentOptions,
+	type AgentState,
+	type AgentTool,
+	type AgentToolResult,
+	type AgentToolUpdateCallback,
+	agentLoop,
+	agentLoopContinue,
+	type CustomAgentMessages,
+	defaultConvertToLlm,
+	runAgentLoop,
+	type StreamFn,
+	type ThinkingLevel,
+	type ToolExecutionMode,
+} from "../agent/index.ts";

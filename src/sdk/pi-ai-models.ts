@@ -1,2 +1,11 @@
-/** `pi-ai/models`: the model catalogue lookups. Filled by the LLM issue. */
-export {};
+/** `pi-ai/models`: lookups over the built-in model catalogue. */
+export {
+	calculateCost,
+	findModels,
+	getModel,
+	getModels,
+	getProviders,
+	getSupportedThinkingLevels,
+	modelsAreEqual,
+	supportsXhigh,
+} from "../ai/index.ts";

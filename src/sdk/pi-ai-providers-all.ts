@@ -1,2 +1,11 @@
-/** `pi-ai/providers/all`: registers every built-in provider. Filled by the LLM issue. */
-export {};
+/**
+ * `pi-ai/providers/all`: every built-in provider. Importing this module registers the built-in API
+ * implementations (they are registered by the LLM layer itself, so this is also true without it) and offers
+ * pi 0.87's catalogue reads under their `getBuiltin*` names.
+ */
+import { getModel, getModels, getProviders } from "../ai/index.ts";
+
+export const getBuiltinModel = getModel;
+export const getBuiltinModels = getModels;
+export const getBuiltinProviders = getProviders;
+export { getApiProviders as builtinProviders } from "../ai/index.ts";

@@ -50,7 +50,10 @@ export async function execWithBun(
 	const pumps = Promise.all([pump(stdout), pump(stderr)]);
 	const exitCode = await child.exited;
 	let drainTimer: ReturnType<typeof setTimeout> | undefined;
-	await Promise.race([pumps, new Promise<void>((resolve) => (drainTimer = setTimeout(resolve, DRAIN_MS)))]);
+	const drained = new Promise<void>((resolve) => {
+		drainTimer = setTimeout(resolve, DRAIN_MS);
+	});
+	await Promise.race([pumps, drained]);
 	clearTimeout(drainTimer);
 	stdout.cancel().catch(() => {}); // already closed or cancelled: nothing left to stop
 	stderr.cancel().catch(() => {});

@@ -108,7 +108,10 @@ function httpError(format: VendorFormat, step: MockHttpError): Response {
 	return new Response(text, { status: step.status, headers: { "content-type": contentType, ...step.headers } });
 }
 
-function streamFrames(frames: string[], opts: { reply?: MockReply; hang?: boolean; signal: AbortSignal }): Response {
+function streamFrames(
+	frames: string[],
+	opts: { reply?: MockReply; hang?: boolean; signal: AbortSignal; onEnd?: () => void },
+): Response {
 	const encoder = new TextEncoder();
 	const cutAfter = opts.reply?.disconnectAfterFrames;
 	const delay = opts.reply?.frameDelayMs ?? 0;
