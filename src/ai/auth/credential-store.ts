@@ -204,9 +204,9 @@ export class AuthStorage {
 	getAuthStatus(provider: string): AuthStatus {
 		if (this.runtimeKeys.has(provider)) return { configured: true, source: "runtime" };
 		if (this.credentials.has(provider)) return { configured: true, source: "stored" };
+		if (getEnvApiKey(provider, this.env as NodeJS.ProcessEnv)) return { configured: true, source: "environment" };
 		const configured = this.configured?.status(provider);
 		if (configured) return configured;
-		if (getEnvApiKey(provider, this.env as NodeJS.ProcessEnv)) return { configured: true, source: "environment" };
 		return { configured: false };
 	}
 
@@ -216,10 +216,11 @@ export class AuthStorage {
 		if (runtime !== undefined && runtime !== "") return { apiKey: runtime, source: "runtime" };
 		const stored = this.credentials.get(provider);
 		if (stored) return this.resolveStored(provider, stored);
-		const configured = this.configured?.resolve(provider);
-		if (configured && (configured.apiKey !== undefined || configured.error !== undefined)) return configured;
+		// Order (issue 3 of this project, as pi 0.73): runtime → auth.json → environment → models.json/extension key.
 		const fromEnv = getEnvApiKey(provider, this.env as NodeJS.ProcessEnv);
 		if (fromEnv) return { apiKey: fromEnv, source: "environment" };
+		const configured = this.configured?.resolve(provider);
+		if (configured && (configured.apiKey !== undefined || configured.error !== undefined)) return configured;
 		return {};
 	}
 

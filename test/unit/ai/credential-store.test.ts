@@ -270,7 +270,7 @@ describe("key resolution", () => {
 			resolve: () => (key === undefined ? undefined : { apiKey: key, source }),
 		}) satisfies ConfiguredKeyResolver;
 
-	test("order: runtime → auth.json → configured key → environment", () => {
+	test("order: runtime → auth.json → environment → configured key", () => {
 		const store = storeWith({ openai: apiKey("stored") }, { OPENAI_API_KEY: "env" });
 		store.setConfiguredKeyResolver(configured("from-models-json"));
 		store.setRuntimeApiKey("openai", "runtime");
@@ -281,11 +281,13 @@ describe("key resolution", () => {
 		expect(store.getAuthStatus("openai")).toEqual({ configured: true, source: "stored" });
 		const noStored = storeWith({}, { OPENAI_API_KEY: "env" });
 		noStored.setConfiguredKeyResolver(configured("from-models-json"));
-		expect(noStored.resolveApiKey("openai")).toEqual({ apiKey: "from-models-json", source: "models_json_key" });
-		expect(noStored.getAuthStatus("openai")).toEqual({ configured: true, source: "models_json_key" });
-		noStored.setConfiguredKeyResolver(undefined);
 		expect(noStored.resolveApiKey("openai")).toEqual({ apiKey: "env", source: "environment" });
 		expect(noStored.getAuthStatus("openai")).toEqual({ configured: true, source: "environment" });
+		const noEnv = storeWith({}, {});
+		noEnv.setConfiguredKeyResolver(configured("from-models-json"));
+		expect(noEnv.resolveApiKey("openai")).toEqual({ apiKey: "from-models-json", source: "models_json_key" });
+		expect(noEnv.getAuthStatus("openai")).toEqual({ configured: true, source: "models_json_key" });
+		noStored.setConfiguredKeyResolver(undefined);
 		expect(noStored.getApiKey("groq")).toBeUndefined();
 		expect(noStored.getAuthStatus("groq")).toEqual({ configured: false });
 	});
@@ -342,7 +344,7 @@ describe("key resolution", () => {
 	});
 
 	test("a configured key that fails reports its error instead of falling through", () => {
-		const store = storeWith({}, { OPENAI_API_KEY: "env" });
+		const store = storeWith({}, {});
 		store.setConfiguredKeyResolver({
 			status: () => ({ configured: true, source: "models_json_command" }),
 			resolve: () => ({ error: "models.json: apiKey: boom" }),

@@ -413,7 +413,7 @@ describe("auth through the registry", () => {
 		expect(registry.getApiKey({ provider: "a" })).toBe("2");
 	});
 
-	test("order: runtime → auth.json → models.json apiKey → environment", () => {
+	test("order: runtime → auth.json → environment → models.json apiKey", () => {
 		const { registry, auth } = setup(
 			{ providers: { openai: { apiKey: "from-models-json" } } },
 			{ OPENAI_API_KEY: "from-env" },
@@ -424,9 +424,9 @@ describe("auth through the registry", () => {
 		auth.removeRuntimeApiKey("openai");
 		expect(registry.getApiKey({ provider: "openai" })).toBe("from-auth-json");
 		const second = setup({ providers: { openai: { apiKey: "from-models-json" } } }, { OPENAI_API_KEY: "from-env" });
-		expect(second.registry.getApiKey({ provider: "openai" })).toBe("from-models-json");
-		const third = setup(undefined, { OPENAI_API_KEY: "from-env" });
-		expect(third.registry.getApiKey({ provider: "openai" })).toBe("from-env");
+		expect(second.registry.getApiKey({ provider: "openai" })).toBe("from-env");
+		const third = setup({ providers: { openai: { apiKey: "from-models-json" } } }, {});
+		expect(third.registry.getApiKey({ provider: "openai" })).toBe("from-models-json");
 	});
 
 	test("getAvailable: providers with a key, plus custom providers that configure none", () => {
