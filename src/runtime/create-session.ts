@@ -5,6 +5,7 @@
 import { Agent, type AgentTool, type StreamFn, type ThinkingLevel } from "../agent/index.ts";
 import type { Model } from "../ai/index.ts";
 import { AgentSession } from "./agent-session.ts";
+import { convertToLlm } from "./convert-to-llm.ts";
 import type { RetrySettings } from "./retry.ts";
 
 export interface CreateSessionOptions {
@@ -29,6 +30,7 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 			tools: options.tools,
 			systemPrompt: options.systemPrompt,
 		},
+		convertToLlm,
 		getApiKey: async (): Promise<string | undefined> => options.getApiKey(agent.state.model),
 		...(options.streamFn ? { streamFn: options.streamFn } : {}),
 		...(options.sessionId ? { sessionId: options.sessionId } : {}),

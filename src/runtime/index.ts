@@ -1,4 +1,5 @@
 export { AgentSession, type AgentSessionOptions } from "./agent-session.ts";
+export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
 export type { SessionEvent, SessionListener } from "./events.ts";
 export {

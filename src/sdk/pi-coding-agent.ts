@@ -11,7 +11,13 @@ export {
 	type FlagDefinition,
 	type ToolDefinition,
 } from "../extensions/index.ts";
-export { AgentSession, buildSystemPrompt, createAgentSession, type SessionEvent } from "../runtime/index.ts";
+export {
+	AgentSession,
+	buildSystemPrompt,
+	convertToLlm,
+	createAgentSession,
+	type SessionEvent,
+} from "../runtime/index.ts";
 export {
 	type BashOperations,
 	type BashToolDetails,

@@ -1,0 +1,92 @@
+/**
+ * The coding agent's `convertToLlm`: the roles only pi knows (shell commands the user ran, extension messages,
+ * branch and compaction summaries) become user-role text the model understands; system messages from newer
+ * sessions and unknown roles are left out.
+ */
+import type { AgentMessage } from "../agent/index.ts";
+import type { ImageContent, Message, TextContent } from "../ai/index.ts";
+
+interface BashExecutionLike {
+	role: "bashExecution";
+	command: string;
+	output: string;
+	exitCode: number | undefined;
+	cancelled: boolean;
+	truncated: boolean;
+	fullOutputPath?: string;
+	excludeFromContext?: boolean;
+	timestamp: number;
+}
+
+interface CustomLike {
+	role: "custom";
+	content: string | (TextContent | ImageContent)[];
+	timestamp: number;
+}
+
+interface SummaryLike {
+	role: "branchSummary" | "compactionSummary";
+	summary: string;
+	timestamp: number;
+}
+
+export function bashExecutionText(m: BashExecutionLike): string {
+	const lines = [`The user ran a shell command: \`${m.command}\``, "```", m.output.trimEnd() || "(no output)", "```"];
+	if (m.cancelled) lines.push("(the command was cancelled)");
+	else if (m.exitCode !== undefined && m.exitCode !== 0) lines.push(`(exit code ${m.exitCode})`);
+	if (m.truncated) lines.push(`(output truncated${m.fullOutputPath ? `; full output in ${m.fullOutputPath}` : ""})`);
+	return lines.join("\n");
+}
+
+export const COMPACTION_SUMMARY_PREFIX =
+	"Earlier parts of this conversation were compacted. This summary replaces them:\n\n<summary>\n";
+export const BRANCH_SUMMARY_PREFIX =
+	"The user left another branch of this conversation and came back here. What happened on that branch:\n\n<summary>\n";
+const SUMMARY_SUFFIX = "\n</summary>";
+
+export function convertToLlm(messages: AgentMessage[]): Message[] {
+	const out: Message[] = [];
+	for (const message of messages) {
+		const m = message as { role?: string };
+		switch (m.role) {
+			case "user":
+			case "assistant":
+			case "toolResult":
+				out.push(message as Message);
+				break;
+			case "bashExecution": {
+				const bash = m as BashExecutionLike;
+				if (!bash.excludeFromContext) {
+					out.push({
+						role: "user",
+						content: [{ type: "text", text: bashExecutionText(bash) }],
+						timestamp: bash.timestamp,
+					});
+				}
+				break;
+			}
+			case "custom": {
+				const custom = m as CustomLike;
+				const content =
+					typeof custom.content === "string" ? [{ type: "text" as const, text: custom.content }] : custom.content;
+				out.push({ role: "user", content, timestamp: custom.timestamp });
+				break;
+			}
+			case "branchSummary":
+			case "compactionSummary": {
+				const summary = m as SummaryLike;
+				const prefix = summary.role === "branchSummary" ? BRANCH_SUMMARY_PREFIX : COMPACTION_SUMMARY_PREFIX;
+				out.push({
+					role: "user",
+					content: [{ type: "text", text: `${prefix}${summary.summary}${SUMMARY_SUFFIX}` }],
+					timestamp: summary.timestamp,
+				});
+				break;
+			}
+			default:
+				// "system" (newer sessions) and unknown custom roles carry nothing for the chat history.
+				break;
+		}
+	}
+	return out;
+}

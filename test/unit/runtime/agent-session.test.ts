@@ -1,0 +1,77 @@
+import { describe, expect, test } from "bun:test";
+import { createAgentSession, type SessionEvent } from "../../../src/runtime/index.ts";
+import { scriptedStream, testModel } from "../../support/scripted-stream.ts";
+
+function session(
+	steps: Parameters<typeof scriptedStream>[0],
+	retry = { enabled: true, maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 },
+) {
+	const script = scriptedStream(steps);
+	const s = createAgentSession({
+		model: testModel,
+		thinkingLevel: "off",
+		tools: [],
+		systemPrompt: "sys",
+		getApiKey: () => "k",
+		streamFn: script.fn,
+		retry,
+	});
+	const events: SessionEvent[] = [];
+	s.subscribe((e) => {
+		events.push(e);
+	});
+	return { s, events, script };
+}
+
+describe("agent session", () => {
+	test("a retryable error is retried with backoff, the failed reply dropped, then settles", async () => {
+		const { s, events, script } = session([{ error: "Mock API error 529: Overloaded" }, { text: "ok now" }]);
+		await s.prompt("hi");
+		const types = events.map((e) => e.type);
+		expect(types.filter((t) => t === "agent_start")).toHaveLength(2);
+		expect(events.find((e) => e.type === "auto_retry_start")).toMatchObject({ attempt: 1, maxAttempts: 2 });
+		expect(events.find((e) => e.type === "auto_retry_end")).toMatchObject({ success: true, attempt: 1 });
+		expect(events.find((e) => e.type === "agent_end")).toMatchObject({ willRetry: true });
+		expect(types.at(-1)).toBe("agent_settled");
+		expect(s.messages.map((m: any) => m.role)).toEqual(["user", "assistant"]);
+		expect(script.calls).toHaveLength(2);
+	});
+
+	test("retries give up after maxRetries and report the final error", async () => {
+		const err = { error: "Mock API error 500: down" };
+		const { s, events } = session([err, err, err]);
+		await s.prompt("hi");
+		expect(events.filter((e) => e.type === "auto_retry_start")).toHaveLength(2);
+		expect(events.find((e) => e.type === "auto_retry_end")).toMatchObject({
+			success: false,
+			attempt: 2,
+			finalError: "Mock API error 500: down",
+		});
+		expect(s.lastAssistantMessage()?.stopReason).toBe("error");
+	});
+
+	test("permanent errors are not retried", async () => {
+		const { s, events } = session([{ error: "Mock API error 401: bad key" }]);
+		await s.prompt("hi");
+		expect(events.some((e) => e.type === "auto_retry_start")).toBe(false);
+		expect(events.find((e) => e.type === "agent_end")).toMatchObject({ willRetry: false });
+	});
+
+	test("abort during the backoff stops retrying", async () => {
+		const { s, events } = session([{ error: "Mock API error 529: Overloaded" }, { text: "never" }], {
+			enabled: true,
+			maxRetries: 3,
+			baseDelayMs: 5000,
+			maxDelayMs: 5000,
+		});
+		const run = s.prompt("hi");
+		await Bun.sleep(20);
+		s.abort();
+		await run;
+		expect(events.find((e) => e.type === "auto_retry_end")).toMatchObject({
+			success: false,
+			finalError: "Retry aborted",
+		});
+		expect(events.at(-1)).toMatchObject({ type: "agent_settled", aborted: true });
+	});
+});
