@@ -1,14 +1,34 @@
 /**
- * Tool-argument validation against the tool's TypeBox schema: values are converted where TypeBox can (the string
- * "10" for a number), then checked. A schema TypeBox does not know (plain JSON schema) is accepted as is.
+ * Tool-argument validation against the tool's TypeBox schema. Arguments that already match pass through as they
+ * are (checked by a validator compiled once per schema); otherwise values are converted where TypeBox can (the
+ * string "10" for a number) and checked again. A schema TypeBox does not know (plain JSON schema) is accepted.
  */
 import type { TSchema } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; error: string };
 
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema> | null>();
+
+function validatorFor(schema: TSchema): TypeCheck<TSchema> | null {
+	let check = compiled.get(schema);
+	if (check === undefined) {
+		try {
+			check = TypeCompiler.Compile(schema);
+		} catch {
+			// Not compilable (plain JSON schema without TypeBox kinds): the slow path below decides.
+			check = null;
+		}
+		compiled.set(schema, check);
+	}
+	return check;
+}
+
 export function validateToolArguments(toolName: string, schema: TSchema, args: unknown): ValidationResult {
-	let value: unknown = structuredClone(args ?? {});
+	const input = args ?? {};
+	if (validatorFor(schema)?.Check(input)) return { ok: true, value: input };
+	let value: unknown = structuredClone(input);
 	try {
 		value = Value.Convert(schema, value);
 		if (Value.Check(schema, value)) return { ok: true, value };
@@ -21,6 +41,6 @@ export function validateToolArguments(toolName: string, schema: TSchema, args: u
 		};
 	} catch {
 		// Not a TypeBox schema (no Kind symbols): nothing to check it with, so the tool gets the arguments as sent.
-		return { ok: true, value: args ?? {} };
+		return { ok: true, value: input };
 	}
 }
