@@ -4,9 +4,11 @@
  * Two phases: while the factory runs only registration works (plus `exec` and `events`); every action method
  * throws a clear "not available while loading" error. `bind(actions)` switches the object to the live session:
  * the runtime supplies the actions. Registrations made after binding take effect at once (the runtime reads the
- * same maps).
+ * same maps). `invalidate()` retires the object when the runtime is replaced (new session, fork, switch, reload):
+ * every member then throws the "stale extension context" error and its `pi.events` subscriptions are dropped.
  */
 
+import { STALE_CONTEXT_MESSAGE } from "./context.ts";
 import type { EventBus } from "./event-bus.ts";
 import { execCommand } from "./exec.ts";
 import type {
@@ -48,6 +50,8 @@ export interface ExtensionApiHandle {
 	/** Values parsed from the command line for this extension's flags. */
 	flagValues: Map<string, boolean | string>;
 	bind(actions: ExtensionActions): void;
+	/** Makes every member of `api` throw from now on (idempotent; the first message sticks). */
+	invalidate(message?: string): void;
 }
 
 export function emptyRegistrations(): ExtensionRegistrations {
@@ -58,6 +62,8 @@ export function emptyRegistrations(): ExtensionRegistrations {
 		flags: new Map(),
 		shortcuts: new Map(),
 		messageRenderers: new Map(),
+		entryRenderers: new Map(),
+		markdownTransformers: [],
 		pendingProviders: [],
 	};
 }
@@ -66,6 +72,8 @@ export function createExtensionApi(extensionPath: string, events: EventBus): Ext
 	const registrations = emptyRegistrations();
 	const flagValues = new Map<string, boolean | string>();
 	let actions: ExtensionActions | undefined;
+	let staleMessage: string | undefined;
+	const subscriptions = new Set<() => void>();
 
 	const requireActions = (method: string): ExtensionActions => {
 		if (!actions) {
@@ -82,6 +90,11 @@ export function createExtensionApi(extensionPath: string, events: EventBus): Ext
 			const list = registrations.handlers.get(event) ?? [];
 			list.push(handler);
 			registrations.handlers.set(event, list);
+			return () => {
+				const current = registrations.handlers.get(event);
+				const index = current?.indexOf(handler) ?? -1;
+				if (index >= 0) current?.splice(index, 1);
+			};
 		},
 		registerTool(tool: ToolDefinition) {
 			if (!tool || typeof tool.name !== "string" || tool.name === "") {
@@ -111,6 +124,12 @@ export function createExtensionApi(extensionPath: string, events: EventBus): Ext
 		registerMessageRenderer(customType: string, renderer: unknown) {
 			registrations.messageRenderers.set(customType, renderer);
 		},
+		registerEntryRenderer(customType: string, renderer: unknown) {
+			registrations.entryRenderers.set(customType, renderer);
+		},
+		registerMarkdownTransformer(transformer: unknown) {
+			registrations.markdownTransformers.push(transformer);
+		},
 		registerProvider(name: string, config: unknown) {
 			if (actions) actions.registerProvider(name, config);
 			else registrations.pendingProviders.push({ name, config });
@@ -118,11 +137,34 @@ export function createExtensionApi(extensionPath: string, events: EventBus): Ext
 		exec(command: string, args: string[] = [], options?: ExecOptions) {
 			return execCommand(command, args, options);
 		},
-		events,
+		events: {
+			on(channel: string, listener: (data: unknown) => unknown) {
+				const off = events.on(channel, listener);
+				subscriptions.add(off);
+				return () => {
+					subscriptions.delete(off);
+					off();
+				};
+			},
+			emit: (channel: string, data?: unknown) => events.emit(channel, data),
+		} satisfies EventBus,
 	};
 	for (const method of ACTION_METHODS) {
 		api[method] = (...args: unknown[]) => requireActions(method)[method](...args);
 	}
+	// Every member checks first that this object has not been retired.
+	const guard = (target: Record<string, unknown>) => {
+		for (const [name, member] of Object.entries(target)) {
+			if (typeof member === "function") {
+				target[name] = (...args: unknown[]) => {
+					if (staleMessage !== undefined) throw new Error(staleMessage);
+					return member(...args);
+				};
+			}
+		}
+	};
+	guard(api);
+	guard(api.events as Record<string, unknown>);
 
 	return {
 		api,
@@ -131,6 +173,12 @@ export function createExtensionApi(extensionPath: string, events: EventBus): Ext
 		bind(next) {
 			actions = next;
 			for (const { name, config } of registrations.pendingProviders.splice(0)) next.registerProvider(name, config);
+		},
+		invalidate(message = STALE_CONTEXT_MESSAGE) {
+			if (staleMessage !== undefined) return;
+			staleMessage = message;
+			for (const off of subscriptions) off();
+			subscriptions.clear();
 		},
 	};
 }

@@ -1,9 +1,50 @@
 export { ACTION_METHODS, createExtensionApi, type ExtensionActions, type ExtensionApiHandle } from "./api.ts";
+export * from "./context.ts";
 export { type DiscoveryOptions, type DiscoveryResult, discoverExtensions } from "./discovery.ts";
 export { createEventBus, type EventBus } from "./event-bus.ts";
+export type * from "./events.ts";
+export { EVENT_NAMES, EVENT_TABLE, isExtensionEventName } from "./events.ts";
 export { execCommand } from "./exec.ts";
 export { createModuleLoader, type LoadedExtensionHandle, type LoadResult, loadExtensions } from "./loader.ts";
 export { createNoopUi } from "./noop-ui.ts";
+export {
+	createExtensionRunner,
+	type EmitOptions,
+	type ExtensionError,
+	type ExtensionErrorListener,
+	type ExtensionRunner,
+	type RunnerExtension,
+} from "./runner.ts";
+export type {
+	AutocompleteItem,
+	BashOperations,
+	BashResult,
+	BranchSummaryEntry,
+	CacheWarmingAction,
+	CommandOptions,
+	CompactionEntry,
+	CompactionPreparation,
+	CompactionResult,
+	CustomMessageInput,
+	EntryRenderer,
+	ExtensionHandler,
+	ExtensionUIContext,
+	MarkdownTransformer,
+	MessageRenderer,
+	NormalizedSystemPromptOptions,
+	OnEvent,
+	ProviderConfig,
+	ProviderModelConfig,
+	SessionEntry,
+	ShortcutDefinition,
+	SlashCommandInfo,
+	SourceInfo,
+	SystemPromptOptions,
+	ToolInfo,
+	ToolRenderContext,
+	UIComponent,
+	UIDialogOptions,
+} from "./types.ts";
 export {
 	type CommandDefinition,
 	type ExecOptions,
