@@ -1,16 +1,10 @@
 /** `@mariozechner/pi-coding-agent` / `@earendil-works/pi-coding-agent`: what extensions and SDK users import. */
+import type { TSchema } from "@sinclair/typebox";
+import type { ToolDefinition } from "../extensions/index.ts";
+
 export { CONFIG_DIR_NAME, getAgentDir } from "../config/index.ts";
-export {
-	type CommandDefinition,
-	createEventBus,
-	type EventBus,
-	type ExecOptions,
-	type ExecResult,
-	type ExtensionAPI,
-	type ExtensionFactory,
-	type FlagDefinition,
-	type ToolDefinition,
-} from "../extensions/index.ts";
+export type * from "../extensions/index.ts";
+export { createEventBus, isExtensionEventName } from "../extensions/index.ts";
 export {
 	AgentSession,
 	buildSystemPrompt,
@@ -48,7 +42,9 @@ export {
 } from "../tools/index.ts";
 export { PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
 
-/** `defineTool(def)`: returns the definition unchanged; exists for type inference in extensions. */
-export function defineTool<T>(definition: T): T {
+/** `defineTool(def)`: returns the definition unchanged; exists so TypeScript infers the parameter types. */
+export function defineTool<TParams extends TSchema, TDetails = unknown, TState = any>(
+	definition: ToolDefinition<TParams, TDetails, TState>,
+): ToolDefinition<TParams, TDetails, TState> {
 	return definition;
 }
