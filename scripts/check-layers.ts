@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
 	compaction: 3,
 	config: 3,
 	extensions: 4,
+	resources: 4,
 	packages: 4,
 	runtime: 5,
 	modes: 6,

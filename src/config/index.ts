@@ -1,18 +1,55 @@
 export {
+	type JsonObject,
+	type JsonRead,
+	LOCK_STALE_MS,
+	readJsonObject,
+	updateJsonFile,
+	writeFileAtomic,
+} from "./json-file.ts";
+export {
+	APPEND_SYSTEM_PROMPT_FILE,
 	agentPaths,
+	agentsSkillsDir,
 	CONFIG_DIR_NAME,
+	CONTEXT_FILE_NAMES,
 	ENV_AGENT_DIR,
 	ENV_SESSION_DIR,
 	getAgentDir,
 	getProjectConfigDir,
 	projectPaths,
+	SYSTEM_PROMPT_FILE,
+	TRUST_GATED_PROJECT_ENTRIES,
+	userAgentsSkillsDir,
 } from "./paths.ts";
 export {
+	type LoadSettingsOptions,
+	loadSettingsFiles,
 	loadStartupSettings,
 	mergeSettings,
+	readSettingsFile,
 	resolveSettingsPath,
 	type SettingsFile,
 	type SettingsLoad,
 	type SettingsScope,
 	StartupSettings,
 } from "./settings-file.ts";
+export {
+	type DefaultProjectTrust,
+	GLOBAL_ONLY_KEYS,
+	type PackageSourceSetting,
+	renderSettingsJsonSchema,
+	type Settings,
+	SettingsSchema,
+	type ThinkingLevelSetting,
+} from "./settings-schema.ts";
+export { type SettingsKeyPath, SettingsStore, type SettingsStoreOptions } from "./settings-store.ts";
+export {
+	checkSettingValue,
+	deepMerge,
+	migrateSettings,
+	type ResolvedSettings,
+	resolveSettings,
+	SETTINGS_DEFAULTS,
+	type SettingsProblem,
+	validateSettings,
+} from "./settings-values.ts";

@@ -1,44 +1,21 @@
 /**
- * Reading settings files. This first cut reads only what start-up needs (resource paths);
- * the full schema, merge and locked writes arrive with the settings issue.
+ * Reading settings files: the global `<agentDir>/settings.json` and the project `<cwd>/.pi/settings.json`.
+ *
+ * Each file is parsed, migrated (legacy keys) and validated key by key. Problems come back as one line each naming
+ * the file, the key and what is wrong; the bad key falls back to its default and the rest of the file is used.
+ * An unparsable file counts as empty. Project settings are trust-gated: while the project is not trusted only its
+ * `sessionDir` is read (pi needs it to find sessions before trust is resolved).
  */
-import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { type Static, Type } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
-import { errorMessage, expandHome } from "../util/index.ts";
+import { expandHome } from "../util/index.ts";
+import { readJsonObject } from "./json-file.ts";
 import { agentPaths, projectPaths } from "./paths.ts";
+import { GLOBAL_ONLY_KEYS, type Settings, SettingsSchema } from "./settings-schema.ts";
+import { deepMerge, migrateSettings, validateSettings } from "./settings-values.ts";
 
-const ResourceList = Type.Array(Type.String());
-
-const ThinkingLevel = Type.Union(
-	["off", "minimal", "low", "medium", "high", "xhigh", "max"].map((level) => Type.Literal(level)),
-);
-
-/** The keys this module validates; any other key is kept untouched for later readers. */
-export const StartupSettings = Type.Object(
-	{
-		extensions: Type.Optional(ResourceList),
-		skills: Type.Optional(ResourceList),
-		prompts: Type.Optional(ResourceList),
-		themes: Type.Optional(ResourceList),
-		defaultProvider: Type.Optional(Type.String()),
-		defaultModel: Type.Optional(Type.String()),
-		defaultThinkingLevel: Type.Optional(ThinkingLevel),
-		shellPath: Type.Optional(Type.String()),
-		shellCommandPrefix: Type.Optional(Type.String()),
-		retry: Type.Optional(
-			Type.Object({
-				enabled: Type.Optional(Type.Boolean()),
-				maxRetries: Type.Optional(Type.Integer({ minimum: 0 })),
-				baseDelayMs: Type.Optional(Type.Number({ minimum: 0 })),
-				maxAgentDelayMs: Type.Optional(Type.Number({ minimum: 0 })),
-			}),
-		),
-	},
-	{ additionalProperties: true },
-);
-export type StartupSettings = Static<typeof StartupSettings>;
+/** The settings schema under its first-cut name (start-up code validates with it). */
+export const StartupSettings = SettingsSchema;
+export type StartupSettings = Settings;
 
 export type SettingsScope = "global" | "project";
 
@@ -47,7 +24,10 @@ export interface SettingsFile {
 	path: string;
 	/** Directory that relative resource paths in this file resolve from. */
 	baseDir: string;
-	settings: StartupSettings;
+	/** Valid keys of the file (bad ones removed), plus unknown keys as they are. */
+	settings: Settings;
+	/** True for an untrusted project file, of which only `sessionDir` was kept. */
+	restricted?: boolean;
 }
 
 export interface SettingsLoad {
@@ -56,52 +36,71 @@ export interface SettingsLoad {
 	diagnostics: string[];
 }
 
-export function loadStartupSettings(agentDir: string, cwd: string): SettingsLoad {
+export interface LoadSettingsOptions {
+	agentDir: string;
+	cwd: string;
+	/** Whether project settings load; when false only the project `sessionDir` is read. */
+	projectTrusted: boolean;
+}
+
+export function loadSettingsFiles(options: LoadSettingsOptions): SettingsLoad {
 	const diagnostics: string[] = [];
 	const files: SettingsFile[] = [];
-	const global = readSettingsFile("global", agentPaths.settings(agentDir), agentDir, diagnostics);
+	const global = readSettingsFile("global", agentPaths.settings(options.agentDir), options.agentDir, diagnostics);
 	if (global) files.push(global);
-	const projectFile = projectPaths.settings(cwd);
-	const project = readSettingsFile("project", projectFile, dirname(projectFile), diagnostics);
+	const projectFile = projectPaths.settings(options.cwd);
+	const project = readSettingsFile("project", projectFile, dirname(projectFile), diagnostics, options.projectTrusted);
 	if (project) files.push(project);
 	return { files, diagnostics };
 }
 
-function readSettingsFile(
+/**
+ * First-cut entry kept for start-up code. Without `projectTrusted` the project file loads in full (the caller has
+ * not resolved trust yet); pass it once trust is known.
+ */
+export function loadStartupSettings(
+	agentDir: string,
+	cwd: string,
+	options: { projectTrusted?: boolean } = {},
+): SettingsLoad {
+	return loadSettingsFiles({ agentDir, cwd, projectTrusted: options.projectTrusted ?? true });
+}
+
+/**
+ * Reads one settings file; undefined when it does not exist or cannot be used (then a diagnostic says why).
+ * For the project scope, `trusted: false` keeps only `sessionDir`, and global-only keys are ignored.
+ */
+export function readSettingsFile(
 	scope: SettingsScope,
 	path: string,
 	baseDir: string,
 	diagnostics: string[],
+	trusted = true,
 ): SettingsFile | undefined {
-	let text: string;
-	try {
-		text = readFileSync(path, "utf8");
-	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-		diagnostics.push(`settings ${path}: cannot read: ${errorMessage(error)}`);
+	const read = readJsonObject(path);
+	if (!read.ok) {
+		diagnostics.push(`settings ${path}: ${read.reason}; using defaults`);
 		return undefined;
 	}
-	let raw: unknown;
-	try {
-		raw = JSON.parse(text);
-	} catch (error) {
-		diagnostics.push(`settings ${path}: invalid JSON: ${errorMessage(error)}; using defaults`);
-		return undefined;
+	if (!read.data) return undefined;
+	const migrated = migrateSettings(read.data);
+	if (scope === "project" && !trusted) {
+		const { settings, problems } = validateSettings({ sessionDir: migrated.sessionDir });
+		for (const p of problems) diagnostics.push(`settings ${path}: "${p.key}": ${p.problem}; using the default`);
+		const kept: Settings = settings.sessionDir === undefined ? {} : { sessionDir: settings.sessionDir };
+		return { scope, path, baseDir, settings: kept, restricted: true };
 	}
-	if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-		diagnostics.push(`settings ${path}: expected a JSON object; using defaults`);
-		return undefined;
-	}
-	const settings: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
-	for (const [key, schema] of Object.entries(StartupSettings.properties)) {
-		if (settings[key] !== undefined && !Value.Check(schema, settings[key])) {
-			const first = Value.Errors(schema, settings[key]).First();
-			const where = first?.path ? `${key}${first.path.replace(/\//g, ".")}` : key;
-			diagnostics.push(`settings ${path}: "${where}": ${first?.message ?? "invalid value"}; using the default`);
-			delete settings[key];
+	const { settings, problems } = validateSettings(migrated);
+	for (const p of problems) diagnostics.push(`settings ${path}: "${p.key}": ${p.problem}; using the default`);
+	if (scope === "project") {
+		const record = settings as Record<string, unknown>;
+		for (const key of GLOBAL_ONLY_KEYS) {
+			if (record[key] === undefined) continue;
+			diagnostics.push(`settings ${path}: "${key}": can only be set in the agent-directory settings; ignored here`);
+			delete record[key];
 		}
 	}
-	return { scope, path, baseDir, settings: settings as StartupSettings };
+	return { scope, path, baseDir, settings };
 }
 
 /** Resolves a resource path from a settings file: `~` expanded, relative to the file's base dir. */
@@ -110,19 +109,12 @@ export function resolveSettingsPath(entry: string, baseDir: string): string {
 	return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
 }
 
-/** Project settings over global ones; objects one level deep are merged key by key (pi's merge depth). */
-export function mergeSettings(files: SettingsFile[]): StartupSettings {
-	const merged: Record<string, unknown> = {};
-	for (const file of files) {
-		for (const [key, value] of Object.entries(file.settings)) {
-			const previous = merged[key];
-			const bothObjects = isPlainObject(previous) && isPlainObject(value);
-			merged[key] = bothObjects ? { ...(previous as object), ...(value as object) } : value;
-		}
-	}
-	return merged as StartupSettings;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
+/**
+ * Later files over earlier ones (pass global, then project): plain objects merge at every depth, other values
+ * (arrays included) replace. Resource lists are not combined here; the resource loader reads each file's list.
+ */
+export function mergeSettings(files: readonly SettingsFile[]): Settings {
+	let merged: Record<string, unknown> = {};
+	for (const file of files) merged = deepMerge(merged, file.settings as Record<string, unknown>);
+	return merged as Settings;
 }

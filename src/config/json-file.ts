@@ -1,0 +1,143 @@
+/**
+ * Locked read-modify-write of a JSON object file, shared by settings and the trust store.
+ *
+ * The file is locked with proper-lockfile (`<file>.lock`, so the file itself need not exist), re-read under the
+ * lock, changed by the caller, and replaced by writing a temp file in the same folder and renaming it over the
+ * original. Concurrent writers in any process therefore lose nothing, and readers never see half a file. A lock
+ * left behind by a killed process goes stale after `LOCK_STALE_MS` and is taken over. A file that is not a JSON
+ * object is never replaced: the write is refused with an error naming the file.
+ */
+import {
+	closeSync,
+	fchmodSync,
+	fsyncSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeSync,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import lockfile from "proper-lockfile";
+import { errorMessage, firstLine } from "../util/index.ts";
+
+/** A held lock whose mtime is older than this is considered abandoned (proper-lockfile's minimum is 2000). */
+export const LOCK_STALE_MS = 3000;
+/** Retries span well over LOCK_STALE_MS so a stale lock is always outlived. */
+const LOCK_RETRIES = { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true };
+
+export type JsonObject = Record<string, unknown>;
+
+export type JsonRead = { ok: true; data: JsonObject | undefined } | { ok: false; reason: string };
+
+/** Reads a JSON object file: `data` undefined when it does not exist; `ok: false` with a reason when unusable. */
+export function readJsonObject(path: string): JsonRead {
+	let text: string;
+	try {
+		text = readFileSync(path, "utf8");
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, data: undefined };
+		return { ok: false, reason: `cannot read: ${errorMessage(error)}` };
+	}
+	if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+	if (text.trim() === "") return { ok: true, data: {} };
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		return { ok: false, reason: `invalid JSON: ${firstLine(errorMessage(error))}` };
+	}
+	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+		return { ok: false, reason: "expected a JSON object at the top level" };
+	}
+	return { ok: true, data: parsed as JsonObject };
+}
+
+function existingMode(path: string): number | undefined {
+	try {
+		return statSync(path).mode & 0o777;
+	} catch {
+		// No file yet: the default mode applies.
+		return undefined;
+	}
+}
+
+/** Writes `text` to `path` by temp file + fsync + rename (same folder, so the rename is atomic); keeps the mode. */
+export function writeFileAtomic(path: string, text: string): void {
+	const dir = dirname(path);
+	mkdirSync(dir, { recursive: true });
+	const mode = existingMode(path) ?? 0o644;
+	const temp = join(dir, `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
+	let fd: number | undefined;
+	try {
+		fd = openSync(temp, "w", mode);
+		fchmodSync(fd, mode);
+		writeSync(fd, text);
+		fsyncSync(fd);
+		closeSync(fd);
+		fd = undefined;
+		renameSync(temp, path);
+	} catch (error) {
+		if (fd !== undefined) closeSync(fd);
+		rmSync(temp, { force: true });
+		throw error;
+	}
+}
+
+/** Edits `data` in place, or returns a replacement object; returning `false` skips the write. */
+export type JsonChange = (data: JsonObject) => unknown;
+
+/** In-process queue per file, so this process's writers take turns instead of contending for the file lock. */
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `change` on the current content of `path` under the file lock and writes the result atomically.
+ * `change` edits the object in place (or returns a replacement); returning `false` skips the write.
+ * Rejects, leaving the file untouched, when the file is unreadable or not a JSON object.
+ */
+export function updateJsonFile(path: string, change: JsonChange): Promise<JsonObject> {
+	const file = resolve(path);
+	const previous = queues.get(file) ?? Promise.resolve();
+	const run = previous.catch(() => undefined).then(() => lockedUpdate(file, change));
+	const settled = run.catch(() => undefined);
+	queues.set(file, settled);
+	void settled.then(() => {
+		if (queues.get(file) === settled) queues.delete(file);
+	});
+	return run;
+}
+
+async function lockedUpdate(file: string, change: JsonChange): Promise<JsonObject> {
+	mkdirSync(dirname(file), { recursive: true });
+	let compromised: Error | undefined;
+	const release = await lockfile
+		.lock(file, {
+			realpath: false,
+			stale: LOCK_STALE_MS,
+			retries: LOCK_RETRIES,
+			onCompromised: (error) => {
+				compromised = error;
+			},
+		})
+		.catch((error: unknown) => {
+			throw new Error(`${file}: could not lock the file for writing: ${errorMessage(error)}`);
+		});
+	try {
+		const read = readJsonObject(file);
+		if (!read.ok) throw new Error(`${file}: ${read.reason}; not writing (fix or remove the file first)`);
+		const data = read.data ?? {};
+		const result = change(data);
+		if (result === false) return data;
+		const next =
+			typeof result === "object" && result !== null && !Array.isArray(result) ? (result as JsonObject) : data;
+		if (compromised) throw new Error(`${file}: lost the file lock (${compromised.message}); not writing`);
+		writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
+		return next;
+	} finally {
+		await release().catch(() => {
+			// Already released or taken over as stale: nothing of ours is left to clean up.
+		});
+	}
+}

@@ -1,0 +1,78 @@
+export { ancestorsUpTo, canonicalPath, findGitRoot } from "./collect.ts";
+export {
+	type ContextFilesOptions,
+	contextFileIn,
+	loadContextFiles,
+	loadSystemPromptFiles,
+	type SystemPromptFiles,
+	type SystemPromptFilesOptions,
+} from "./context-files.ts";
+export { type DiscoveryOptions, discoverCandidates, type ExplicitPaths, type ResourceKind } from "./discovery.ts";
+export { type Frontmatter, parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
+export { ResourceLoader, type ResourceLoaderOptions } from "./loader.ts";
+export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "./overrides.ts";
+export {
+	expandPromptTemplate,
+	loadPromptFile,
+	type PromptLoad,
+	parseCommandArgs,
+	substituteArgs,
+} from "./prompts.ts";
+export {
+	expandSkillCommand,
+	formatSkillsForPrompt,
+	loadSkillFile,
+	MAX_SKILL_DESCRIPTION_LENGTH,
+	MAX_SKILL_NAME_LENGTH,
+	SKILL_COMMAND_PREFIX,
+	type SkillLoad,
+	validateSkillName,
+} from "./skills.ts";
+export { type ColorMode, type ColorSupport, detectColorSupport, hexToAnsi256, Theme } from "./theme.ts";
+export {
+	builtinThemes,
+	loadThemeFile,
+	parseThemeJson,
+	resolveColor,
+	type ThemeDefinition,
+	type ThemeParseOptions,
+} from "./theme-json.ts";
+export {
+	BUILTIN_THEME_JSON,
+	type ColorValue,
+	OPTIONAL_TOKEN_FALLBACK,
+	THEME_BG_TOKENS,
+	THEME_EXPORT_KEYS,
+	THEME_FG_TOKENS,
+	type ThemeBg,
+	type ThemeColor,
+	type ThemeExportKey,
+	type ThemeJson,
+	type ThemeToken,
+} from "./theme-tokens.ts";
+export {
+	decideProjectTrust,
+	hasProtectedProjectResources,
+	parentTrustPath,
+	type TrustDecision,
+	type TrustDecisionInput,
+	type TrustEntry,
+	type TrustMode,
+	type TrustReason,
+	TrustStore,
+} from "./trust.ts";
+export {
+	type ContextFile,
+	formatResourceDiagnostic,
+	type PromptTemplate,
+	type ResourceCandidate,
+	type ResourceCollision,
+	type ResourceDiagnostic,
+	type ResourcesDiscoverResult,
+	type ResourceType,
+	type Skill,
+	type SourceInfo,
+	type SourceOrigin,
+	type SourceScope,
+} from "./types.ts";
+export { parseYaml, YamlError } from "./yaml.ts";
