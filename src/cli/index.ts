@@ -3,9 +3,10 @@
  * a mode. Returns the exit code; user errors are thrown as `UserError` and printed by `main`.
  */
 import { randomUUID } from "node:crypto";
-import { getAgentDir, loadStartupSettings, mergeSettings } from "../config/index.ts";
+import { getAgentDir, SettingsStore } from "../config/index.ts";
 import { createNoopUi } from "../extensions/index.ts";
 import { runJsonMode, runPrintMode } from "../modes/index.ts";
+import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, VIRTUAL_MODULES } from "../sdk/index.ts";
 import { UserError, VERSION } from "../util/index.ts";
@@ -14,6 +15,7 @@ import { renderHelp } from "./help.ts";
 import { buildInputs, readFileArguments, readPipedStdin } from "./inputs.ts";
 import { renderModelList } from "./list-models.ts";
 import { createCredentials, setupSession } from "./setup.ts";
+import { decideTrust } from "./trust.ts";
 
 const out = (text: string) => process.stdout.write(text);
 const err = (text: string) => process.stderr.write(text);
@@ -26,11 +28,11 @@ export async function main(argv: readonly string[]): Promise<number> {
 	}
 	const cwd = process.cwd();
 	const agentDir = getAgentDir();
-	const settingsLoad = loadStartupSettings(agentDir, cwd);
-	for (const line of settingsLoad.diagnostics) err(`${line}\n`);
-	const settings = mergeSettings(settingsLoad.files);
+	const store = new SettingsStore({ agentDir, cwd, projectTrusted: false });
+	const shown = new Set(store.diagnostics);
+	for (const line of shown) err(`${line}\n`);
 	const host = await startExtensionHost({
-		settingsFiles: settingsLoad.files,
+		settingsFiles: store.files.filter((f) => f.scope === "global"),
 		cwd,
 		agentDir,
 		cliPaths: (args.flags.get("extension") as string[] | undefined) ?? [],
@@ -39,6 +41,20 @@ export async function main(argv: readonly string[]): Promise<number> {
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
 	});
 	for (const line of host.diagnostics) err(`${line}\n`);
+
+	const mode = args.flags.get("mode");
+	if (mode !== undefined && mode !== "text" && mode !== "json" && mode !== "rpc") {
+		throw new UserError(`Error: --mode must be text, json or rpc (got "${mode}")`);
+	}
+	const json = mode === "json";
+	const trusted = await decideTrust({ cwd, agentDir, args, host, store, mode: json ? "json" : "print", warn: err });
+	if (trusted) {
+		store.setProjectTrusted(true);
+		for (const line of store.diagnostics) if (!shown.has(line)) err(`${line}\n`);
+		const lines = await host.loadProjectExtensions(store.files.filter((f) => f.scope === "project"));
+		for (const line of lines) err(`${line}\n`);
+	}
+	const settings = store.merged;
 
 	if (args.flags.get("help")) {
 		const flags = [...host.flags].map(([name, { extension, flag }]) => ({
@@ -55,10 +71,6 @@ export async function main(argv: readonly string[]): Promise<number> {
 	const values = resolveExtensionFlags(args, specs);
 	for (const [name, value] of values) host.flags.get(name)?.extension.handle.flagValues.set(name, value);
 
-	const mode = args.flags.get("mode");
-	if (mode !== undefined && mode !== "text" && mode !== "json" && mode !== "rpc") {
-		throw new UserError(`Error: --mode must be text, json or rpc (got "${mode}")`);
-	}
 	if (mode === "rpc") throw new UserError("Error: --mode rpc is not available yet");
 
 	const credentials = createCredentials(agentDir, (line) => err(`${line}\n`));
@@ -68,7 +80,6 @@ export async function main(argv: readonly string[]): Promise<number> {
 		return 0;
 	}
 
-	const json = mode === "json";
 	const print = json || args.flags.get("print") === true || !process.stdin.isTTY || !process.stdout.isTTY;
 	if (!print) throw new UserError('Error: the interactive terminal UI is not available yet; use pi -p "prompt"');
 
@@ -76,14 +87,29 @@ export async function main(argv: readonly string[]): Promise<number> {
 	const inputs = buildInputs(stdin, readFileArguments(args.files, cwd), args.messages);
 	if (inputs.length === 0) throw new UserError('Error: no prompt given (pi -p "your prompt")');
 
+	const resources = new ResourceLoader({
+		cwd,
+		agentDir,
+		projectTrusted: trusted,
+		settingsFiles: store.files,
+		skillPaths: (args.flags.get("skill") as string[] | undefined) ?? [],
+		promptPaths: (args.flags.get("prompt-template") as string[] | undefined) ?? [],
+		themePaths: (args.flags.get("theme") as string[] | undefined) ?? [],
+		noSkills: args.flags.get("no-skills") === true,
+		noPromptTemplates: args.flags.get("no-prompt-templates") === true,
+		noThemes: args.flags.get("no-themes") === true,
+		noContextFiles: args.flags.get("no-context-files") === true,
+	});
+	for (const d of resources.getDiagnostics()) err(`${formatResourceDiagnostic(d)}\n`);
 	const setup = setupSession(
-		{ cwd, agentDir, flags: args.flags, settings, extensionTools: [], warn: (l) => err(`${l}\n`) },
+		{ cwd, agentDir, flags: args.flags, settings, extensionTools: [], resources, warn: (l) => err(`${l}\n`) },
 		credentials,
 	);
 	const common = {
 		session: setup.session,
 		inputs,
 		findCommand: (name: string) => host.findCommand(name),
+		expandInput: (text: string) => resources.expandInput(text),
 		commandContext: { cwd, mode: json ? "json" : "print", hasUI: false, ui: createNoopUi() },
 		noSession: (): never => {
 			throw new UserError(setup.noModelReason ?? "Error: no model available");

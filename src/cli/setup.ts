@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
 import { AuthStorage, type Model, ModelRegistry } from "../ai/index.ts";
 import { agentPaths, type StartupSettings } from "../config/index.ts";
+import { formatSkillsForPrompt, type ResourceLoader } from "../resources/index.ts";
 import {
 	type AgentSession,
 	buildSystemPrompt,
@@ -14,6 +15,7 @@ import {
 	createAgentSession,
 	DEFAULT_RETRY,
 	resolveModel,
+	type SystemPromptOptions,
 	THINKING_LEVELS,
 } from "../runtime/index.ts";
 import { type BuiltinTool, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "../tools/index.ts";
@@ -27,6 +29,8 @@ export interface SetupOptions {
 	settings: StartupSettings;
 	/** Tools registered by extensions, already wrapped as agent tools. */
 	extensionTools: AgentTool<any>[];
+	/** Context files, SYSTEM.md/APPEND_SYSTEM.md and skills for the system prompt. */
+	resources?: ResourceLoader;
 	warn: (line: string) => void;
 }
 
@@ -93,14 +97,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
 	});
 	const tools = selectTools(options, builtins);
-	const systemPrompt = buildSystemPrompt({
-		cwd: options.cwd,
-		tools: tools as BuiltinTool[],
-		...customPrompt(flag("system-prompt"), options.cwd),
-		appendSystemPrompt: ((options.flags.get("append-system-prompt") as string[] | undefined) ?? []).map((v) =>
-			textOrFile(v, options.cwd),
-		),
-	});
+	const systemPrompt = buildSystemPrompt(promptOptions(options, tools));
 	const session = createAgentSession({
 		model,
 		thinkingLevel: thinking,
@@ -152,8 +149,25 @@ function selectTools(options: SetupOptions, builtins: Map<string, BuiltinTool>):
 	return active.filter((n) => all.has(n) && !excluded.has(n)).map((n) => all.get(n) as AgentTool<any>);
 }
 
-function customPrompt(value: string | undefined, cwd: string): { customPrompt?: string } {
-	return value === undefined ? {} : { customPrompt: textOrFile(value, cwd) };
+/** `--system-prompt` over SYSTEM.md; `--append-system-prompt` values over APPEND_SYSTEM.md; AGENTS.md files; skills. */
+function promptOptions(options: SetupOptions, tools: AgentTool<any>[]): SystemPromptOptions {
+	const { cwd, flags, resources } = options;
+	const files = resources?.getSystemPromptFiles();
+	const custom = flags.get("system-prompt") as string | undefined;
+	const appended = (flags.get("append-system-prompt") as string[] | undefined) ?? [];
+	const customPrompt = custom !== undefined ? textOrFile(custom, cwd) : files?.systemPrompt?.content;
+	const appendSystemPrompt =
+		appended.length > 0 ? appended.map((v) => textOrFile(v, cwd)) : [files?.appendSystemPrompt?.content ?? ""];
+	const hasRead = tools.some((t) => t.name === "read");
+	const skillsBlock = resources && hasRead ? formatSkillsForPrompt(resources.getSkills().skills) : "";
+	return {
+		cwd,
+		tools: tools as BuiltinTool[],
+		...(customPrompt !== undefined ? { customPrompt } : {}),
+		appendSystemPrompt,
+		contextFiles: resources?.getContextFiles() ?? [],
+		...(skillsBlock ? { skillsBlock } : {}),
+	};
 }
 
 /** A flag value that names an existing file means its contents; anything else is the text itself. */

@@ -16,7 +16,7 @@ import type { ExtensionDiagnostic, ExtensionEntry, ExtensionScope } from "./type
 export interface DiscoveryOptions {
 	cwd: string;
 	/** `<agentDir>/extensions` */
-	globalDir: string;
+	globalDir?: string;
 	/** `<cwd>/.pi/extensions`; omitted when project resources are not allowed. */
 	projectDir?: string;
 	/** Entries from settings files, each already resolved against its file's folder. */
@@ -50,7 +50,7 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
 	const ctx: ScanContext = { add, diagnostics, isHostPackage: options.isHostPackage };
 
 	if (!options.noDiscovery) {
-		scanContainer(options.globalDir, "global", ctx);
+		if (options.globalDir) scanContainer(options.globalDir, "global", ctx);
 		if (options.projectDir) scanContainer(options.projectDir, "project", ctx);
 		for (const path of options.settingsPaths) addExplicit(path, "settings", ctx);
 	}

@@ -15,6 +15,8 @@ export interface RunPromptsOptions {
 	session: AgentSession | undefined;
 	inputs: PromptInput[];
 	findCommand(name: string): CommandDefinition | undefined;
+	/** `/skill:name` and prompt-template expansion (after extension commands). */
+	expandInput?(text: string): string;
 	commandContext: Record<string, unknown>;
 	/** Called when a prompt needs the agent but no session could be made (no model). */
 	noSession(): never;
@@ -35,6 +37,7 @@ export async function runPrompts(options: RunPromptsOptions): Promise<void> {
 			continue;
 		}
 		if (!options.session) options.noSession();
-		await options.session.prompt(input.text, input.images);
+		const text = options.expandInput ? options.expandInput(input.text) : input.text;
+		await options.session.prompt(text, input.images);
 	}
 }

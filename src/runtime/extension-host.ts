@@ -1,6 +1,10 @@
 /**
- * Start-up of the extension host: find extensions (settings + folders + `-e`), load them in order, and collect
- * what they registered that the CLI needs before a session exists (flags, commands).
+ * Start-up of the extension host in two phases, so a repository cannot run code just by being opened:
+ * 1. `startExtensionHost` loads the user's extensions (`<agentDir>/extensions`, global settings paths) and `-e`
+ *    paths; these may answer the `project_trust` event;
+ * 2. `loadProjectExtensions` loads `<cwd>/.pi/extensions` and project settings paths, only once the project is
+ *    trusted. The final order is pi's: global → project → settings → cli.
+ * The host also collects what the CLI needs before a session exists (flags, commands).
  */
 import { join } from "node:path";
 import { agentPaths, projectPaths, resolveSettingsPath, type SettingsFile } from "../config/index.ts";
@@ -10,6 +14,8 @@ import {
 	createModuleLoader,
 	discoverExtensions,
 	type EventBus,
+	type ExtensionEntry,
+	type ExtensionScope,
 	type FlagDefinition,
 	formatDiagnostic,
 	type LoadedExtensionHandle,
@@ -23,7 +29,7 @@ export interface ExtensionHostOptions {
 	agentDir: string;
 	cliPaths: string[];
 	noDiscovery: boolean;
-	/** Settings files read by the caller; their `extensions` entries are loaded. */
+	/** Global settings files; their `extensions` entries are loaded in phase 1. */
 	settingsFiles: SettingsFile[];
 	virtualModules: VirtualModuleTable;
 	isHostPackage: (name: string) => boolean;
@@ -45,22 +51,14 @@ export interface ExtensionHost {
 	/** Flags by name; the first extension to register a name owns it. */
 	flags: Map<string, RegisteredFlag>;
 	findCommand(name: string): CommandDefinition | undefined;
+	/** Phase 2: the project's own extensions (`.pi/extensions`, project settings paths). */
+	loadProjectExtensions(projectSettings: SettingsFile[]): Promise<string[]>;
 }
+
+const SCOPE_ORDER: Record<ExtensionScope, number> = { global: 0, project: 1, settings: 2, cli: 3 };
 
 export async function startExtensionHost(options: ExtensionHostOptions): Promise<ExtensionHost> {
 	const diagnostics: string[] = [];
-	const settingsPaths = options.settingsFiles.flatMap((file) =>
-		(file.settings.extensions ?? []).map((entry) => resolveSettingsPath(entry, file.baseDir)),
-	);
-	const discovery = discoverExtensions({
-		cwd: options.cwd,
-		globalDir: agentPaths.extensions(options.agentDir),
-		projectDir: projectPaths.extensions(options.cwd),
-		settingsPaths,
-		cliPaths: options.cliPaths,
-		noDiscovery: options.noDiscovery,
-		isHostPackage: options.isHostPackage,
-	});
 	const events = createEventBus((channel, error) => {
 		diagnostics.push(`extension event bus "${channel}": listener failed: ${String(error)}`);
 	});
@@ -69,35 +67,67 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		join(agentPaths.cache(options.agentDir), "jiti"),
 		options.loaderKind,
 	);
-	const loaded =
-		discovery.entries.length > 0
-			? await loadExtensions(discovery.entries, moduleLoader, events)
-			: { extensions: [], diagnostics: [] };
-	diagnostics.push(...[...discovery.diagnostics, ...loaded.diagnostics].map(formatDiagnostic));
-
+	const extensions: LoadedExtensionHandle[] = [];
 	const flags = new Map<string, RegisteredFlag>();
-	for (const extension of loaded.extensions) {
-		for (const [name, flag] of extension.handle.registrations.flags) {
-			const owner = flags.get(name);
-			if (owner) {
-				diagnostics.push(
-					`extension ${extension.entry.path}: flag --${name} is already registered by ${owner.extension.entry.path}; ignored`,
-				);
-			} else flags.set(name, { extension, flag });
-		}
-	}
+
+	const load = async (entries: ExtensionEntry[]): Promise<string[]> => {
+		const known = new Set(extensions.map((e) => e.entry.path));
+		const fresh = entries.filter((entry) => !known.has(entry.path));
+		const loaded = fresh.length > 0 ? await loadExtensions(fresh, moduleLoader, events) : { extensions: [], diagnostics: [] };
+		extensions.push(...loaded.extensions);
+		extensions.sort((a, b) => SCOPE_ORDER[a.entry.scope] - SCOPE_ORDER[b.entry.scope]);
+		const lines = loaded.diagnostics.map(formatDiagnostic);
+		for (const extension of loaded.extensions) lines.push(...registerFlags(extension, flags));
+		return lines;
+	};
+
+	const settingsPaths = (files: SettingsFile[]) =>
+		files.flatMap((file) => (file.settings.extensions ?? []).map((entry) => resolveSettingsPath(entry, file.baseDir)));
+	const discovery = discoverExtensions({
+		cwd: options.cwd,
+		globalDir: agentPaths.extensions(options.agentDir),
+		settingsPaths: settingsPaths(options.settingsFiles),
+		cliPaths: options.cliPaths,
+		noDiscovery: options.noDiscovery,
+		isHostPackage: options.isHostPackage,
+	});
+	diagnostics.push(...discovery.diagnostics.map(formatDiagnostic), ...(await load(discovery.entries)));
+
 	return {
-		extensions: loaded.extensions,
+		extensions,
 		diagnostics,
 		events,
 		moduleLoader,
 		flags,
 		findCommand(name) {
-			for (const extension of loaded.extensions) {
+			for (const extension of extensions) {
 				const command = extension.handle.registrations.commands.get(name);
 				if (command) return command;
 			}
 			return undefined;
 		},
+		async loadProjectExtensions(projectSettings) {
+			if (options.noDiscovery) return [];
+			const project = discoverExtensions({
+				cwd: options.cwd,
+				projectDir: projectPaths.extensions(options.cwd),
+				settingsPaths: settingsPaths(projectSettings),
+				cliPaths: [],
+				noDiscovery: false,
+				isHostPackage: options.isHostPackage,
+			});
+			return [...project.diagnostics.map(formatDiagnostic), ...(await load(project.entries))];
+		},
 	};
+}
+
+function registerFlags(extension: LoadedExtensionHandle, flags: Map<string, RegisteredFlag>): string[] {
+	const lines: string[] = [];
+	for (const [name, flag] of extension.handle.registrations.flags) {
+		const owner = flags.get(name);
+		if (owner) {
+			lines.push(`extension ${extension.entry.path}: flag --${name} is already registered by ${owner.extension.entry.path}; ignored`);
+		} else flags.set(name, { extension, flag });
+	}
+	return lines;
 }

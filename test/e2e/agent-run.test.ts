@@ -120,3 +120,32 @@ describe("a multi-turn tool loop through the binary", () => {
 		expect(events.find((e) => e.type === "agent_end").willRetry).toBe(true);
 	});
 });
+
+describe("resources shape the prompt", () => {
+	test("AGENTS.md, APPEND_SYSTEM.md, skills and prompt templates reach the model; trust gates the project's own", async () => {
+		const { home, cwd } = repo();
+		writeTree(join(home, ".pi/agent"), {
+			"AGENTS.md": "Global rule: be kind.",
+			"APPEND_SYSTEM.md": "Appended: mind the tests.",
+			"skills/pdf-tools/SKILL.md": "---\nname: pdf-tools\ndescription: Work with PDF files\n---\nUse pdftotext.\n",
+			"prompts/review.md": "---\ndescription: Review a file\n---\nPlease review $1 carefully.",
+		});
+		writeTree(cwd, { "AGENTS.md": "Project rule: tabs.", ".pi/prompts/secret.md": "project template $@" });
+		server.push({ kind: "reply", text: "ok" }, { kind: "reply", text: "ok" });
+		const before = server.requests.length;
+		const run = await runPiAsync(["-p", "/review calc.js"], { home, cwd });
+		expect(run.stdout).toBe("ok\n");
+		const body = server.requests[before]?.body;
+		const system = body.system[0].text as string;
+		expect(system).toContain("Global rule: be kind.");
+		expect(system).toContain("Project rule: tabs.");
+		expect(system).toContain("Appended: mind the tests.");
+		expect(system).toContain("pdf-tools");
+		expect(system).toContain("Work with PDF files");
+		expect(body.messages[0].content[0].text).toBe("Please review calc.js carefully.");
+		// A project prompt template is trust-gated: without --approve "/secret" is sent as typed.
+		const second = await runPiAsync(["-p", "/secret x"], { home, cwd });
+		expect(second.stderr).toContain("--approve");
+		expect(server.requests.at(-1)?.body.messages[0].content[0].text).toBe("/secret x");
+	});
+});

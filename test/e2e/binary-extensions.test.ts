@@ -124,9 +124,14 @@ describe("where extensions come from", () => {
 			"settings.json": JSON.stringify({ extensions: ["./more/s.ts"] }),
 			"more/s.ts": cmd("s"),
 		});
-		for (const name of ["g", "p", "s"]) {
+		for (const name of ["g", "s"]) {
 			expect(runPi(["-p", `/${name}`], { home: h, cwd: repo, binary }).stdout).toBe(`${name}\n`);
 		}
+		// The project's own extensions load only when the project is trusted.
+		const untrusted = runPi(["-p", "/p"], { home: h, cwd: repo, binary });
+		expect(untrusted.stderr).toContain("Skipping this folder's .pi resources (the project is not trusted)");
+		expect(untrusted.stdout).toBe("");
+		expect(runPi(["--approve", "-p", "/p"], { home: h, cwd: repo, binary }).stdout).toBe("p\n");
 		expect(runPi(["-e", "./cli.ts", "-p", "/c"], { home: h, cwd: repo, binary }).stdout).toBe("c\n");
 		const off = runPi(["--no-extensions", "-e", "./cli.ts", "-p", "/c", "/g"], { home: h, cwd: repo, binary });
 		expect(off.stdout).toBe("c\n");
