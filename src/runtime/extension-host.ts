@@ -73,7 +73,8 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 	const load = async (entries: ExtensionEntry[]): Promise<string[]> => {
 		const known = new Set(extensions.map((e) => e.entry.path));
 		const fresh = entries.filter((entry) => !known.has(entry.path));
-		const loaded = fresh.length > 0 ? await loadExtensions(fresh, moduleLoader, events) : { extensions: [], diagnostics: [] };
+		const loaded =
+			fresh.length > 0 ? await loadExtensions(fresh, moduleLoader, events) : { extensions: [], diagnostics: [] };
 		extensions.push(...loaded.extensions);
 		extensions.sort((a, b) => SCOPE_ORDER[a.entry.scope] - SCOPE_ORDER[b.entry.scope]);
 		const lines = loaded.diagnostics.map(formatDiagnostic);
@@ -126,7 +127,9 @@ function registerFlags(extension: LoadedExtensionHandle, flags: Map<string, Regi
 	for (const [name, flag] of extension.handle.registrations.flags) {
 		const owner = flags.get(name);
 		if (owner) {
-			lines.push(`extension ${extension.entry.path}: flag --${name} is already registered by ${owner.extension.entry.path}; ignored`);
+			lines.push(
+				`extension ${extension.entry.path}: flag --${name} is already registered by ${owner.extension.entry.path}; ignored`,
+			);
 		} else flags.set(name, { extension, flag });
 	}
 	return lines;
