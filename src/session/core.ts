@@ -1,0 +1,283 @@
+/**
+ * State and file handling behind `SessionManager`: which file, its lock, loading, the deferred first write and
+ * appends. Persistence rules (pi's, plus safety):
+ * - A new session writes nothing until it holds an assistant message; then the header and every buffered entry
+ *   go to disk at once (atomically), and each later entry is appended immediately as one line.
+ * - An existing file is locked when opened for writing (see lock.ts) and migrated (rewritten once) when old.
+ * - Memory changes only after the write succeeded, so a failed append leaves memory and file in agreement.
+ */
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { ContextDefaults } from "./context.ts";
+import { headerLine } from "./entries.ts";
+import { rewriteWithBackup, SessionFile, SessionFileChangedError, writeNewFile } from "./file.ts";
+import { assertValidSessionId, newEntryId, uuidv7 } from "./ids.ts";
+import { type LoadedFile, loadSessionFile, type RawLine } from "./load.ts";
+import { lockSessionFile, type SessionLock, SessionLockedError } from "./lock.ts";
+import { sessionFileName } from "./paths.ts";
+import { type EntryNode, EntryStore, nodeFor } from "./store.ts";
+import {
+	CURRENT_SESSION_VERSION,
+	type NewSessionOptions,
+	type OpenOptions,
+	type SessionEntry,
+	type SessionHeader,
+} from "./types.ts";
+
+/** Appending to a session this manager may not write (read-only open, lock lost). */
+export class SessionReadOnlyError extends Error {
+	override readonly name = "SessionReadOnlyError";
+}
+
+function isAssistant(entry: SessionEntry): boolean {
+	return entry.type === "message" && entry.message.role === "assistant";
+}
+
+export abstract class SessionCore {
+	protected header!: SessionHeader;
+	protected store!: EntryStore;
+	protected leafId: string | null = null;
+	protected sessionFile: string | undefined;
+	protected file: SessionFile | undefined;
+	protected lock: SessionLock | undefined;
+	/** The header is on disk (appends go straight to the file). */
+	protected flushed = false;
+	protected hasAssistant = false;
+	protected readOnlyReason: string | undefined;
+	protected diagnostics: string[] = [];
+	protected defaults: ContextDefaults = {};
+
+	protected constructor(
+		protected cwd: string,
+		protected sessionDir: string,
+		protected readonly persist: boolean,
+		protected readonly defaultDir: boolean,
+	) {}
+
+	// ---- switching files -----------------------------------------------------------------------------------
+
+	/** Closes the current file and releases its lock (nothing in memory changes). */
+	protected releaseFile(): void {
+		this.file?.close();
+		this.file = undefined;
+		this.lock?.release();
+		this.lock = undefined;
+	}
+
+	protected newHeader(options: NewSessionOptions = {}, now = new Date()): SessionHeader {
+		if (options.id !== undefined) assertValidSessionId(options.id);
+		const header: SessionHeader = {
+			type: "session",
+			version: CURRENT_SESSION_VERSION,
+			id: options.id ?? uuidv7(now.getTime()),
+			timestamp: now.toISOString(),
+			cwd: this.cwd,
+		};
+		if (options.parentSession) header.parentSession = options.parentSession;
+		return header;
+	}
+
+	/** Starts an empty session; `path` defaults to a new file in the session dir. */
+	protected startNew(options: NewSessionOptions = {}, path?: string): void {
+		this.releaseFile();
+		const now = new Date();
+		this.header = this.newHeader(options, now);
+		this.store = new EntryStore(undefined, this.diagnostics);
+		this.leafId = null;
+		this.flushed = false;
+		this.hasAssistant = false;
+		this.readOnlyReason = undefined;
+		this.defaults = {};
+		this.sessionFile = this.persist ? (path ?? join(this.sessionDir, sessionFileName(this.header.id, now))) : undefined;
+	}
+
+	/** Makes `entries` (already valid, in order) the whole session under `header`; writes it when due. */
+	protected adopt(header: SessionHeader, entries: SessionEntry[], path: string | undefined, leafId?: string | null) {
+		this.releaseFile();
+		this.header = header;
+		this.store = new EntryStore(undefined, this.diagnostics);
+		for (const entry of entries) this.store.add(nodeFor(entry));
+		this.leafId = leafId !== undefined && leafId !== null && this.store.has(leafId) ? leafId : this.store.lastId();
+		this.hasAssistant = entries.some(isAssistant);
+		this.flushed = false;
+		this.readOnlyReason = undefined;
+		this.sessionFile = this.persist ? path : undefined;
+		if (this.hasAssistant) this.flush([]);
+	}
+
+	/**
+	 * Loads `path` (or starts a new session there when it is missing or empty). On failure (not a session,
+	 * locked) the manager keeps the session it had.
+	 */
+	protected loadFile(path: string, options: OpenOptions = {}): void {
+		const file = resolve(path);
+		if (file === this.sessionFile) this.releaseFile();
+		if (!existsSync(file) || statSync(file).size === 0) {
+			this.startNew({}, file);
+			return;
+		}
+		let readOnly = options.readOnly === true ? "opened read-only" : undefined;
+		let lock: SessionLock | undefined;
+		if (!readOnly) {
+			try {
+				lock = lockSessionFile(file);
+			} catch (error) {
+				if (!(error instanceof SessionLockedError) || options.onLocked !== "readOnly") throw error;
+				readOnly = error.message;
+			}
+		}
+		let handle: SessionFile | undefined;
+		const diagnostics: string[] = [];
+		let loaded: LoadedFile;
+		try {
+			handle = SessionFile.open(file, lock !== undefined);
+			loaded = loadSessionFile(handle.descriptor, file, (set) => newEntryId((id) => set.has(id)));
+			diagnostics.push(...loaded.diagnostics);
+			handle.setLoaded(loaded.size, loaded.validEnd, loaded.tail);
+			if (loaded.migratedFrom !== undefined && lock) {
+				handle = this.rewriteMigrated(file, loaded, handle);
+				diagnostics.push(`${file}: migrated from format ${loaded.migratedFrom} to ${CURRENT_SESSION_VERSION}`);
+			}
+		} catch (error) {
+			handle?.close();
+			lock?.release();
+			throw error;
+		}
+		this.releaseFile();
+		this.diagnostics.push(...diagnostics);
+		this.store = new EntryStore(handle, this.diagnostics);
+		this.store.adoptLoaded(loaded.nodes, loaded.byId);
+		this.header = loaded.header;
+		this.file = handle;
+		this.lock = lock;
+		this.sessionFile = file;
+		this.readOnlyReason = readOnly;
+		this.flushed = true;
+		this.hasAssistant = true;
+		this.leafId = this.store.lastId();
+		if (this.header.cwd !== "") this.cwd = this.header.cwd;
+		this.defaults = legacyDefaults(this.header);
+	}
+
+	/** Writes a migrated v1/v2 file back as v3 (see `rewriteWithBackup`); returns the handle on the new file. */
+	private rewriteMigrated(file: string, loaded: LoadedFile, handle: SessionFile): SessionFile {
+		const order = loaded.rewriteOrder ?? [];
+		const lines = function* () {
+			yield headerLine(loaded.header);
+			for (const item of order) {
+				yield isNode(item) ? JSON.stringify(item.entry) : handle.read(item.offset, item.length).toString("utf8");
+			}
+		};
+		rewriteWithBackup(file, lines(), loaded.migratedFrom ?? 1);
+		handle.close();
+		const fresh = SessionFile.open(file, true);
+		const size = statSync(file).size;
+		fresh.setLoaded(size, size, "ok");
+		return fresh;
+	}
+
+	// ---- writing -------------------------------------------------------------------------------------------
+
+	protected assertWritable(): void {
+		const lost = this.lock?.lost;
+		if (lost && !this.readOnlyReason) {
+			this.readOnlyReason = lost;
+			this.diagnostics.push(`${this.sessionFile}: ${lost}; further appends are refused`);
+		}
+		if (this.readOnlyReason) {
+			throw new SessionReadOnlyError(
+				`session is read-only (${this.readOnlyReason}); use forkToNewFile() to continue in a new file`,
+			);
+		}
+	}
+
+	/** Writes `entry` as pi would (see the file comment), before it is added to memory. */
+	protected persistEntry(entry: SessionEntry): void {
+		this.assertWritable();
+		if (!this.persist) return;
+		if (this.flushed) {
+			try {
+				this.file!.append(JSON.stringify(entry));
+			} catch (error) {
+				if (!(error instanceof SessionFileChangedError)) throw error;
+				this.readOnlyReason = "the file was changed by another program";
+				this.diagnostics.push(error.message);
+				this.assertWritable();
+			}
+			return;
+		}
+		if (this.hasAssistant || isAssistant(entry)) this.flush([entry]);
+	}
+
+	/** First write: header, every entry in memory and `extra`, atomically; then keeps the file open to append. */
+	protected flush(extra: SessionEntry[]): void {
+		const path = this.sessionFile;
+		if (!this.persist || !path) return;
+		mkdirSync(dirname(path), { recursive: true });
+		this.lock ??= lockSessionFile(path);
+		const store = this.store;
+		const header = this.header;
+		const lines = function* () {
+			yield headerLine(header);
+			for (const node of store.nodes) {
+				const entry = store.materialize(node);
+				if (entry) yield JSON.stringify(entry);
+			}
+			for (const entry of extra) yield JSON.stringify(entry);
+		};
+		const size = writeNewFile(path, lines());
+		const handle = SessionFile.open(path, true);
+		handle.setLoaded(size, size, "ok");
+		this.file = handle;
+		this.store.setSource(handle);
+		this.flushed = true;
+	}
+
+	/** Adds a new entry: id, parent (the leaf) and timestamp are filled in; written first, then kept; leaf moves. */
+	protected appendEntry<T extends SessionEntry>(fields: Omit<T, "id" | "parentId" | "timestamp">, id?: string): T {
+		const { type, ...rest } = fields as { type: string };
+		const entry = {
+			type,
+			id: id ?? newEntryId((candidate) => this.store.has(candidate)),
+			parentId: this.leafId,
+			timestamp: new Date().toISOString(),
+			...rest,
+		} as unknown as T;
+		this.persistEntry(entry);
+		this.store.add(nodeFor(entry));
+		this.leafId = entry.id;
+		if (isAssistant(entry)) this.hasAssistant = true;
+		return entry;
+	}
+
+	/**
+	 * Stops writing: closes the file and releases the lock; the manager becomes read-only. Reading still works
+	 * (entries not parsed yet are read with a short-lived descriptor).
+	 */
+	close(): void {
+		this.releaseFile();
+		if (this.persist) this.readOnlyReason ??= "closed";
+	}
+
+	/** Problems found while loading or using the session (corrupt lines, migrations, lost lock). */
+	getDiagnostics(): string[] {
+		return [...this.diagnostics];
+	}
+
+	isReadOnly(): boolean {
+		return this.readOnlyReason !== undefined || this.lock?.lost !== undefined;
+	}
+}
+
+function isNode(item: EntryNode | RawLine): item is EntryNode {
+	return "id" in item;
+}
+
+function legacyDefaults(header: SessionHeader): ContextDefaults {
+	const defaults: ContextDefaults = {};
+	if (typeof header.provider === "string" && typeof header.modelId === "string") {
+		defaults.model = { provider: header.provider, modelId: header.modelId };
+	}
+	if (typeof header.thinkingLevel === "string") defaults.thinkingLevel = header.thinkingLevel;
+	return defaults;
+}

@@ -1,0 +1,211 @@
+/**
+ * The session file on disk.
+ * - `SessionFile` is an open file: it reads lines back by byte range (for entries parsed on first use) and appends
+ *   an entry as ONE `write` of one whole line on a descriptor opened with O_APPEND. Before the first append after a
+ *   load it cuts a torn last line back to the last "\n" (or completes a valid last line that lacks its "\n"), and
+ *   before every append it checks the file still has the size it last saw, so it never glues an entry onto bytes
+ *   it did not write.
+ * - `writeNewFile` creates a file atomically (`<file>.tmp`, fsync, rename) — used for the first flush and forks.
+ * - `rewriteWithBackup` replaces an existing file atomically, keeping the original as `<file>.v<N>.bak` until the
+ *   rename has succeeded — used once per file for migrations.
+ */
+import {
+	closeSync,
+	copyFileSync,
+	fstatSync,
+	fsyncSync,
+	ftruncateSync,
+	linkSync,
+	openSync,
+	renameSync,
+	unlinkSync,
+	writeSync,
+} from "node:fs";
+import { dirname } from "node:path";
+import { readRange } from "./scan.ts";
+import type { LineSource } from "./store.ts";
+
+const BATCH = 1 << 20;
+
+/** Another program wrote to (or truncated) the file since this process last read or wrote it. */
+export class SessionFileChangedError extends Error {
+	override readonly name = "SessionFileChangedError";
+	constructor(
+		readonly file: string,
+		readonly size: number,
+		readonly expected: number,
+	) {
+		super(`session file changed on disk by another program (${size} bytes, expected ${expected}): ${file}`);
+	}
+}
+
+export class SessionFile implements LineSource {
+	private fd: number | undefined;
+	/** Size the file must have before the next append. */
+	private expected = 0;
+	private validEnd = 0;
+	private tail: "ok" | "torn" | "unterminated" = "ok";
+
+	private constructor(
+		readonly path: string,
+		readonly writable: boolean,
+	) {
+		this.fd = openSync(path, writable ? "a+" : "r");
+	}
+
+	/** Opens `path` for reading, and for appending when `writable` (O_APPEND). */
+	static open(path: string, writable: boolean): SessionFile {
+		return new SessionFile(path, writable);
+	}
+
+	/** The open descriptor (for loading). */
+	get descriptor(): number {
+		if (this.fd === undefined) throw new Error(`session file is closed: ${this.path}`);
+		return this.fd;
+	}
+
+	/** Records what loading saw: total size, end of the last whole line, and what follows it. */
+	setLoaded(size: number, validEnd: number, tail: "ok" | "torn" | "unterminated"): void {
+		this.expected = size;
+		this.validEnd = validEnd;
+		this.tail = tail;
+	}
+
+	/** Reads a line back; after `close()` with a short-lived descriptor. */
+	read(offset: number, length: number): Buffer {
+		if (this.fd !== undefined) return readRange(this.fd, offset, length);
+		const fd = openSync(this.path, "r");
+		try {
+			return readRange(fd, offset, length);
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	/** Appends `line` (JSON without "\n") as one write. Throws, leaving the file as it was, when it cannot. */
+	append(line: string): void {
+		if (!this.writable || this.fd === undefined) throw new Error(`session file is not open for writing: ${this.path}`);
+		const fd = this.fd;
+		const size = fstatSync(fd).size;
+		if (size !== this.expected) throw new SessionFileChangedError(this.path, size, this.expected);
+		let text = `${line}\n`;
+		if (this.tail === "torn") {
+			ftruncateSync(fd, this.validEnd);
+			this.expected = this.validEnd;
+		} else if (this.tail === "unterminated") {
+			text = `\n${text}`;
+		}
+		this.tail = "ok";
+		const bytes = Buffer.from(text, "utf8");
+		try {
+			let done = writeSync(fd, bytes, 0, bytes.length);
+			// A regular file takes the whole line in one write; a short write (disk full) is finished or undone below.
+			while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+		} catch (error) {
+			try {
+				if (fstatSync(fd).size > this.expected) ftruncateSync(fd, this.expected);
+			} catch {
+				// Could not undo: the next load sees a torn last line and ignores it.
+			}
+			throw error;
+		}
+		this.expected += bytes.length;
+		this.validEnd = this.expected;
+	}
+
+	close(): void {
+		if (this.fd === undefined) return;
+		const fd = this.fd;
+		this.fd = undefined;
+		closeSync(fd);
+	}
+}
+
+function writeLines(path: string, lines: Iterable<string>): number {
+	const fd = openSync(path, "w");
+	let size = 0;
+	try {
+		let batch: string[] = [];
+		let batchLength = 0;
+		const drain = () => {
+			if (batch.length === 0) return;
+			const bytes = Buffer.from(batch.join(""), "utf8");
+			let done = 0;
+			while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+			size += bytes.length;
+			batch = [];
+			batchLength = 0;
+		};
+		for (const line of lines) {
+			batch.push(line, "\n");
+			batchLength += line.length + 1;
+			if (batchLength >= BATCH) drain();
+		}
+		drain();
+		fsyncSync(fd);
+	} finally {
+		closeSync(fd);
+	}
+	return size;
+}
+
+function syncDir(path: string): void {
+	try {
+		const fd = openSync(dirname(path), "r");
+		try {
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+	} catch {
+		// Directories cannot be fsynced on every platform; the rename itself is still atomic.
+	}
+}
+
+function removeQuietly(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {
+		// Not there: nothing to remove.
+	}
+}
+
+/** Creates (or replaces) `path` with `lines` atomically. Returns the byte size written. */
+export function writeNewFile(path: string, lines: Iterable<string>): number {
+	const tmp = `${path}.tmp`;
+	try {
+		const size = writeLines(tmp, lines);
+		renameSync(tmp, path);
+		syncDir(path);
+		return size;
+	} catch (error) {
+		removeQuietly(tmp);
+		throw error;
+	}
+}
+
+/**
+ * Replaces the existing `path` with `lines` atomically; the original stays reachable as `<path>.v<version>.bak`
+ * until the new file is in place, then the backup is removed. Returns the byte size written.
+ */
+export function rewriteWithBackup(path: string, lines: Iterable<string>, version: number): number {
+	const tmp = `${path}.tmp`;
+	const backup = `${path}.v${version}.bak`;
+	try {
+		const size = writeLines(tmp, lines);
+		removeQuietly(backup);
+		try {
+			linkSync(path, backup);
+		} catch {
+			// No hard links here (some file systems): a copy does the same job.
+			copyFileSync(path, backup);
+		}
+		renameSync(tmp, path);
+		syncDir(path);
+		removeQuietly(backup);
+		return size;
+	} catch (error) {
+		removeQuietly(tmp);
+		throw error;
+	}
+}

@@ -1,0 +1,43 @@
+/**
+ * The session layer: pi's JSONL tree session files (format v3, older files migrated on load) and the
+ * `SessionManager` API extensions reach through `ctx.sessionManager`. See types.ts for the file contract.
+ */
+export {
+	buildContextEntries,
+	buildSessionContext,
+	buildSessionProjection,
+	getLatestCompactionEntry,
+} from "./context.ts";
+export { SessionReadOnlyError } from "./core.ts";
+export { migrateSessionEntries, parseSessionEntries } from "./entries.ts";
+export { SessionFileChangedError } from "./file.ts";
+export { assertValidSessionId, uuidv7 } from "./ids.ts";
+export { findMostRecentSession, readHeader } from "./list.ts";
+export { SessionFormatError } from "./load.ts";
+export { SessionLockedError } from "./lock.ts";
+export { type AppendableMessage, SessionManager } from "./manager.ts";
+export { defaultAgentDir, encodeCwd, getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.ts";
+export { isKnownEntryType, SessionEntrySchema, SessionHeaderSchema } from "./schema.ts";
+export * from "./types.ts";
+
+import type { SessionManager } from "./manager.ts";
+
+/** The read-only view extensions get as `ctx.sessionManager`. */
+export type ReadonlySessionManager = Pick<
+	SessionManager,
+	| "getCwd"
+	| "getSessionDir"
+	| "getSessionId"
+	| "getSessionFile"
+	| "getLeafId"
+	| "getLeafEntry"
+	| "getEntry"
+	| "getLabel"
+	| "getBranch"
+	| "buildContextEntries"
+	| "buildSessionProjection"
+	| "getHeader"
+	| "getEntries"
+	| "getTree"
+	| "getSessionName"
+>;

@@ -1,0 +1,138 @@
+/**
+ * One writer per session file. The lock is proper-lockfile's `<file>.lock` directory (atomic mkdir, mtime
+ * refreshed every 5 s, stale after 10 s, removed on exit), plus `<file>.lock.pid` naming the holder so that a
+ * contender can (a) say which process holds it and (b) take over at once from a holder that died (SIGKILL,
+ * crash) instead of waiting for the lock to go stale. A holder is dead when it ran on this host and its pid no
+ * longer exists, or when it left no pid file at all more than 2 s after taking the lock (it died between the two
+ * steps, which are microseconds apart).
+ */
+import { readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
+import lockfile, { type LockOptions } from "proper-lockfile";
+
+/** The sync half of proper-lockfile (its declaration in ai/auth covers only the async API). */
+interface SyncLockfile {
+	lockSync(file: string, options?: LockOptions): () => void;
+}
+
+const STALE_MS = 10_000;
+const NO_OWNER_GRACE_MS = 2_000;
+
+/** Another process (or another manager in this one) holds the session. */
+export class SessionLockedError extends Error {
+	override readonly name = "SessionLockedError";
+	constructor(
+		readonly file: string,
+		readonly pid: number | undefined,
+	) {
+		super(`session is open in another pi process (pid ${pid ?? "unknown"}): ${file}`);
+	}
+}
+
+export interface SessionLock {
+	/** Set when the lock was taken over or could not be kept fresh; the holder must stop writing. */
+	readonly lost: string | undefined;
+	release(): void;
+}
+
+interface Owner {
+	pid: number;
+	host: string;
+}
+
+const ownerPath = (file: string) => `${file}.lock.pid`;
+const lockDir = (file: string) => `${file}.lock`;
+
+function readOwner(file: string): Owner | undefined {
+	try {
+		const value = JSON.parse(readFileSync(ownerPath(file), "utf8")) as Partial<Owner>;
+		if (typeof value.pid === "number" && typeof value.host === "string") return { pid: value.pid, host: value.host };
+	} catch {
+		// Missing or half-written pid file: treated as "no owner recorded".
+	}
+	return undefined;
+}
+
+function processExists(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		// EPERM: it exists but belongs to another user.
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
+/** Whether the current lock holder is known to be gone. */
+function holderIsDead(file: string, owner: Owner | undefined): boolean {
+	if (owner) return owner.host === hostname() && owner.pid !== process.pid && !processExists(owner.pid);
+	try {
+		return Date.now() - statSync(lockDir(file)).mtimeMs > NO_OWNER_GRACE_MS;
+	} catch {
+		// The lock vanished meanwhile: the next attempt will simply take it.
+		return true;
+	}
+}
+
+function tryLock(file: string, onLost: (reason: string) => void): (() => void) | undefined {
+	try {
+		return (lockfile as unknown as SyncLockfile).lockSync(file, {
+			stale: STALE_MS,
+			realpath: false,
+			onCompromised: (error) => onLost(error.message),
+		});
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === "ELOCKED") return undefined;
+		throw error;
+	}
+}
+
+/** Takes the lock for `file` (which need not exist yet) or throws `SessionLockedError`. */
+export function lockSessionFile(file: string): SessionLock {
+	let lost: string | undefined;
+	const onLost = (reason: string) => {
+		lost = `lost the session lock (${reason})`;
+	};
+	let release = tryLock(file, onLost);
+	if (!release) {
+		const owner = readOwner(file);
+		if (!holderIsDead(file, owner)) throw new SessionLockedError(file, owner?.pid);
+		// Take over from a dead holder: forget its pid file, remove its lock directory, lock again.
+		try {
+			unlinkSync(ownerPath(file));
+		} catch {
+			// Already gone.
+		}
+		try {
+			rmdirSync(lockDir(file));
+		} catch {
+			// Someone else removed or retook it; the attempt below decides.
+		}
+		release = tryLock(file, onLost);
+		if (!release) throw new SessionLockedError(file, readOwner(file)?.pid);
+	}
+	writeFileSync(ownerPath(file), JSON.stringify({ pid: process.pid, host: hostname() }));
+	const held = release;
+	let released = false;
+	return {
+		get lost() {
+			return lost;
+		},
+		release() {
+			if (released) return;
+			released = true;
+			if (readOwner(file)?.pid === process.pid) {
+				try {
+					unlinkSync(ownerPath(file));
+				} catch {
+					// Removed by someone else; nothing to clean.
+				}
+			}
+			try {
+				held();
+			} catch {
+				// Already released or taken over (then `lost` says so); there is nothing left to undo.
+			}
+		},
+	};
+}

@@ -1,0 +1,394 @@
+/**
+ * `SessionManager`: pi's session API over an append-only entry tree. Appending creates a child of the current
+ * leaf and moves the leaf to it; `branch()` moves the leaf back without touching history. Read methods return the
+ * stored entry objects (treat them as read-only). See core.ts for when and how things reach the disk.
+ */
+import { dirname, join, resolve } from "node:path";
+import type { ImageContent, Message, TextContent, Usage } from "../ai/index.ts";
+import { projectPath, selectContextNodes } from "./context.ts";
+import { SessionCore } from "./core.ts";
+import { clean, fromFileEntries, labelsForBranch } from "./entries.ts";
+import { newEntryId } from "./ids.ts";
+import { findMostRecentSession, findSessionById, listSessions, sessionDirsUnder } from "./list.ts";
+import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.ts";
+import type { EntryNode } from "./store.ts";
+import type {
+	BashExecutionMessage,
+	BranchSummaryEntry,
+	CompactionEntry,
+	ContextEditEntry,
+	CustomEntry,
+	CustomMessage,
+	CustomMessageEntry,
+	FileEntry,
+	LabelEntry,
+	ModelChangeEntry,
+	NewSessionOptions,
+	OpenOptions,
+	SessionContext,
+	SessionEntry,
+	SessionHeader,
+	SessionInfo,
+	SessionInfoEntry,
+	SessionListProgress,
+	SessionMessageEntry,
+	SessionProjection,
+	SessionTreeNode,
+	SystemMessage,
+	ThinkingLevelChangeEntry,
+	UsageEntry,
+} from "./types.ts";
+
+/** What `appendMessage` takes: summaries have their own entry types (`appendCompaction`, `branchWithSummary`). */
+export type AppendableMessage = Message | CustomMessage | BashExecutionMessage | SystemMessage;
+
+export class SessionManager extends SessionCore {
+	private constructor(cwd: string, sessionDir: string | undefined, persist: boolean) {
+		const dir = resolve(sessionDir ?? getDefaultSessionDir(cwd));
+		super(resolve(cwd), dir, persist, sessionDir === undefined);
+	}
+
+	// ---- constructors --------------------------------------------------------------------------------------
+
+	/** A new session; the file `<sessionDir>/<time>_<id>.jsonl` appears with the first assistant message. */
+	static create(cwd: string, sessionDir?: string, options?: NewSessionOptions): SessionManager {
+		const manager = new SessionManager(cwd, sessionDir, true);
+		manager.startNew(options);
+		return manager;
+	}
+
+	/**
+	 * Opens a session file for appending (locked; migrated when old). A missing or empty file starts a new session
+	 * at that path. Throws `SessionFormatError` for a file that is not a session and `SessionLockedError` when
+	 * another process holds it (unless `options.onLocked` is "readOnly").
+	 */
+	static open(path: string, sessionDir?: string, cwdOverride?: string, options?: OpenOptions): SessionManager {
+		const file = resolve(path);
+		const manager = new SessionManager(cwdOverride ?? process.cwd(), sessionDir ?? dirname(file), true);
+		manager.loadFile(file, options);
+		if (cwdOverride !== undefined) manager.cwd = resolve(cwdOverride);
+		return manager;
+	}
+
+	/** Opens the most recently modified session in the session dir, or creates one. */
+	static continueRecent(cwd: string, sessionDir?: string, options?: OpenOptions): SessionManager {
+		const dir = sessionDir ?? getDefaultSessionDir(cwd);
+		const recent = findMostRecentSession(dir);
+		return recent
+			? SessionManager.open(recent, sessionDir, undefined, options)
+			: SessionManager.create(cwd, sessionDir);
+	}
+
+	/** A session that never touches the disk, optionally holding `entries` (a header first, then entries). */
+	static inMemory(cwd: string = process.cwd(), options?: NewSessionOptions, entries?: FileEntry[]): SessionManager {
+		const manager = new SessionManager(cwd, undefined, false);
+		manager.startNew(options);
+		if (entries && entries.length > 0) manager.loadEntries(entries);
+		return manager;
+	}
+
+	/** A new session in `targetCwd` holding all of `sourcePath`'s entries, with `parentSession` = the source. */
+	static forkFrom(sourcePath: string, targetCwd: string, sessionDir?: string, options?: NewSessionOptions) {
+		const source = SessionManager.open(sourcePath, undefined, undefined, { readOnly: true });
+		const entries = source.getEntries();
+		const leaf = source.getLeafId();
+		source.close();
+		const manager = new SessionManager(targetCwd, sessionDir, true);
+		manager.startNew({ ...options, parentSession: resolve(sourcePath) });
+		manager.adopt(manager.header, entries, manager.sessionFile, leaf);
+		return manager;
+	}
+
+	/** The file of session `id` in the session dir (file names first, then headers), or undefined. */
+	static findById(cwd: string, id: string, sessionDir?: string): string | undefined {
+		return findSessionById(sessionDir ?? getDefaultSessionDir(cwd), id);
+	}
+
+	/** Sessions in the session dir for `cwd`, newest first. */
+	static list(
+		cwd: string,
+		sessionDir?: string,
+		onProgress?: SessionListProgress,
+		signal?: AbortSignal,
+	): Promise<SessionInfo[]> {
+		return listSessions([sessionDir ?? getDefaultSessionDir(cwd)], onProgress, signal);
+	}
+
+	/** Sessions of every working directory under `sessionDir` (default `<agentDir>/sessions`), newest first. */
+	static listAll(onProgress?: SessionListProgress, signal?: AbortSignal): Promise<SessionInfo[]>;
+	static listAll(sessionDir?: string, onProgress?: SessionListProgress, signal?: AbortSignal): Promise<SessionInfo[]>;
+	static listAll(
+		first?: string | SessionListProgress,
+		second?: SessionListProgress | AbortSignal,
+		third?: AbortSignal,
+	): Promise<SessionInfo[]> {
+		if (typeof first === "function")
+			return listSessions(sessionDirsUnder(getSessionsRoot()), first, second as AbortSignal);
+		return listSessions(sessionDirsUnder(first ?? getSessionsRoot()), second as SessionListProgress, third);
+	}
+
+	private loadEntries(fileEntries: FileEntry[]): void {
+		const { header, entries } = fromFileEntries(fileEntries, this.diagnostics);
+		this.adopt(header ?? this.header, entries, undefined);
+	}
+
+	// ---- which session -------------------------------------------------------------------------------------
+
+	/** Switches to `path` (resume): loads it like `open`. */
+	setSessionFile(path: string, options?: OpenOptions): void {
+		this.loadFile(path, options);
+	}
+
+	/** Switches to a new empty session in the same session dir; returns its file path (undefined in memory). */
+	newSession(options?: NewSessionOptions): string | undefined {
+		this.startNew(options);
+		return this.sessionFile;
+	}
+
+	isPersisted(): boolean {
+		return this.persist;
+	}
+
+	getCwd(): string {
+		return this.cwd;
+	}
+
+	getSessionDir(): string {
+		return this.sessionDir;
+	}
+
+	usesDefaultSessionDir(): boolean {
+		return this.defaultDir;
+	}
+
+	getSessionId(): string {
+		return this.header.id;
+	}
+
+	/** The session's file (it may not exist yet); undefined for in-memory sessions. */
+	getSessionFile(): string | undefined {
+		return this.sessionFile;
+	}
+
+	getHeader(): SessionHeader | null {
+		return { ...this.header };
+	}
+
+	// ---- appending -----------------------------------------------------------------------------------------
+
+	/** Appends a message; returns its entry id. */
+	appendMessage(message: AppendableMessage): string {
+		const role = (message as { role: string }).role;
+		if (role === "compactionSummary" || role === "branchSummary") {
+			throw new Error(`${role} messages are written with appendCompaction() / branchWithSummary()`);
+		}
+		return this.appendEntry<SessionMessageEntry>({ type: "message", message }).id;
+	}
+
+	appendThinkingLevelChange(thinkingLevel: string): string {
+		return this.appendEntry<ThinkingLevelChangeEntry>({ type: "thinking_level_change", thinkingLevel }).id;
+	}
+
+	appendModelChange(provider: string, modelId: string): string {
+		return this.appendEntry<ModelChangeEntry>({ type: "model_change", provider, modelId }).id;
+	}
+
+	/** Appends model usage that is not in context (e.g. cache warming); returns the entry. */
+	appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): UsageEntry {
+		return this.appendEntry<UsageEntry>(clean({ type: "usage", kind, provider, model, usage, note }));
+	}
+
+	/** Appends a compaction; `firstKeptEntryId` null keeps nothing (the entry's own id is stored). */
+	appendCompaction<T = unknown>(
+		summary: string,
+		firstKeptEntryId: string | null,
+		tokensBefore: number,
+		details?: T,
+		fromHook?: boolean,
+		usage?: Usage,
+		systemMessage?: SystemMessage,
+	): string {
+		const id = newEntryId((candidate) => this.store.has(candidate));
+		const fields = { type: "compaction" as const, summary, firstKeptEntryId: firstKeptEntryId ?? id, tokensBefore };
+		return this.appendEntry<CompactionEntry>(clean({ ...fields, details, usage, fromHook, systemMessage }), id).id;
+	}
+
+	/** Appends a branch summary at the current leaf (`fromId`: the abandoned leaf it summarizes). */
+	appendBranchSummary<T = unknown>(
+		fromId: string,
+		summary: string,
+		details?: T,
+		fromHook?: boolean,
+		usage?: Usage,
+	): string {
+		const fields = { type: "branch_summary" as const, fromId, summary, details, usage, fromHook };
+		return this.appendEntry<BranchSummaryEntry>(clean(fields)).id;
+	}
+
+	appendCustomEntry(customType: string, data?: unknown): string {
+		return this.appendEntry<CustomEntry>(clean({ type: "custom", customType, data })).id;
+	}
+
+	appendCustomMessageEntry<T = unknown>(
+		customType: string,
+		content: string | (TextContent | ImageContent)[],
+		display: boolean,
+		details?: T,
+	): string {
+		const fields = { type: "custom_message" as const, customType, content, display, details };
+		return this.appendEntry<CustomMessageEntry>(clean(fields)).id;
+	}
+
+	appendSessionInfo(name: string): string {
+		return this.appendEntry<SessionInfoEntry>({ type: "session_info", name: name.trim() }).id;
+	}
+
+	/** Sets (or with undefined/"" clears) the label of an existing entry. */
+	appendLabelChange(targetId: string, label: string | undefined): string {
+		if (!this.store.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+		const value = label === "" ? undefined : label;
+		return this.appendEntry<LabelEntry>(clean({ type: "label", targetId, label: value })).id;
+	}
+
+	/** Branch-local edit of an earlier entry's contribution to the context (null omits it). */
+	appendContextEdit(targetId: string, replacement: ContextEditEntry["replacement"]): string {
+		if (!this.store.has(targetId)) throw new Error(`Entry ${targetId} not found`);
+		return this.appendEntry<ContextEditEntry>({ type: "context_edit", targetId, replacement }).id;
+	}
+
+	// ---- reading -------------------------------------------------------------------------------------------
+
+	getSessionName(): string | undefined {
+		return this.store.getName();
+	}
+
+	getLeafId(): string | null {
+		return this.leafId;
+	}
+
+	getLeafEntry(): SessionEntry | undefined {
+		return this.leafId === null ? undefined : this.store.entry(this.leafId);
+	}
+
+	getEntry(id: string): SessionEntry | undefined {
+		return this.store.entry(id);
+	}
+
+	getChildren(parentId: string): SessionEntry[] {
+		return this.materializeAll(this.store.childNodes(parentId));
+	}
+
+	getLabel(id: string): string | undefined {
+		return this.store.getLabel(id);
+	}
+
+	/** Entries from the root to `fromId` (default: the leaf), all types. */
+	getBranch(fromId?: string): SessionEntry[] {
+		const path = this.store.path(fromId ?? this.leafId);
+		this.store.prefetch(path);
+		return this.materializeAll(path);
+	}
+
+	/** The compaction-aware entry list of the active branch (see context.ts). */
+	buildContextEntries(): SessionEntry[] {
+		const get = (node: EntryNode) => this.store.materialize(node);
+		const selected = selectContextNodes(this.store.path(this.leafId), get);
+		this.store.prefetch(selected);
+		return this.materializeAll(selected);
+	}
+
+	buildSessionProjection(): SessionProjection {
+		const get = (node: EntryNode) => this.store.materialize(node);
+		return projectPath(this.store.path(this.leafId), get, this.defaults, (nodes) => this.store.prefetch(nodes));
+	}
+
+	/** What the LLM sees on the active branch, with the model and thinking level in effect. */
+	buildSessionContext(): SessionContext {
+		const { messages, thinkingLevel, model, systemPrompt } = this.buildSessionProjection();
+		const context: SessionContext = { messages, thinkingLevel, model };
+		if (systemPrompt) context.systemPrompt = systemPrompt;
+		return context;
+	}
+
+	/** Every entry in file order (a shallow copy of the list). */
+	getEntries(): SessionEntry[] {
+		return this.store.entries();
+	}
+
+	getTree(): SessionTreeNode[] {
+		return this.store.tree();
+	}
+
+	private materializeAll(nodes: EntryNode[]): SessionEntry[] {
+		const out: SessionEntry[] = [];
+		for (const node of nodes) {
+			const entry = this.store.materialize(node);
+			if (entry) out.push(entry);
+		}
+		return out;
+	}
+
+	// ---- navigation ----------------------------------------------------------------------------------------
+
+	/** Moves the leaf to `entryId`; the next append starts a branch there. */
+	branch(entryId: string): void {
+		if (!this.store.has(entryId)) throw new Error(`Entry ${entryId} not found`);
+		this.leafId = entryId;
+	}
+
+	/** Moves the leaf before the first entry; the next append is a new root. */
+	resetLeaf(): void {
+		this.leafId = null;
+	}
+
+	/** `branch(branchFromId)` (null: a new root) plus a `branch_summary` of the path being left. */
+	branchWithSummary(
+		branchFromId: string | null,
+		summary: string,
+		details?: unknown,
+		fromHook?: boolean,
+		usage?: Usage,
+	): string {
+		if (branchFromId !== null && !this.store.has(branchFromId)) throw new Error(`Entry ${branchFromId} not found`);
+		const previous = this.leafId;
+		this.leafId = branchFromId;
+		try {
+			return this.appendBranchSummary(previous ?? "root", summary, details, fromHook, usage);
+		} catch (error) {
+			this.leafId = previous;
+			throw error;
+		}
+	}
+
+	/**
+	 * Switches to a new session holding only the path root → `leafId` (labels of those entries included), with
+	 * `parentSession` = this file. Returns the new file path, or undefined for in-memory sessions.
+	 */
+	createBranchedSession(leafId: string): string | undefined {
+		if (!this.store.has(leafId)) throw new Error(`Entry ${leafId} not found`);
+		const path = this.getBranch(leafId);
+		path.push(...labelsForBranch(path, this.store.labelEntries()));
+		const header = this.newHeader(this.persist ? { parentSession: this.sessionFile } : {});
+		const file = this.persist ? this.newFilePath(header) : undefined;
+		this.adopt(header, path, file);
+		return file;
+	}
+
+	/**
+	 * Continues this session in a new file of the same session dir (all entries, same leaf, `parentSession` = this
+	 * file): the way out of a read-only session. Returns the new path (undefined in memory).
+	 */
+	forkToNewFile(options?: NewSessionOptions): string | undefined {
+		const entries = this.getEntries();
+		const leaf = this.leafId;
+		const parentSession = this.persist ? this.sessionFile : undefined;
+		const header = this.newHeader({ ...options, ...(parentSession ? { parentSession } : {}) });
+		const file = this.persist ? this.newFilePath(header) : undefined;
+		this.adopt(header, entries, file, leaf);
+		return file;
+	}
+
+	private newFilePath(header: SessionHeader): string {
+		return join(this.sessionDir, sessionFileName(header.id, new Date(header.timestamp)));
+	}
+}
