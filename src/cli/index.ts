@@ -2,11 +2,7 @@
  * The command line: parse options, start the extension host, give extension flags their values, then hand over to
  * a mode. Returns the exit code; user errors are thrown as `UserError` and printed by `main`.
  */
-import { randomUUID } from "node:crypto";
 import { getAgentDir, SettingsStore } from "../config/index.ts";
-import { createNoopUi } from "../extensions/index.ts";
-import { runJsonMode, runPrintMode } from "../modes/index.ts";
-import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, VIRTUAL_MODULES } from "../sdk/index.ts";
 import { UserError, VERSION } from "../util/index.ts";
@@ -14,7 +10,9 @@ import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args
 import { renderHelp } from "./help.ts";
 import { buildInputs, readFileArguments, readPipedStdin } from "./inputs.ts";
 import { renderModelList } from "./list-models.ts";
-import { createCredentials, setupSession } from "./setup.ts";
+import { runNonInteractive } from "./run.ts";
+import { renderSessionList } from "./session-choice.ts";
+import { createCredentials } from "./setup.ts";
 import { decideTrust } from "./trust.ts";
 
 const out = (text: string) => process.stdout.write(text);
@@ -82,42 +80,29 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 	const print = json || args.flags.get("print") === true || !process.stdin.isTTY || !process.stdout.isTTY;
 	if (!print) throw new UserError('Error: the interactive terminal UI is not available yet; use pi -p "prompt"');
-
+	if (args.flags.get("resume") === true) {
+		out(await renderSessionList({ cwd, agentDir, flags: args.flags, ...sessionDirSetting(settings) }));
+		return 0;
+	}
 	const stdin = await readPipedStdin();
 	const inputs = buildInputs(stdin, readFileArguments(args.files, cwd), args.messages);
 	if (inputs.length === 0) throw new UserError('Error: no prompt given (pi -p "your prompt")');
-
-	const resources = new ResourceLoader({
+	return runNonInteractive({
 		cwd,
 		agentDir,
-		projectTrusted: trusted,
-		settingsFiles: store.files,
-		skillPaths: (args.flags.get("skill") as string[] | undefined) ?? [],
-		promptPaths: (args.flags.get("prompt-template") as string[] | undefined) ?? [],
-		themePaths: (args.flags.get("theme") as string[] | undefined) ?? [],
-		noSkills: args.flags.get("no-skills") === true,
-		noPromptTemplates: args.flags.get("no-prompt-templates") === true,
-		noThemes: args.flags.get("no-themes") === true,
-		noContextFiles: args.flags.get("no-context-files") === true,
-	});
-	for (const d of resources.getDiagnostics()) err(`${formatResourceDiagnostic(d)}\n`);
-	const setup = setupSession(
-		{ cwd, agentDir, flags: args.flags, settings, extensionTools: [], resources, warn: (l) => err(`${l}\n`) },
+		args,
+		settings,
+		store,
+		host,
 		credentials,
-	);
-	const common = {
-		session: setup.session,
+		trusted,
 		inputs,
-		findCommand: (name: string) => host.findCommand(name),
-		expandInput: (text: string) => resources.expandInput(text),
-		commandContext: { cwd, mode: json ? "json" : "print", hasUI: false, ui: createNoopUi() },
-		noSession: (): never => {
-			throw new UserError(setup.noModelReason ?? "Error: no model available");
-		},
-	};
-	if (json) {
-		const header = { type: "session", version: 3, id: randomUUID(), timestamp: new Date().toISOString(), cwd };
-		return runJsonMode({ ...common, header, stdout: out });
-	}
-	return runPrintMode({ ...common, stdout: out, stderr: err });
+		json,
+		out,
+		err,
+	});
+}
+
+function sessionDirSetting(settings: { sessionDir?: string }): { settingsSessionDir?: string } {
+	return settings.sessionDir ? { settingsSessionDir: settings.sessionDir } : {};
 }

@@ -18,6 +18,7 @@ import {
 	type SystemPromptOptions,
 	THINKING_LEVELS,
 } from "../runtime/index.ts";
+import type { SessionContext } from "../session/index.ts";
 import { type BuiltinTool, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "../tools/index.ts";
 import { UserError } from "../util/index.ts";
 import type { FlagValue } from "./args.ts";
@@ -31,6 +32,8 @@ export interface SetupOptions {
 	extensionTools: AgentTool<any>[];
 	/** Context files, SYSTEM.md/APPEND_SYSTEM.md and skills for the system prompt. */
 	resources?: ResourceLoader;
+	/** The session being continued: its messages, model and thinking level. */
+	sessionContext?: SessionContext;
 	warn: (line: string) => void;
 }
 
@@ -42,6 +45,8 @@ export interface Credentials {
 export interface Setup {
 	registry: ModelRegistry;
 	session?: AgentSession;
+	/** Every tool the session could activate (built-in and extension), for `setActiveTools`. */
+	allTools: AgentTool<any>[];
 	/** Why there is no session (no credentials); shown when a prompt needs the model. */
 	noModelReason?: string;
 }
@@ -58,8 +63,12 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 	const apiKey = flag("api-key");
 	const { settings } = options;
 	const explicit = flag("provider") !== undefined || flag("model") !== undefined;
-	const provider = flag("provider") ?? (explicit ? undefined : settings.defaultProvider);
-	const modelPattern = flag("model") ?? (explicit ? undefined : settings.defaultModel);
+	const saved = explicit ? undefined : options.sessionContext?.model;
+	const savedModel = saved ? registry.find(saved.provider, saved.modelId) : undefined;
+	const provider = flag("provider") ?? (explicit ? undefined : (savedModel?.provider ?? settings.defaultProvider));
+	const modelPattern =
+		flag("model") ??
+		(explicit ? undefined : savedModel ? `${savedModel.provider}/${savedModel.id}` : settings.defaultModel);
 	if (apiKey !== undefined && !modelPattern && !provider) {
 		throw new UserError("Error: --api-key needs --model (or --provider) to know which provider the key is for");
 	}
@@ -84,19 +93,25 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		if (modelPattern || provider) {
 			if (!resolution.error.startsWith("No API key")) throw new UserError(resolution.error);
 		}
-		return { registry, noModelReason: resolution.error };
+		return { registry, allTools: [], noModelReason: resolution.error };
 	}
 	const model = resolution.model;
 	if (!registry.getApiKey(model) && !isKeyless(registry, model)) {
-		return { registry, noModelReason: `No API key found for ${model.provider}. Set its API key or pass --api-key.` };
+		return {
+			registry,
+			allTools: [],
+			noModelReason: `No API key found for ${model.provider}. Set its API key or pass --api-key.`,
+		};
 	}
-	const requested = flag("thinking") ?? resolution.thinking ?? settings.defaultThinkingLevel;
+	const restored = savedModel && options.sessionContext?.thinkingLevel;
+	const requested = flag("thinking") ?? resolution.thinking ?? (restored || undefined) ?? settings.defaultThinkingLevel;
 	const thinking = clampThinking(model, thinkingLevel(requested, options.warn));
 	const builtins = createBuiltinTools(options.cwd, {
 		...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
 	});
 	const tools = selectTools(options, builtins);
+	const allTools = [...builtins.values(), ...options.extensionTools];
 	const systemPrompt = buildSystemPrompt(promptOptions(options, tools));
 	const session = createAgentSession({
 		model,
@@ -112,7 +127,8 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 			maxDelayMs: settings.retry?.maxAgentDelayMs ?? DEFAULT_RETRY.maxDelayMs,
 		},
 	});
-	return { registry, session };
+	if (options.sessionContext) session.agent.state.messages = [...options.sessionContext.messages];
+	return { registry, session, allTools };
 }
 
 function isKeyless(registry: ModelRegistry, model: Model): boolean {

@@ -13,9 +13,27 @@ export interface AgentSessionOptions {
 	retry?: RetrySettings;
 }
 
+/** What a prompt becomes after the extension `input` and `before_agent_start` hooks; undefined = handled. */
+export interface PreparedInput {
+	text: string;
+	images?: ImageContent[];
+	/** Extra messages sent right after the user message. */
+	messages: AgentMessage[];
+	/** System prompt for this run only. */
+	systemPrompt?: string;
+}
+
+export type PromptPreparer = (
+	text: string,
+	images: ImageContent[] | undefined,
+	systemPrompt: string,
+) => Promise<PreparedInput | undefined>;
+
 export class AgentSession {
 	readonly agent: Agent;
 	retry: RetrySettings;
+	/** Extension hooks run before each prompt (set by the extension bridge). */
+	preparePrompt: PromptPreparer | undefined;
 	private readonly listeners: SessionListener[] = [];
 	private retryController: AbortController | undefined;
 	private attempt = 0;
@@ -52,7 +70,33 @@ export class AgentSession {
 	/** Runs one prompt to completion, retries included; resolves after `agent_settled`. */
 	async prompt(text: string, images?: ImageContent[]): Promise<void> {
 		this.attempt = 0;
-		await this.agent.prompt(text, images);
+		const baseSystemPrompt = this.agent.state.systemPrompt;
+		const prepared = this.preparePrompt
+			? await this.preparePrompt(text, images, baseSystemPrompt)
+			: { text, messages: [], ...(images ? { images } : {}) };
+		if (!prepared) return;
+		const user: AgentMessage = {
+			role: "user",
+			content:
+				prepared.images && prepared.images.length > 0
+					? [{ type: "text", text: prepared.text }, ...prepared.images]
+					: prepared.text,
+			timestamp: Date.now(),
+		};
+		if (prepared.systemPrompt !== undefined) this.agent.state.systemPrompt = prepared.systemPrompt;
+		try {
+			await this.agent.prompt([user, ...prepared.messages]);
+			const aborted = await this.retryLoop();
+			await this.emit({ type: "agent_settled", aborted });
+		} finally {
+			this.agent.state.systemPrompt = baseSystemPrompt;
+		}
+	}
+
+	/** Runs the given messages as a new turn (extension messages that trigger a turn). */
+	async promptMessages(messages: AgentMessage[]): Promise<void> {
+		this.attempt = 0;
+		await this.agent.prompt(messages);
 		const aborted = await this.retryLoop();
 		await this.emit({ type: "agent_settled", aborted });
 	}

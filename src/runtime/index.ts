@@ -1,7 +1,9 @@
-export { AgentSession, type AgentSessionOptions } from "./agent-session.ts";
+export { AgentSession, type AgentSessionOptions, type PreparedInput, type PromptPreparer } from "./agent-session.ts";
 export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
 export type { SessionEvent, SessionListener } from "./events.ts";
+export { type ActionContext, createExtensionActions } from "./extension-actions.ts";
+export { ExtensionBridge, type ExtensionBridgeOptions, type PreparedPrompt } from "./extension-bridge.ts";
 export {
 	type ExtensionHost,
 	type ExtensionHostOptions,
@@ -18,4 +20,5 @@ export {
 	THINKING_LEVELS,
 } from "./model-resolver.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
+export { recordSession, recordSettings } from "./session-recorder.ts";
 export { buildSystemPrompt, type ContextFile, type PromptTool, type SystemPromptOptions } from "./system-prompt.ts";

@@ -12,7 +12,7 @@ export { SessionReadOnlyError } from "./core.ts";
 export { migrateSessionEntries, parseSessionEntries } from "./entries.ts";
 export { SessionFileChangedError } from "./file.ts";
 export { assertValidSessionId, uuidv7 } from "./ids.ts";
-export { findMostRecentSession, readHeader } from "./list.ts";
+export { findMostRecentSession, findSessionsByIdPrefix, readHeader } from "./list.ts";
 export { SessionFormatError } from "./load.ts";
 export { SessionLockedError } from "./lock.ts";
 export { type AppendableMessage, SessionManager } from "./manager.ts";

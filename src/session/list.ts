@@ -76,6 +76,17 @@ export function findSessionById(sessionDir: string, id: string): string | undefi
 	return undefined;
 }
 
+/** Session files whose id starts with `prefix` (file names carry the id, so headers are read only to confirm). */
+export function findSessionsByIdPrefix(sessionDir: string, prefix: string): string[] {
+	if (prefix === "") return [];
+	return jsonlFiles(sessionDir).filter((path) => {
+		const name = path.slice(path.lastIndexOf("/") + 1);
+		const underscore = name.indexOf("_");
+		if (underscore >= 0 && !name.slice(underscore + 1).startsWith(prefix)) return false;
+		return readHeader(path)?.id.startsWith(prefix) === true;
+	});
+}
+
 function textOf(content: unknown): string {
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return "";

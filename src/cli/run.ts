@@ -1,0 +1,124 @@
+/**
+ * A print or JSON run: the session file, resources, the extension bridge (tools, hooks, events, actions), the
+ * agent session, then the mode. `session_start` fires before the first prompt and `session_shutdown` after the
+ * last; the session file is closed (lock released) at the end, whatever happened.
+ */
+import type { SettingsStore } from "../config/index.ts";
+import { createNoopUi } from "../extensions/index.ts";
+import { type PromptInput, runJsonMode, runPrintMode } from "../modes/index.ts";
+import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
+import {
+	createExtensionActions,
+	ExtensionBridge,
+	type ExtensionHost,
+	recordSession,
+	recordSettings,
+} from "../runtime/index.ts";
+import { UserError } from "../util/index.ts";
+import type { ParsedArgs } from "./args.ts";
+import { chooseSession } from "./session-choice.ts";
+import { type Credentials, setupSession } from "./setup.ts";
+
+export interface RunOptions {
+	cwd: string;
+	agentDir: string;
+	args: ParsedArgs;
+	settings: SettingsStore["merged"];
+	store: SettingsStore;
+	host: ExtensionHost;
+	credentials: Credentials;
+	trusted: boolean;
+	inputs: PromptInput[];
+	json: boolean;
+	out: (text: string) => void;
+	err: (text: string) => void;
+}
+
+export async function runNonInteractive(o: RunOptions): Promise<number> {
+	const { cwd, agentDir, args, settings, err } = o;
+	const manager = chooseSession({
+		cwd,
+		agentDir,
+		flags: args.flags,
+		...(settings.sessionDir ? { settingsSessionDir: settings.sessionDir } : {}),
+	});
+	try {
+		for (const line of manager.getDiagnostics()) err(`${line}\n`);
+		const name = args.flags.get("name") as string | undefined;
+		if (name) manager.appendSessionInfo(name);
+		const resources = new ResourceLoader({
+			cwd,
+			agentDir,
+			projectTrusted: o.trusted,
+			settingsFiles: o.store.files,
+			skillPaths: (args.flags.get("skill") as string[] | undefined) ?? [],
+			promptPaths: (args.flags.get("prompt-template") as string[] | undefined) ?? [],
+			themePaths: (args.flags.get("theme") as string[] | undefined) ?? [],
+			noSkills: args.flags.get("no-skills") === true,
+			noPromptTemplates: args.flags.get("no-prompt-templates") === true,
+			noThemes: args.flags.get("no-themes") === true,
+			noContextFiles: args.flags.get("no-context-files") === true,
+		});
+		for (const d of resources.getDiagnostics()) err(`${formatResourceDiagnostic(d)}\n`);
+		const bridge = new ExtensionBridge({
+			host: o.host,
+			cwd,
+			mode: o.json ? "json" : "print",
+			hasUI: false,
+			ui: createNoopUi(),
+			registry: o.credentials.registry,
+			projectTrusted: o.trusted,
+			sessionManager: () => manager as never,
+			onError: (e) => err(`Extension error (${e.extensionPath}): ${e.error}\n`),
+		});
+		const setup = setupSession(
+			{
+				cwd,
+				agentDir,
+				flags: args.flags,
+				settings,
+				extensionTools: bridge.tools(),
+				resources,
+				sessionContext: manager.buildSessionContext(),
+				warn: (l) => err(`${l}\n`),
+			},
+			o.credentials,
+		);
+		const session = setup.session;
+		if (session) {
+			bridge.attach(session);
+			recordSettings(manager, session.agent.state.model, session.agent.state.thinkingLevel);
+			recordSession(session, manager);
+			const actions = createExtensionActions({
+				session,
+				manager,
+				registry: o.credentials.registry,
+				host: o.host,
+				allTools: setup.allTools,
+			});
+			for (const extension of o.host.extensions) extension.handle.bind(actions);
+		}
+		await bridge.start();
+		const common = {
+			session,
+			inputs: o.inputs,
+			findCommand: (commandName: string) => o.host.findCommand(commandName),
+			expandInput: (text: string) => resources.expandInput(text),
+			commandContext: bridge.scope.commandContext() as unknown as Record<string, unknown>,
+			noSession: (): never => {
+				throw new UserError(setup.noModelReason ?? "Error: no model available");
+			},
+		};
+		const code = o.json
+			? await runJsonMode({
+					...common,
+					header: manager.getHeader() as unknown as Record<string, unknown>,
+					stdout: o.out,
+				})
+			: await runPrintMode({ ...common, stdout: o.out, stderr: err });
+		await bridge.shutdown();
+		return code;
+	} finally {
+		manager.close();
+	}
+}

@@ -1,0 +1,94 @@
+/**
+ * The `pi` object's session actions (sendMessage, appendEntry, setActiveTools, setModel, …) for one session. Bound
+ * to every loaded extension once the session exists; before that the api throws "not available while loading".
+ */
+import type { AgentMessage, AgentTool, ThinkingLevel } from "../agent/index.ts";
+import type { ImageContent, Model, ModelRegistry, TextContent } from "../ai/index.ts";
+import type { ExtensionActions } from "../extensions/index.ts";
+import type { SessionManager } from "../session/index.ts";
+import type { AgentSession } from "./agent-session.ts";
+import type { ExtensionHost } from "./extension-host.ts";
+
+export interface ActionContext {
+	session: AgentSession;
+	manager: SessionManager;
+	registry: ModelRegistry;
+	host: ExtensionHost;
+	/** Every tool the session could activate (built-in and extension). */
+	allTools: AgentTool<any>[];
+}
+
+type Content = string | (TextContent | ImageContent)[];
+
+export function createExtensionActions(c: ActionContext): ExtensionActions {
+	const agent = c.session.agent;
+	const deliver = (message: AgentMessage, deliverAs: string | undefined, trigger: boolean) => {
+		if (c.session.isStreaming) {
+			if (deliverAs === "followUp") agent.followUp(message);
+			else agent.steer(message);
+			return;
+		}
+		if (trigger) {
+			void c.session.promptMessages([message]);
+			return;
+		}
+		agent.state.messages.push(message);
+		c.manager.appendMessage(message as never);
+	};
+	return {
+		sendMessage(
+			message: { customType: string; content: Content; display?: boolean; details?: unknown },
+			options?: {
+				triggerTurn?: boolean;
+				deliverAs?: string;
+			},
+		) {
+			const custom = {
+				role: "custom",
+				customType: message.customType,
+				content: message.content,
+				display: message.display ?? true,
+				...(message.details !== undefined ? { details: message.details } : {}),
+				timestamp: Date.now(),
+			} as unknown as AgentMessage;
+			deliver(custom, options?.deliverAs, options?.triggerTurn === true);
+		},
+		sendUserMessage(content: Content, options?: { deliverAs?: string }) {
+			const user: AgentMessage = { role: "user", content, timestamp: Date.now() };
+			deliver(user, options?.deliverAs, true);
+		},
+		appendEntry: (customType: string, data?: unknown) => c.manager.appendCustomEntry(customType, data),
+		setSessionName: (name: string) => c.manager.appendSessionInfo(name),
+		getSessionName: () => c.manager.getSessionName(),
+		setLabel: (entryId: string, label: string | undefined) => c.manager.appendLabelChange(entryId, label),
+		getActiveTools: () => agent.state.tools.map((t) => t.name),
+		getAllTools: () => c.allTools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+		setActiveTools(names: string[]) {
+			const wanted = new Set(names);
+			agent.state.tools = c.allTools.filter((t) => wanted.has(t.name));
+		},
+		getCommands: () =>
+			c.host.extensions.flatMap((e) =>
+				[...e.handle.registrations.commands].map(([name, def]) => ({
+					name,
+					description: def.description,
+					source: "extension",
+					path: e.entry.path,
+				})),
+			),
+		async setModel(model: Model) {
+			const found = c.registry.find(model.provider, model.id) ?? model;
+			if (!c.registry.getApiKey(found) && !c.registry.getAvailable().includes(found)) return false;
+			agent.state.model = found;
+			c.manager.appendModelChange(found.provider, found.id);
+			return true;
+		},
+		getThinkingLevel: () => agent.state.thinkingLevel,
+		setThinkingLevel(level: ThinkingLevel) {
+			agent.state.thinkingLevel = level;
+			c.manager.appendThinkingLevelChange(level);
+		},
+		registerProvider: (name: string, config: unknown) => c.registry.registerProvider(name, config as never),
+		unregisterProvider: (name: string) => c.registry.unregisterProvider(name),
+	};
+}

@@ -1,0 +1,247 @@
+/**
+ * Where extensions meet a session: one runner over the loaded extensions, the `ctx` they receive, their tools,
+ * the agent hooks (`tool_call`, `tool_result`, `context`, `before_provider_request`), the prompt hooks (`input`,
+ * `before_agent_start`), and the session's events forwarded as extension events. Handler failures are reported
+ * once through `onError` and never end a turn.
+ */
+import type { AgentMessage, AgentTool } from "../agent/index.ts";
+import type { ImageContent, ModelRegistry } from "../ai/index.ts";
+import {
+	type ContextScope,
+	type ContextSource,
+	createContextScope,
+	createExtensionRunner,
+	type ExtensionError,
+	type ExtensionMode,
+	type ExtensionRunner,
+	type ReadonlySessionManager,
+} from "../extensions/index.ts";
+import type { AgentSession, PreparedInput } from "./agent-session.ts";
+import type { SessionEvent } from "./events.ts";
+import type { ExtensionHost } from "./extension-host.ts";
+import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
+
+export interface ExtensionBridgeOptions {
+	host: ExtensionHost;
+	cwd: string;
+	mode: ExtensionMode;
+	hasUI: boolean;
+	ui: Record<string, unknown>;
+	registry: ModelRegistry;
+	projectTrusted: boolean;
+	sessionManager: () => ReadonlySessionManager;
+	onError: (error: ExtensionError) => void;
+}
+
+export type PreparedPrompt = PreparedInput;
+
+export class ExtensionBridge {
+	readonly runner: ExtensionRunner;
+	readonly scope: ContextScope;
+	private session: AgentSession | undefined;
+
+	constructor(private readonly options: ExtensionBridgeOptions) {
+		this.runner = createExtensionRunner(() =>
+			options.host.extensions.map((e) => ({ path: e.entry.path, handlers: e.handle.registrations.handlers })),
+		);
+		this.runner.onError(options.onError);
+		this.scope = createContextScope(this.contextSource());
+	}
+
+	/** Tools all extensions registered, wrapped for the agent (first registration of a name wins). */
+	tools(): (AgentTool<any> & PromptMetadata)[] {
+		const byName = new Map<string, AgentTool<any> & PromptMetadata>();
+		for (const extension of this.options.host.extensions) {
+			for (const [name, definition] of extension.handle.registrations.tools) {
+				if (!byName.has(name))
+					byName.set(
+						name,
+						wrapExtensionTool(definition, () => this.scope.context()),
+					);
+			}
+		}
+		return [...byName.values()];
+	}
+
+	/** Connects the session: agent hooks and event forwarding. Call once, before the first prompt. */
+	attach(session: AgentSession): void {
+		this.session = session;
+		const agent = session.agent;
+		const ctx = () => this.scope.context();
+		if (this.runner.hasHandlers("tool_call")) {
+			agent.beforeToolCall = async ({ toolCall, args }) => {
+				const outcome = await this.runner.emit(
+					"tool_call",
+					{ toolCallId: toolCall.id, toolName: toolCall.name, input: args as Record<string, unknown> },
+					ctx(),
+				);
+				return outcome?.block ? { block: true, reason: outcome.reason ?? "Tool execution was blocked" } : undefined;
+			};
+		}
+		if (this.runner.hasHandlers("tool_result")) {
+			agent.afterToolCall = async ({ toolCall, args, result, isError }) => {
+				const patch = await this.runner.emit(
+					"tool_result",
+					{
+						toolCallId: toolCall.id,
+						toolName: toolCall.name,
+						input: args as Record<string, unknown>,
+						content: result.content,
+						details: result.details,
+						isError,
+					},
+					ctx(),
+				);
+				if (!patch) return undefined;
+				return {
+					...(patch.content ? { content: patch.content } : {}),
+					...(patch.details !== undefined ? { details: patch.details } : {}),
+					...(patch.isError !== undefined ? { isError: patch.isError } : {}),
+				};
+			};
+		}
+		if (this.runner.hasHandlers("context")) {
+			const previous = agent.transformContext;
+			agent.transformContext = async (messages, signal) => {
+				const base = previous ? await previous(messages, signal) : messages;
+				return this.runner.emit("context", { messages: base }, ctx());
+			};
+		}
+		if (this.runner.hasHandlers("before_provider_request")) {
+			agent.streamOptions = {
+				...agent.streamOptions,
+				onPayload: (payload: unknown) => this.runner.emit("before_provider_request", { payload }, ctx()),
+			};
+		}
+		session.subscribe((event) => this.forward(event));
+		if (this.runner.hasHandlers("input") || this.runner.hasHandlers("before_agent_start")) {
+			session.preparePrompt = (text, images, systemPrompt) => this.preparePrompt(text, images, systemPrompt);
+		}
+	}
+
+	/** `session_start` for a fresh run. */
+	async start(): Promise<void> {
+		await this.runner.emit("session_start", { reason: "startup" }, this.scope.context());
+	}
+
+	/** `session_shutdown`, then every old `ctx` and `pi` object becomes stale. */
+	async shutdown(): Promise<void> {
+		await this.runner.emit("session_shutdown", { reason: "quit" }, this.scope.context());
+		this.scope.invalidate();
+	}
+
+	/** The `input` event, then `before_agent_start`; undefined when an extension handled the input. */
+	async preparePrompt(
+		text: string,
+		images: ImageContent[] | undefined,
+		systemPrompt: string,
+	): Promise<PreparedPrompt | undefined> {
+		let prompt: PreparedPrompt = { text, messages: [], ...(images ? { images } : {}) };
+		if (this.runner.hasHandlers("input")) {
+			const input = await this.runner.emit(
+				"input",
+				{ text, source: "extension", ...(images ? { images } : {}) },
+				this.scope.context(),
+			);
+			if (input.action === "handled") return undefined;
+			if (input.action === "transform") {
+				prompt = { text: input.text, messages: [], ...(input.images ? { images: input.images } : {}) };
+			}
+		}
+		if (!this.runner.hasHandlers("before_agent_start")) return prompt;
+		const outcome = await this.runner.emit(
+			"before_agent_start",
+			{
+				prompt: prompt.text,
+				...(prompt.images ? { images: prompt.images } : {}),
+				systemPrompt,
+				systemPromptOptions: {
+					cwd: this.options.cwd,
+					selectedTools: [],
+					toolSnippets: {},
+					toolGuidelines: {},
+					promptGuidelines: [],
+					sections: {},
+					contextFiles: [],
+					skills: [],
+				} as never,
+			} as never,
+			this.scope.context(),
+		);
+		const messages = outcome.messages.map(
+			(m): AgentMessage =>
+				({
+					role: "custom",
+					customType: m.customType,
+					content: m.content,
+					display: m.display ?? true,
+					...(m.details !== undefined ? { details: m.details } : {}),
+					timestamp: Date.now(),
+				}) as unknown as AgentMessage,
+		);
+		return {
+			...prompt,
+			messages,
+			...(outcome.systemPrompt !== undefined ? { systemPrompt: outcome.systemPrompt } : {}),
+		};
+	}
+
+	private async forward(event: SessionEvent): Promise<void> {
+		const ctx = this.scope.context();
+		switch (event.type) {
+			case "agent_start":
+				return void (await this.runner.emit("agent_start", {}, ctx));
+			case "agent_end":
+				return void (await this.runner.emit("agent_end", { messages: event.messages }, ctx));
+			case "agent_settled":
+				return void (await this.runner.emit("agent_settled", {}, ctx));
+			case "turn_start":
+				return void (await this.runner.emit("turn_start", { turnIndex: 0, timestamp: Date.now() }, ctx));
+			case "message_start":
+				return void (await this.runner.emit("message_start", { message: event.message }, ctx));
+			case "message_update":
+				return void (await this.runner.emit(
+					"message_update",
+					{ message: event.message, assistantMessageEvent: event.assistantMessageEvent },
+					ctx,
+				));
+			case "message_end":
+				return void (await this.runner.emit("message_end", { message: event.message }, ctx));
+			case "tool_execution_start":
+			case "tool_execution_update":
+			case "tool_execution_end": {
+				const { type, ...payload } = event;
+				return void (await this.runner.emit(type, payload as never, ctx));
+			}
+			default:
+				return;
+		}
+	}
+
+	private contextSource(): ContextSource {
+		const o = this.options;
+		const session = () => this.session;
+		return {
+			ui: () => o.ui as never,
+			mode: () => o.mode,
+			hasUI: () => o.hasUI,
+			cwd: () => o.cwd,
+			sessionManager: () => o.sessionManager(),
+			modelRegistry: () => o.registry,
+			model: () => session()?.agent.state.model,
+			scopedModels: () => [],
+			thinkingLevel: () => session()?.agent.state.thinkingLevel,
+			signal: () => session()?.agent.signal,
+			isIdle: () => !session()?.isStreaming,
+			isProjectTrusted: () => o.projectTrusted,
+			abort: () => session()?.abort(),
+			hasPendingMessages: () => session()?.agent.hasQueuedMessages() ?? false,
+			shutdown: () => {
+				session()?.abort();
+			},
+			getContextUsage: () => undefined,
+			compact: (options) => options?.onError?.(new Error("compaction is not available yet")),
+			getSystemPrompt: () => session()?.agent.state.systemPrompt ?? "",
+		};
+	}
+}
