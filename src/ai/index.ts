@@ -31,5 +31,11 @@ export {
 } from "./registry.ts";
 export { readSse, type SseMessage, SseParser } from "./sse.ts";
 export { complete, completeSimple, failedStream, stream, streamSimple } from "./stream.ts";
+export {
+	collapseSystemMessages,
+	getCurrentSystemPrompt,
+	getCurrentTools,
+	type SystemMessageLike,
+} from "./transcript.ts";
 export type * from "./types.ts";
 export { calculateCost, emptyUsage } from "./usage.ts";

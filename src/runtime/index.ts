@@ -20,5 +20,6 @@ export {
 	THINKING_LEVELS,
 } from "./model-resolver.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
+export { serializeConversation } from "./serialize-conversation.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
 export { buildSystemPrompt, type ContextFile, type PromptTool, type SystemPromptOptions } from "./system-prompt.ts";

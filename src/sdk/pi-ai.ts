@@ -8,4 +8,5 @@ export type { Static, TSchema } from "@sinclair/typebox";
 export { Type } from "@sinclair/typebox";
 export { type ValidationResult, validateToolArguments } from "../agent/index.ts";
 export * from "../ai/index.ts";
+export { uuidv7 } from "../util/index.ts";
 export { StringEnum } from "./string-enum.ts";

@@ -5,13 +5,24 @@ import type { ToolDefinition } from "../extensions/index.ts";
 export { CONFIG_DIR_NAME, getAgentDir } from "../config/index.ts";
 export type * from "../extensions/index.ts";
 export { createEventBus, isExtensionEventName } from "../extensions/index.ts";
+export { parseFrontmatter, stripFrontmatter } from "../resources/index.ts";
 export {
 	AgentSession,
 	buildSystemPrompt,
 	convertToLlm,
 	createAgentSession,
 	type SessionEvent,
+	serializeConversation,
 } from "../runtime/index.ts";
+export {
+	type AppendableMessage,
+	buildSessionContext,
+	type SessionContext,
+	type SessionEntry,
+	type SessionHeader,
+	type SessionInfo,
+	SessionManager,
+} from "../session/index.ts";
 export {
 	type BashOperations,
 	type BashToolDetails,

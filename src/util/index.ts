@@ -1,4 +1,5 @@
 export { errorMessage, firstLine, UserError } from "./errors.ts";
 export { isGlob, matchGlob } from "./glob.ts";
 export { expandHome, homeDir } from "./home.ts";
+export { uuidv7 } from "./uuid.ts";
 export { APP_NAME, PI_COMPAT_VERSION, VERSION } from "./version.ts";

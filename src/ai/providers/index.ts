@@ -26,3 +26,9 @@ export {
 export { type OpenAIResponsesOptions, streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
 export { parseEventJson, runProviderStream } from "./run.ts";
 export { transformMessages } from "./transform-messages.ts";
+
+/** pi 0.87's per-API stream pairs (`anthropicMessagesApi().streamSimple(…)`). */
+export const anthropicMessagesApi = () => BUILTINS[0] as ApiProvider;
+export const openAICompletionsApi = () => BUILTINS[1] as ApiProvider;
+export const openAIResponsesApi = () => BUILTINS[2] as ApiProvider;
+export const googleGenerativeAiApi = () => BUILTINS[3] as ApiProvider;
