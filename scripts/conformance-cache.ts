@@ -20,8 +20,12 @@ export function ensurePackage(spec: string): { dir: string } | { error: string }
 	const pkg = join(target, "package");
 	if (existsSync(join(pkg, "package.json"))) return { dir: pkg };
 	mkdirSync(target, { recursive: true });
-	const pack = Bun.spawnSync(["npm", "pack", spec, "--silent", "--pack-destination", target], { stdout: "pipe", stderr: "pipe" });
-	if (pack.exitCode !== 0) return { error: `npm pack ${spec} failed: ${pack.stderr.toString().trim().split("\n").at(-1)}` };
+	const pack = Bun.spawnSync(["npm", "pack", spec, "--silent", "--pack-destination", target], {
+		stdout: "pipe",
+		stderr: "pipe",
+	});
+	if (pack.exitCode !== 0)
+		return { error: `npm pack ${spec} failed: ${pack.stderr.toString().trim().split("\n").at(-1)}` };
 	const tarball = readdirSync(target).find((f) => f.endsWith(".tgz"));
 	if (!tarball) return { error: `npm pack ${spec} wrote no tarball` };
 	const untar = Bun.spawnSync(["tar", "xzf", join(target, tarball), "-C", target]);
