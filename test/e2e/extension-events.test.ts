@@ -71,17 +71,28 @@ describe("extensions on real turns", () => {
 		expect(requests[0]?.body.system[0].text).toContain("EXTRA RULE FROM EXTENSION");
 		expect(requests[0]?.body.messages[0].content[0].text).toBe("Question: clean up");
 		const results = requests[1]?.body.messages.at(-1).content;
-		expect(results[0]).toMatchObject({ is_error: true, content: [{ text: "Dangerous command blocked by permission gate" }] });
+		expect(results[0]).toMatchObject({
+			is_error: true,
+			content: [{ text: "Dangerous command blocked by permission gate" }],
+		});
 		expect(results[1].content[0].text).toBe("HEY in cwd!!!");
 		const errors = run.stderr.trimEnd().split("\n");
-		expect(errors.every((l) => l.startsWith("Extension error (") && l.includes("gate.ts") && l.endsWith("handler broke"))).toBe(true);
+		expect(
+			errors.every((l) => l.startsWith("Extension error (") && l.includes("gate.ts") && l.endsWith("handler broke")),
+		).toBe(true);
 		expect(errors).toHaveLength(2); // one per turn, each reported once
 		// session_start's appendEntry landed in the session file (never sent to the model)
 		const root = join(home, ".pi/agent/sessions");
 		const dir = readdirSync(root)[0] as string;
 		const file = join(root, dir, readdirSync(join(root, dir))[0] as string);
-		const entries = readFileSync(file, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
-		expect(entries.find((e) => e.type === "custom")).toMatchObject({ customType: "started", data: { reason: "startup" } });
+		const entries = readFileSync(file, "utf8")
+			.trimEnd()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		expect(entries.find((e) => e.type === "custom")).toMatchObject({
+			customType: "started",
+			data: { reason: "startup" },
+		});
 		expect(JSON.stringify(requests.map((r) => r.body))).not.toContain('"started"');
 	});
 });
