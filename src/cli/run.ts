@@ -86,6 +86,7 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 		);
 		const session = setup.session;
 		if (session) {
+			session.expandInput = (text) => resources.expandInput(text);
 			bridge.attach(session);
 			recordSettings(manager, session.agent.state.model, session.agent.state.thinkingLevel);
 			recordSession(session, manager);
@@ -99,11 +100,12 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 			for (const extension of o.host.extensions) extension.handle.bind(actions);
 		}
 		await bridge.start();
+		await discoverExtensionResources(bridge, resources, cwd, err);
+		if (session && setup.rebuildSystemPrompt) session.agent.state.systemPrompt = setup.rebuildSystemPrompt();
 		const common = {
 			session,
 			inputs: o.inputs,
 			findCommand: (commandName: string) => o.host.findCommand(commandName),
-			expandInput: (text: string) => resources.expandInput(text),
 			commandContext: bridge.scope.commandContext() as unknown as Record<string, unknown>,
 			noSession: (): never => {
 				throw new UserError(setup.noModelReason ?? "Error: no model available");
@@ -121,4 +123,29 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 	} finally {
 		manager.close();
 	}
+}
+
+/** `resources_discover`: skills, prompt templates and themes that extensions contribute join the loader. */
+async function discoverExtensionResources(
+	bridge: ExtensionBridge,
+	resources: ResourceLoader,
+	cwd: string,
+	err: (text: string) => void,
+): Promise<void> {
+	if (!bridge.runner.hasHandlers("resources_discover")) return;
+	const before = new Set(resources.getDiagnostics().map(formatResourceDiagnostic));
+	const found = await bridge.runner.emit("resources_discover", { cwd, reason: "startup" }, bridge.scope.context());
+	const byExtension = new Map<string, { skillPaths: string[]; promptPaths: string[]; themePaths: string[] }>();
+	const add = (kind: "skillPaths" | "promptPaths" | "themePaths", items: { path: string; extensionPath: string }[]) => {
+		for (const { path, extensionPath } of items) {
+			const entry = byExtension.get(extensionPath) ?? { skillPaths: [], promptPaths: [], themePaths: [] };
+			entry[kind].push(path);
+			byExtension.set(extensionPath, entry);
+		}
+	};
+	add("skillPaths", found.skillPaths);
+	add("promptPaths", found.promptPaths);
+	add("themePaths", found.themePaths);
+	for (const [extensionPath, paths] of byExtension) resources.addExtensionResources(extensionPath, paths);
+	for (const line of resources.getDiagnostics().map(formatResourceDiagnostic)) if (!before.has(line)) err(`${line}\n`);
 }

@@ -47,6 +47,8 @@ export interface Setup {
 	session?: AgentSession;
 	/** Every tool the session could activate (built-in and extension), for `setActiveTools`. */
 	allTools: AgentTool<any>[];
+	/** Rebuilds the system prompt from the current tools and resources (after `resources_discover`). */
+	rebuildSystemPrompt?: () => string;
 	/** Why there is no session (no credentials); shown when a prompt needs the model. */
 	noModelReason?: string;
 }
@@ -128,7 +130,8 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		},
 	});
 	if (options.sessionContext) session.agent.state.messages = [...options.sessionContext.messages];
-	return { registry, session, allTools };
+	const rebuildSystemPrompt = () => buildSystemPrompt(promptOptions(options, session.agent.state.tools));
+	return { registry, session, allTools, rebuildSystemPrompt };
 }
 
 function isKeyless(registry: ModelRegistry, model: Model): boolean {

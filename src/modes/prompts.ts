@@ -15,8 +15,6 @@ export interface RunPromptsOptions {
 	session: AgentSession | undefined;
 	inputs: PromptInput[];
 	findCommand(name: string): CommandDefinition | undefined;
-	/** `/skill:name` and prompt-template expansion (after extension commands). */
-	expandInput?(text: string): string;
 	commandContext: Record<string, unknown>;
 	/** Called when a prompt needs the agent but no session could be made (no model). */
 	noSession(): never;
@@ -37,7 +35,6 @@ export async function runPrompts(options: RunPromptsOptions): Promise<void> {
 			continue;
 		}
 		if (!options.session) options.noSession();
-		const text = options.expandInput ? options.expandInput(input.text) : input.text;
-		await options.session.prompt(text, input.images);
+		await options.session.prompt(input.text, input.images);
 	}
 }

@@ -23,10 +23,12 @@ export interface PreparedInput {
 	systemPrompt?: string;
 }
 
+/** Extension hooks around a prompt: `input` → `expand` (skills, prompt templates) → `before_agent_start`. */
 export type PromptPreparer = (
 	text: string,
 	images: ImageContent[] | undefined,
 	systemPrompt: string,
+	expand: (text: string) => string,
 ) => Promise<PreparedInput | undefined>;
 
 export class AgentSession {
@@ -34,6 +36,8 @@ export class AgentSession {
 	retry: RetrySettings;
 	/** Extension hooks run before each prompt (set by the extension bridge). */
 	preparePrompt: PromptPreparer | undefined;
+	/** `/skill:name` and prompt-template expansion, applied after the `input` event. */
+	expandInput: (text: string) => string = (text) => text;
 	private readonly listeners: SessionListener[] = [];
 	private retryController: AbortController | undefined;
 	private attempt = 0;
@@ -72,8 +76,8 @@ export class AgentSession {
 		this.attempt = 0;
 		const baseSystemPrompt = this.agent.state.systemPrompt;
 		const prepared = this.preparePrompt
-			? await this.preparePrompt(text, images, baseSystemPrompt)
-			: { text, messages: [], ...(images ? { images } : {}) };
+			? await this.preparePrompt(text, images, baseSystemPrompt, this.expandInput)
+			: { text: this.expandInput(text), messages: [], ...(images ? { images } : {}) };
 		if (!prepared) return;
 		const user: AgentMessage = {
 			role: "user",

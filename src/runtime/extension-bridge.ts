@@ -115,7 +115,8 @@ export class ExtensionBridge {
 		}
 		session.subscribe((event) => this.forward(event));
 		if (this.runner.hasHandlers("input") || this.runner.hasHandlers("before_agent_start")) {
-			session.preparePrompt = (text, images, systemPrompt) => this.preparePrompt(text, images, systemPrompt);
+			session.preparePrompt = (text, images, systemPrompt, expand) =>
+				this.preparePrompt(text, images, systemPrompt, expand);
 		}
 	}
 
@@ -130,11 +131,12 @@ export class ExtensionBridge {
 		this.scope.invalidate();
 	}
 
-	/** The `input` event, then `before_agent_start`; undefined when an extension handled the input. */
+	/** `input`, then expansion, then `before_agent_start`; undefined when an extension handled the input. */
 	async preparePrompt(
 		text: string,
 		images: ImageContent[] | undefined,
 		systemPrompt: string,
+		expand: (text: string) => string = (t) => t,
 	): Promise<PreparedPrompt | undefined> {
 		let prompt: PreparedPrompt = { text, messages: [], ...(images ? { images } : {}) };
 		if (this.runner.hasHandlers("input")) {
@@ -148,6 +150,7 @@ export class ExtensionBridge {
 				prompt = { text: input.text, messages: [], ...(input.images ? { images: input.images } : {}) };
 			}
 		}
+		prompt = { ...prompt, text: expand(prompt.text) };
 		if (!this.runner.hasHandlers("before_agent_start")) return prompt;
 		const outcome = await this.runner.emit(
 			"before_agent_start",

@@ -149,3 +149,29 @@ describe("resources shape the prompt", () => {
 		expect(server.requests.at(-1)?.body.messages[0].content[0].text).toBe("/secret x");
 	});
 });
+
+describe("resources from extensions", () => {
+	test("resources_discover adds a skill and a prompt template; input runs before template expansion", async () => {
+		const { home, cwd } = repo();
+		const extDir = join(home, ".pi/agent/extensions/dynamic");
+		writeTree(extDir, {
+			"index.ts": `
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+const here = fileURLToPath(new URL(".", import.meta.url));
+export default function (pi) {
+	pi.on("resources_discover", async () => ({ skillPaths: [join(here, "SKILL.md")], promptPaths: [join(here, "fix.md")] }));
+	pi.on("input", async (event) => event.text.startsWith("!fix ") ? { action: "transform", text: "/fix " + event.text.slice(5) } : { action: "continue" });
+}`,
+			"SKILL.md": "---\nname: dynamic\ndescription: A skill an extension provides\n---\nBody.\n",
+			"fix.md": "---\ndescription: Fix something\n---\nFix $@ now.",
+		});
+		server.push({ kind: "reply", text: "ok" });
+		const before = server.requests.length;
+		const run = await runPiAsync(["-p", "!fix the build"], { home, cwd });
+		expect(run.stdout).toBe("ok\n");
+		const body = server.requests[before]?.body;
+		expect(body.system[0].text).toContain("A skill an extension provides");
+		expect(body.messages[0].content[0].text).toBe("Fix the build now.");
+	});
+});
