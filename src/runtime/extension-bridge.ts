@@ -190,6 +190,8 @@ export class ExtensionBridge {
 	}
 
 	private async forward(event: SessionEvent): Promise<void> {
+		// Most events have no handlers; building a ctx per streamed delta would cost more than the event itself.
+		if (!this.runner.hasHandlers(event.type)) return;
 		const ctx = this.scope.context();
 		switch (event.type) {
 			case "agent_start":
