@@ -4,31 +4,17 @@
  * sessions and unknown roles are left out.
  */
 import type { AgentMessage } from "../agent/index.ts";
-import type { ImageContent, Message, TextContent } from "../ai/index.ts";
+import type { Message } from "../ai/index.ts";
+import type {
+	BashExecutionMessage,
+	BranchSummaryMessage,
+	CompactionSummaryMessage,
+	CustomMessage,
+} from "../session/index.ts";
 
-interface BashExecutionLike {
-	role: "bashExecution";
-	command: string;
-	output: string;
-	exitCode: number | undefined;
-	cancelled: boolean;
-	truncated: boolean;
-	fullOutputPath?: string;
-	excludeFromContext?: boolean;
-	timestamp: number;
-}
-
-interface CustomLike {
-	role: "custom";
-	content: string | (TextContent | ImageContent)[];
-	timestamp: number;
-}
-
-interface SummaryLike {
-	role: "branchSummary" | "compactionSummary";
-	summary: string;
-	timestamp: number;
-}
+type BashExecutionLike = BashExecutionMessage;
+type CustomLike = CustomMessage;
+type SummaryLike = BranchSummaryMessage | CompactionSummaryMessage;
 
 export function bashExecutionText(m: BashExecutionLike): string {
 	const lines = [`The user ran a shell command: \`${m.command}\``, "```", m.output.trimEnd() || "(no output)", "```"];
