@@ -51,6 +51,15 @@ export {
 	type WriteOperations,
 	withFileMutationQueue,
 } from "../tools/index.ts";
+export {
+	BorderedLoader,
+	CustomEditor,
+	DynamicBorder,
+	getEditorTheme,
+	getMarkdownTheme,
+	getSelectListTheme,
+	getSettingsListTheme,
+} from "../tui/index.ts";
 export { PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
 
 /** `defineTool(def)`: returns the definition unchanged; exists so TypeScript infers the parameter types. */

@@ -1,2 +1,2 @@
-/** `pi-tui`: terminal UI components. Filled by the TUI issue. */
-export {};
+/** `pi-tui`: terminal UI components, key decoding and width helpers, as extensions import them. */
+export * from "../tui/index.ts";

@@ -1,0 +1,75 @@
+/**
+ * The terminal UI layer: components, key decoding and width arithmetic. Extensions see this as `pi-tui`; the
+ * agent-side helpers (DynamicBorder, BorderedLoader, CustomEditor, get*Theme) are re-exported by `pi-coding-agent`.
+ * Depends only on util.
+ */
+export {
+	BorderedLoader,
+	DynamicBorder,
+	getEditorTheme,
+	getMarkdownTheme,
+	getSelectListTheme,
+	getSettingsListTheme,
+	type ThemeColors,
+} from "./agent-components.ts";
+export type {
+	AutocompleteItem,
+	AutocompleteProvider,
+	AutocompleteSuggestions,
+	SlashCommand,
+} from "./autocomplete.ts";
+export { Box, Container, Spacer, Text, TruncatedText } from "./basic.ts";
+export { CustomEditor, type CustomEditorOptions, type KeybindingMatcher } from "./custom-editor.ts";
+export { Editor, type EditorOptions, type EditorTheme } from "./editor.ts";
+export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
+export { Input, type InputOptions } from "./input.ts";
+export {
+	decodeKittyPrintable,
+	decodePrintableKey,
+	isKeyRelease,
+	isKeyRepeat,
+	isKittyProtocolActive,
+	Key,
+	type KeyEventType,
+	type KeyId,
+	matchesKey,
+	parseKey,
+	setKittyProtocolActive,
+} from "./keys.ts";
+export { CancellableLoader, Loader, type LoaderIndicatorOptions } from "./loader.ts";
+export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./markdown.ts";
+export {
+	type SelectItem,
+	SelectList,
+	type SelectListLayoutOptions,
+	type SelectListTheme,
+	type SelectListTruncatePrimaryContext,
+} from "./select-list.ts";
+export { type SettingItem, SettingsList, type SettingsListOptions, type SettingsListTheme } from "./settings-list.ts";
+export {
+	type Component,
+	CURSOR_MARKER,
+	type Focusable,
+	isFocusable,
+	type OverlayAnchor,
+	type OverlayBounds,
+	type OverlayHandle,
+	type OverlayMargin,
+	type OverlayOptions,
+	type OverlayUnfocusOptions,
+	type RgbColor,
+	type SizeValue,
+	type Terminal,
+	type TerminalColorScheme,
+	type TUI,
+	type TuiInputListener,
+	type TuiInputListenerResult,
+	type TuiMode,
+	type TuiMouseButton,
+	type TuiMouseEvent,
+	type TuiMouseEventResult,
+	type TuiMouseEventType,
+	type TuiStopOptions,
+} from "./types.ts";
+export { sliceByColumn, stripTerminalSequences, truncateToWidth, visibleWidth } from "./width.ts";
+export { wrapTextWithAnsi } from "./wrap.ts";
