@@ -45,7 +45,9 @@ describe("pi example extensions load in the binary", () => {
 				if (run.exitCode === 0 && !problem) loaded++;
 				else if (!KNOWN_FAILURES[unit.name]) failures.push(`${unit.name}: ${problem ?? run.stderr.trim()}`);
 			}
-			console.log(`conformance ${spec}: ${loaded}/${units.length - withDeps.length} load (needs npm install: ${withDeps.join(", ")})`);
+			console.log(
+				`conformance ${spec}: ${loaded}/${units.length - withDeps.length} load (needs npm install: ${withDeps.join(", ")})`,
+			);
 			expect(failures).toEqual([]);
 		}, 120_000);
 	}
