@@ -12,7 +12,18 @@
  * Usage: bun scripts/bench/sessions.ts [runs]   (child mode: bun scripts/bench/sessions.ts --child <file>;
  * KEEP=1 keeps the generated files and prints their folder)
  */
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, utimesSync, writeSync } from "node:fs";
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	rmSync,
+	statSync,
+	utimesSync,
+	writeFileSync,
+	writeSync,
+} from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SessionManager } from "../../src/session/index.ts";
@@ -207,6 +218,50 @@ function benchContinueRecent(root: string): number {
 	return median(times.sort((a, b) => a - b));
 }
 
+/**
+ * The same files through the compiled binary: `pi --session <file> -e <noop> -p /noop` opens the file, builds the
+ * context (the run's setup always does) and exits without a model. Includes the binary's own start-up.
+ */
+function measureBinary(dir: string, rows: Row[]): { label: string; ms: number; peakMiB: number }[] {
+	const binary = join(import.meta.dir, "..", "..", "dist", "pi");
+	if (!existsSync(binary)) {
+		console.log("(binary rows skipped: run npm run build first)");
+		return [];
+	}
+	const home = mkdtempSync(join(tmpdir(), "pi-bench-home-"));
+	const ext = join(home, "noop.ts");
+	writeFileSync(ext, 'export default function (pi) { pi.registerCommand("noop", { handler: async () => {} }); }\n');
+	const out: { label: string; ms: number; peakMiB: number }[] = [];
+	for (const row of rows) {
+		const file = join(dir, `s${row.entries}.jsonl`);
+		const times: number[] = [];
+		const peaks: number[] = [];
+		for (let i = 0; i < RUNS; i++) {
+			const started = performance.now();
+			const run = Bun.spawnSync([binary, "--session", file, "-e", ext, "-p", "/noop"], {
+				env: { HOME: home, PATH: process.env.PATH ?? "/usr/bin:/bin" },
+				cwd: home,
+				stdout: "ignore",
+				stderr: "pipe",
+			});
+			times.push(performance.now() - started);
+			peaks.push((run.resourceUsage?.maxRSS ?? 0) / 1024 / 1024);
+			if (run.exitCode !== 0) throw new Error(`binary run failed: ${run.stderr.toString()}`);
+		}
+		out.push({
+			label: row.label,
+			ms: median(times.sort((a, b) => a - b)),
+			peakMiB: median(peaks.sort((a, b) => a - b)),
+		});
+	}
+	rmSync(home, { recursive: true, force: true });
+	console.log("\nthrough the binary (pi --session <file> -p /noop: start-up + open + context), median of", RUNS);
+	console.log("| case | wall ms | peak RSS MiB |");
+	console.log("|---:|---:|---:|");
+	for (const r of out) console.log(`| ${r.label} | ${r.ms.toFixed(1)} | ${r.peakMiB.toFixed(1)} |`);
+	return out;
+}
+
 const root = mkdtempSync(join(tmpdir(), "pi-bench-sessions-"));
 try {
 	const rows: Row[] = [];
@@ -240,6 +295,7 @@ try {
 		];
 		console.log(`| ${cells.join(" | ")} |`);
 	}
+	const binaryRows = measureBinary(root, rows);
 	const big = rows.at(-1)!;
 	const recent = benchContinueRecent(root);
 	console.log(`\ncontinueRecent over 1000 session files: ${recent.toFixed(1)} ms (median of 9)`);
@@ -250,6 +306,15 @@ try {
 			big.peakMiB <= 2 * big.fileMiB,
 		],
 		[`continueRecent ${recent.toFixed(1)} ms ≤ 50 ms`, recent <= 50],
+		...binaryRows
+			.filter((r) => r.label === "100k")
+			.map(
+				(r) =>
+					[
+						`binary 100k ${r.ms.toFixed(0)} ms ≤ 400 ms, ${r.peakMiB.toFixed(0)} MiB ≤ 2× file`,
+						r.ms <= 400 && r.peakMiB <= 2 * big.fileMiB,
+					] as const,
+			),
 	] as const;
 	for (const [label, ok] of checks) console.log(`${ok ? "✓" : "✗"} ${label}`);
 	console.log(checks.every(([, ok]) => ok) ? "bench: targets met" : "bench: a target was missed");
