@@ -17,7 +17,7 @@ export async function execWithBun(
 ): Promise<{ exitCode: number | null }> {
 	const child = Bun.spawn([shell.shell, ...shell.args, command], {
 		cwd,
-		env: (env ?? process.env) as Record<string, string>,
+		...(env ? { env: env as Record<string, string> } : {}),
 		stdin: "ignore",
 		stdout: "pipe",
 		stderr: "pipe",

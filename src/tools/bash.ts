@@ -185,10 +185,12 @@ export function createBashTool(
 		async execute(_toolCallId, params, signal, onUpdate) {
 			const { command, timeout } = params as { command: string; timeout?: number };
 			if (signal?.aborted) throw new Error("Command aborted");
+			// The environment is copied only when something changes it; otherwise the child inherits ours (cheaper).
+			const customEnv = options.env !== undefined || options.spawnHook !== undefined;
 			let spawnContext: BashSpawnContext = {
 				command: options.commandPrefix ? `${options.commandPrefix}\n${command}` : command,
 				cwd,
-				env: { ...process.env, ...options.env },
+				env: customEnv ? { ...process.env, ...options.env } : process.env,
 			};
 			if (options.spawnHook) spawnContext = options.spawnHook(spawnContext);
 
@@ -201,7 +203,7 @@ export function createBashTool(
 					onData: updates.onData,
 					signal,
 					timeout,
-					env: spawnContext.env,
+					...(customEnv ? { env: spawnContext.env } : {}),
 				}));
 			} catch (err) {
 				const message = errorMessage(err);
