@@ -96,7 +96,7 @@ function generate(path: string, count: number, compactions = true): number {
 		version: 3,
 		id: "0190a000-0000-7000-8000-000000000000",
 		timestamp: new Date(start).toISOString(),
-		cwd: "/work/project",
+		cwd: "/projects/demo",
 	});
 	let parentId: string | null = null;
 	let call = 0;
@@ -210,7 +210,7 @@ function benchContinueRecent(root: string): number {
 	const times: number[] = [];
 	for (let i = 0; i < 9; i++) {
 		const started = performance.now();
-		const manager = SessionManager.continueRecent("/work/project", dir, { readOnly: true });
+		const manager = SessionManager.continueRecent("/projects/demo", dir, { readOnly: true });
 		times.push(performance.now() - started);
 		if (!manager.getSessionFile()?.endsWith("_s999.jsonl")) throw new Error("continueRecent picked the wrong file");
 		manager.close();

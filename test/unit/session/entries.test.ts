@@ -20,7 +20,7 @@ const UUID7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{
 
 /** Appends one entry of every type (and every stored message role); returns the manager. */
 function everyEntryType(dir: string): SessionManager {
-	const m = SessionManager.create("/work/project", dir);
+	const m = SessionManager.create("/projects/demo", dir);
 	const u = m.appendMessage(user("hello"));
 	m.appendMessage(assistant("hi"));
 	m.appendMessage(toolResult("call_1", "output"));
@@ -116,7 +116,7 @@ describe("entry round trip", () => {
 describe("header and file location", () => {
 	test("header: type session, version 3, UUID v7 id, ISO timestamp, cwd", () => {
 		const dir = tempDir();
-		const m = SessionManager.create("/work/project", dir);
+		const m = SessionManager.create("/projects/demo", dir);
 		m.appendMessage(user("hi"));
 		m.appendMessage(assistant("hello"));
 		const [header] = readJsonl(m.getSessionFile()!);
@@ -125,7 +125,7 @@ describe("header and file location", () => {
 			version: CURRENT_SESSION_VERSION,
 			id: m.getSessionId(),
 			timestamp: expect.any(String),
-			cwd: "/work/project",
+			cwd: "/projects/demo",
 		});
 		expect(header!.id).toMatch(UUID7);
 		m.close();
@@ -133,7 +133,7 @@ describe("header and file location", () => {
 
 	test("file name is <ISO time with : and . as ->_<id>.jsonl inside the session dir", () => {
 		const dir = tempDir();
-		const m = SessionManager.create("/work/project", dir);
+		const m = SessionManager.create("/projects/demo", dir);
 		const file = m.getSessionFile()!;
 		expect(dirname(file)).toBe(dir);
 		expect(basename(file)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z_[0-9a-f-]{36}\.jsonl$/);

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AssistantMessage, ToolResultMessage, UserMessage } from "../../../src/ai/index.ts";
 
-export const FIXTURES = "/work/shared/fixtures/pi-sessions";
+/** pi's own session files, read-only, in the `shared/` folder beside the repository. */
+export const FIXTURES = join(import.meta.dir, "..", "..", "..", "..", "shared", "fixtures", "pi-sessions");
 
 const created: string[] = [];
 
