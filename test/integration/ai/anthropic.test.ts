@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import {
-	type AssistantMessageEvent,
 	type Context,
 	classifyError,
 	complete,
@@ -10,27 +9,12 @@ import {
 } from "../../../src/ai/index.ts";
 import { startMockLlm } from "../../support/mock-llm/index.ts";
 import { mockModel, RED_PIXEL_PNG } from "../../support/models.ts";
+import { basicContext, collect, testAbortMidStream } from "../../support/provider-tests.ts";
 
 const server = startMockLlm();
 afterAll(() => server.stop());
 const model = mockModel("anthropic-messages", server.url);
-const ctx = (text = "hi"): Context => ({
-	systemPrompt: "be brief",
-	messages: [{ role: "user", content: text, timestamp: 1 }],
-	tools: [
-		{
-			name: "read",
-			description: "read a file",
-			parameters: { type: "object", properties: { path: { type: "string" } } } as any,
-		},
-	],
-});
-
-async function collect(s: AsyncIterable<AssistantMessageEvent>) {
-	const events: AssistantMessageEvent[] = [];
-	for await (const e of s) events.push(e);
-	return events;
-}
+const ctx = basicContext;
 
 describe("anthropic-messages against the mock server", () => {
 	test("text, thinking with signature, usage and cost; request shape", async () => {
@@ -211,15 +195,7 @@ describe("anthropic-messages against the mock server", () => {
 		expect((result.content[0] as any).text.length).toBeGreaterThan(0);
 	});
 
-	test("abort mid-stream ends with aborted and the partial content", async () => {
-		server.push({ kind: "reply", text: "a slow answer that will be interrupted", chunkSize: 3, frameDelayMs: 20 });
-		const controller = new AbortController();
-		const s = stream(model, ctx(), { apiKey: "k", signal: controller.signal });
-		for await (const e of s) if (e.type === "text_delta") controller.abort();
-		const result = await s.result();
-		expect(result.stopReason).toBe("aborted");
-		expect((result.content[0] as any).text.length).toBeGreaterThan(0);
-	});
+	testAbortMidStream(server, model);
 
 	test("malformed SSE data and invalid tool JSON are errors, never tool runs", async () => {
 		server.push({ kind: "raw", body: "event: message_start\ndata: {not json\n\n" });

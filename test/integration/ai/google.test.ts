@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import {
 	type AssistantMessage,
-	type AssistantMessageEvent,
 	type Context,
 	classifyError,
 	complete,
@@ -12,6 +11,7 @@ import {
 import { sanitizeGeminiSchema, toolParameters } from "../../../src/ai/providers/google-schema.ts";
 import { startMockLlm } from "../../support/mock-llm/index.ts";
 import { mockModel, RED_PIXEL_PNG } from "../../support/models.ts";
+import { collect, testAbortMidStream } from "../../support/provider-tests.ts";
 
 const server = startMockLlm();
 afterAll(() => server.stop());
@@ -33,12 +33,6 @@ const ctx = (text = "hi"): Context => ({
 		},
 	],
 });
-
-async function collect(s: AsyncIterable<AssistantMessageEvent>) {
-	const events: AssistantMessageEvent[] = [];
-	for await (const e of s) events.push(e);
-	return events;
-}
 
 const zeroUsage = {
 	input: 0,
@@ -394,15 +388,7 @@ describe("google-generative-ai against the mock server", () => {
 		expect(classifyError(result).retryable).toBe(true);
 	});
 
-	test("abort mid-stream ends with aborted and the partial content", async () => {
-		server.push({ kind: "reply", text: "a slow answer that will be interrupted", chunkSize: 3, frameDelayMs: 20 });
-		const controller = new AbortController();
-		const s = stream(model, ctx(), { apiKey: "k", signal: controller.signal });
-		for await (const e of s) if (e.type === "text_delta") controller.abort();
-		const result = await s.result();
-		expect(result.stopReason).toBe("aborted");
-		expect((result.content[0] as any).text.length).toBeGreaterThan(0);
-	});
+	testAbortMidStream(server, model);
 
 	test("malformed SSE data and invalid tool arguments are errors, never tool runs", async () => {
 		server.push({ kind: "raw", body: "data: {not json\n\n" });

@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import {
 	type AssistantMessage,
-	type AssistantMessageEvent,
 	type Context,
 	classifyError,
 	complete,
@@ -13,29 +12,14 @@ import {
 import { buildRequest, resolveCompat } from "../../../src/ai/providers/openai-completions-request.ts";
 import { startMockLlm } from "../../support/mock-llm/index.ts";
 import { mockModel, RED_PIXEL_PNG } from "../../support/models.ts";
+import { basicContext, collect, testAbortMidStream } from "../../support/provider-tests.ts";
 
 const server = startMockLlm();
 afterAll(() => server.stop());
 const model = mockModel("openai-completions", server.url);
 const withCompat = (compat: Model["compat"], overrides: Partial<Model> = {}) =>
 	mockModel("openai-completions", server.url, { compat, ...overrides });
-const ctx = (text = "hi"): Context => ({
-	systemPrompt: "be brief",
-	messages: [{ role: "user", content: text, timestamp: 1 }],
-	tools: [
-		{
-			name: "read",
-			description: "read a file",
-			parameters: { type: "object", properties: { path: { type: "string" } } } as any,
-		},
-	],
-});
-
-async function collect(s: AsyncIterable<AssistantMessageEvent>) {
-	const events: AssistantMessageEvent[] = [];
-	for await (const e of s) events.push(e);
-	return events;
-}
+const ctx = basicContext;
 
 const sse = (...chunks: unknown[]) =>
 	chunks.map((c) => `data: ${typeof c === "string" ? c : JSON.stringify(c)}\n\n`).join("");
@@ -471,15 +455,7 @@ describe("openai-completions against the mock server", () => {
 		expect(classifyError(result).retryable).toBe(true);
 	});
 
-	test("abort mid-stream ends with aborted and the partial content", async () => {
-		server.push({ kind: "reply", text: "a slow answer that will be interrupted", chunkSize: 3, frameDelayMs: 20 });
-		const controller = new AbortController();
-		const s = stream(model, ctx(), { apiKey: "k", signal: controller.signal });
-		for await (const e of s) if (e.type === "text_delta") controller.abort();
-		const result = await s.result();
-		expect(result.stopReason).toBe("aborted");
-		expect((result.content[0] as any).text.length).toBeGreaterThan(0);
-	});
+	testAbortMidStream(server, model);
 
 	test("malformed SSE data and invalid tool JSON are errors, never tool runs", async () => {
 		server.push({ kind: "raw", body: "data: {not json\n\n" });
