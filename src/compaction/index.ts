@@ -1,0 +1,37 @@
+/**
+ * Context compaction, pure part: token estimates, the trigger threshold, cut-point selection, preparation of a
+ * compaction from the branch's entries, file tracking and the summarisation prompts. No model calls here.
+ */
+export { type CutPointResult, findCutPoint, findTurnStart, isCutPoint, isTurnStart } from "./cut-point.ts";
+export {
+	addCompactionFileOps,
+	collectFileOps,
+	compactionDetails,
+	emptyFileOps,
+	type FileOps,
+	type FileOpsSets,
+	formatFileLists,
+	toFileOps,
+} from "./file-ops.ts";
+export { collectEdits, entryMessage, messagesBetween } from "./messages.ts";
+export { type CompactionPreparation, prepareCompaction } from "./prepare.ts";
+export {
+	buildSummaryPrompt,
+	buildTurnPrefixPrompt,
+	maxSummaryTokens,
+	type SummaryPromptOptions,
+	serializeConversation,
+	TOOL_RESULT_LIMIT,
+} from "./prompts.ts";
+export {
+	type CompactionSettings,
+	type ContextEstimate,
+	type ContextUsage,
+	DEFAULT_COMPACTION_SETTINGS,
+	estimateContextTokens,
+	estimateTokens,
+	getContextUsage,
+	IMAGE_TOKENS,
+	shouldCompact,
+	usageTokens,
+} from "./tokens.ts";
