@@ -1,3 +1,4 @@
+export { serializeConversation } from "../compaction/index.ts";
 export { AgentSession, type AgentSessionOptions, type PreparedInput, type PromptPreparer } from "./agent-session.ts";
 export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
@@ -20,6 +21,5 @@ export {
 	THINKING_LEVELS,
 } from "./model-resolver.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
-export { serializeConversation } from "./serialize-conversation.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
 export { buildSystemPrompt, type ContextFile, type PromptTool, type SystemPromptOptions } from "./system-prompt.ts";
