@@ -1,5 +1,11 @@
 export { serializeConversation } from "../compaction/index.ts";
 export { AgentSession, type AgentSessionOptions, type PreparedInput, type PromptPreparer } from "./agent-session.ts";
+export {
+	type CompactionDeps,
+	type CompactionOutcome,
+	type CompactionReason,
+	compactSession,
+} from "./compaction-run.ts";
 export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
 export type { SessionEvent, SessionListener } from "./events.ts";

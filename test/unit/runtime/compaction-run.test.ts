@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { fauxAssistantMessage, fauxText, registerFauxProvider } from "../../../src/ai/index.ts";
+import { DEFAULT_COMPACTION_SETTINGS } from "../../../src/compaction/index.ts";
+import { compactSession, createAgentSession, recordSession } from "../../../src/runtime/index.ts";
+import { SessionManager } from "../../../src/session/index.ts";
+
+const faux = registerFauxProvider();
+afterAll(() => faux.unregister());
+
+async function longSession() {
+	const manager = SessionManager.inMemory("/projects/demo");
+	const session = createAgentSession({
+		model: faux.getModel(),
+		thinkingLevel: "off",
+		tools: [],
+		systemPrompt: "sys",
+		getApiKey: () => "k",
+	});
+	recordSession(session, manager);
+	const filler = "lorem ipsum dolor sit amet ".repeat(200);
+	for (let i = 0; i < 6; i++) {
+		faux.setResponses([fauxAssistantMessage([fauxText(`answer ${i} ${filler}`)])]);
+		await session.prompt(`question ${i} ${filler}`);
+	}
+	return { manager, session };
+}
+
+describe("compactSession", () => {
+	test("summarises older turns into a compaction entry; the context restarts from the summary", async () => {
+		const { manager, session } = await longSession();
+		const before = session.messages.length;
+		// Two replies: the summary, and the turn-prefix summary when the cut splits a turn.
+		faux.setResponses([
+			fauxAssistantMessage([fauxText("## Goal\nAnswer questions")]),
+			fauxAssistantMessage([fauxText("prefix")]),
+		]);
+		const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 3000 };
+		const outcome = await compactSession(
+			{ session, manager, settings, getApiKey: () => "k" },
+			{ reason: "manual", customInstructions: "focus on goals" },
+		);
+		expect(outcome?.summary).toContain("## Goal");
+		const entry = manager.getEntries().find((e) => e.type === "compaction") as { firstKeptEntryId: string } | undefined;
+		expect(entry?.firstKeptEntryId).toBe(outcome?.firstKeptEntryId as string);
+		const roles = session.messages.map((m) => (m as { role: string }).role);
+		expect(roles[0]).toBe("compactionSummary");
+		expect(session.messages.length).toBeLessThan(before);
+	});
+
+	test("a failed summary changes nothing", async () => {
+		const { manager, session } = await longSession();
+		const entries = manager.getEntries().length;
+		const messages = session.messages.length;
+		const down = () => fauxAssistantMessage([], { stopReason: "error", errorMessage: "summary model down" });
+		faux.setResponses([down(), down()]);
+		const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 3000 };
+		await expect(
+			compactSession({ session, manager, settings, getApiKey: () => "k" }, { reason: "manual" }),
+		).rejects.toThrow("compaction failed: summary model down");
+		expect(manager.getEntries().length).toBe(entries);
+		expect(session.messages.length).toBe(messages);
+	});
+
+	test("nothing to compact resolves undefined", async () => {
+		const manager = SessionManager.inMemory("/projects/demo");
+		const session = createAgentSession({
+			model: faux.getModel(),
+			thinkingLevel: "off",
+			tools: [],
+			systemPrompt: "",
+			getApiKey: () => "k",
+		});
+		const outcome = await compactSession(
+			{ session, manager, settings: DEFAULT_COMPACTION_SETTINGS, getApiKey: () => "k" },
+			{ reason: "manual" },
+		);
+		expect(outcome).toBeUndefined();
+	});
+});
