@@ -3,11 +3,14 @@
  * agent session, then the mode. `session_start` fires before the first prompt and `session_shutdown` after the
  * last; the session file is closed (lock released) at the end, whatever happened.
  */
+
+import { DEFAULT_COMPACTION_SETTINGS } from "../compaction/index.ts";
 import type { SettingsStore } from "../config/index.ts";
 import { createNoopUi } from "../extensions/index.ts";
 import { type PromptInput, runJsonMode, runPrintMode } from "../modes/index.ts";
 import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
 import {
+	attachAutoCompaction,
 	createExtensionActions,
 	ExtensionBridge,
 	type ExtensionHost,
@@ -98,6 +101,16 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 				allTools: setup.allTools,
 			});
 			for (const extension of o.host.extensions) extension.handle.bind(actions);
+			attachAutoCompaction({
+				session,
+				manager,
+				settings: {
+					enabled: settings.compaction?.enabled ?? DEFAULT_COMPACTION_SETTINGS.enabled,
+					reserveTokens: settings.compaction?.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,
+					keepRecentTokens: settings.compaction?.keepRecentTokens ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
+				},
+				getApiKey: (model) => o.credentials.registry.getApiKey(model),
+			});
 		}
 		await bridge.start();
 		await discoverExtensionResources(bridge, resources, cwd, err);

@@ -24,6 +24,12 @@ export interface PreparedInput {
 }
 
 /** Extension hooks around a prompt: `input` → `expand` (skills, prompt templates) → `before_agent_start`. */
+/**
+ * Runs after a run (retries included) and before `agent_settled`: auto-compaction lives here. Returning "continue"
+ * makes the session continue the run once more (e.g. after compacting away a context overflow).
+ */
+export type RunEndHook = () => Promise<"continue" | undefined>;
+
 export type PromptPreparer = (
 	text: string,
 	images: ImageContent[] | undefined,
@@ -36,6 +42,8 @@ export class AgentSession {
 	retry: RetrySettings;
 	/** Extension hooks run before each prompt (set by the extension bridge). */
 	preparePrompt: PromptPreparer | undefined;
+	/** Hooks run after each run, before `agent_settled` (auto-compaction). */
+	readonly runEndHooks: RunEndHook[] = [];
 	/** `/skill:name` and prompt-template expansion, applied after the `input` event. */
 	expandInput: (text: string) => string = (text) => text;
 	private readonly listeners: SessionListener[] = [];
@@ -90,8 +98,7 @@ export class AgentSession {
 		if (prepared.systemPrompt !== undefined) this.agent.state.systemPrompt = prepared.systemPrompt;
 		try {
 			await this.agent.prompt([user, ...prepared.messages]);
-			const aborted = await this.retryLoop();
-			await this.emit({ type: "agent_settled", aborted });
+			await this.settle();
 		} finally {
 			this.agent.state.systemPrompt = baseSystemPrompt;
 		}
@@ -101,8 +108,28 @@ export class AgentSession {
 	async promptMessages(messages: AgentMessage[]): Promise<void> {
 		this.attempt = 0;
 		await this.agent.prompt(messages);
-		const aborted = await this.retryLoop();
+		await this.settle();
+	}
+
+	/** Retries, run-end hooks (which may continue the run once), then `agent_settled`. */
+	private async settle(): Promise<void> {
+		let aborted = await this.retryLoop();
+		let continued = false;
+		for (const hook of this.runEndHooks) {
+			if (aborted) break;
+			if ((await hook()) === "continue" && !continued) {
+				continued = true;
+				this.attempt = 0;
+				await this.agent.continue();
+				aborted = await this.retryLoop();
+			}
+		}
 		await this.emit({ type: "agent_settled", aborted });
+	}
+
+	/** Emits a session-level event (compaction, …) to the session's listeners. */
+	emitEvent(event: SessionEvent): Promise<void> {
+		return this.emit(event);
 	}
 
 	abort(): void {

@@ -9,6 +9,15 @@ export type SessionEvent =
 	| (Extract<AgentEvent, { type: "agent_end" }> & { willRetry: boolean })
 	| { type: "agent_settled"; aborted: boolean }
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
-	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string };
+	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
+	| { type: "compaction_start"; reason: "manual" | "threshold" | "overflow" }
+	| {
+			type: "compaction_end";
+			reason: "manual" | "threshold" | "overflow";
+			result?: { summary: string; firstKeptEntryId: string; tokensBefore: number };
+			aborted: boolean;
+			willRetry: boolean;
+			errorMessage?: string;
+	  };
 
 export type SessionListener = (event: SessionEvent) => void | Promise<void>;

@@ -1,5 +1,12 @@
 export { serializeConversation } from "../compaction/index.ts";
-export { AgentSession, type AgentSessionOptions, type PreparedInput, type PromptPreparer } from "./agent-session.ts";
+export {
+	AgentSession,
+	type AgentSessionOptions,
+	type PreparedInput,
+	type PromptPreparer,
+	type RunEndHook,
+} from "./agent-session.ts";
+export { attachAutoCompaction } from "./auto-compaction.ts";
 export {
 	type CompactionDeps,
 	type CompactionOutcome,

@@ -1,0 +1,62 @@
+/**
+ * Automatic compaction, after each run: when the context has grown into the reserve kept for the reply
+ * (threshold), or when the provider refused the request as too long (overflow: the failed reply is dropped, the
+ * branch compacted, and the run continued once). Emits `compaction_start` / `compaction_end`.
+ */
+import { isContextOverflow } from "../ai/index.ts";
+import { getContextUsage, shouldCompact } from "../compaction/index.ts";
+import { errorMessage } from "../util/index.ts";
+import { type CompactionDeps, type CompactionReason, compactSession } from "./compaction-run.ts";
+
+export function attachAutoCompaction(deps: CompactionDeps): void {
+	const { session } = deps;
+	const run = async (reason: CompactionReason, retry: boolean): Promise<boolean> => {
+		await session.emitEvent({ type: "compaction_start", reason });
+		try {
+			const result = await compactSession(deps, { reason });
+			await session.emitEvent({
+				type: "compaction_end",
+				reason,
+				...(result ? { result } : {}),
+				aborted: false,
+				willRetry: retry && result !== undefined,
+			});
+			return result !== undefined;
+		} catch (error) {
+			await session.emitEvent({
+				type: "compaction_end",
+				reason,
+				aborted: false,
+				willRetry: false,
+				errorMessage: errorMessage(error),
+			});
+			return false;
+		}
+	};
+	session.runEndHooks.push(async () => {
+		if (!deps.settings.enabled) return undefined;
+		const last = session.lastAssistantMessage();
+		if (!last) return undefined;
+		const model = session.agent.state.model;
+		if (last.stopReason === "error" && isContextOverflow(last)) {
+			const messages = session.agent.state.messages;
+			if (messages[messages.length - 1] === last) messages.pop();
+			if (!(await run("overflow", true))) return undefined;
+			dropTrailingFailures(session.agent.state.messages);
+			return "continue";
+		}
+		if (last.stopReason === "error" || last.stopReason === "aborted") return undefined;
+		const usage = getContextUsage(session.messages, model.contextWindow);
+		if (shouldCompact(usage.tokens, model.contextWindow, deps.settings)) await run("threshold", false);
+		return undefined;
+	});
+}
+
+/** The rebuilt context may end with the failed reply (the session file keeps it); it must not be sent again. */
+function dropTrailingFailures(messages: unknown[]): void {
+	while (messages.length > 0) {
+		const last = messages[messages.length - 1] as { role?: string; stopReason?: string };
+		if (last.role !== "assistant" || (last.stopReason !== "error" && last.stopReason !== "aborted")) return;
+		messages.pop();
+	}
+}
