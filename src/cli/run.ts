@@ -4,6 +4,7 @@
  * last; the session file is closed (lock released) at the end, whatever happened.
  */
 
+import type { Model, ModelRegistry } from "../ai/index.ts";
 import { DEFAULT_COMPACTION_SETTINGS } from "../compaction/index.ts";
 import type { SettingsStore } from "../config/index.ts";
 import { createNoopUi } from "../extensions/index.ts";
@@ -11,6 +12,7 @@ import { type PromptInput, runJsonMode, runPrintMode } from "../modes/index.ts";
 import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
 import {
 	attachAutoCompaction,
+	compactSession,
 	createExtensionActions,
 	ExtensionBridge,
 	type ExtensionHost,
@@ -101,7 +103,7 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 				allTools: setup.allTools,
 			});
 			for (const extension of o.host.extensions) extension.handle.bind(actions);
-			attachAutoCompaction({
+			const compaction = {
 				session,
 				manager,
 				settings: {
@@ -109,8 +111,12 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 					reserveTokens: settings.compaction?.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,
 					keepRecentTokens: settings.compaction?.keepRecentTokens ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
 				},
-				getApiKey: (model) => o.credentials.registry.getApiKey(model),
-			});
+				getApiKey: (model: Model) => o.credentials.registry.getApiKey(model),
+				hooks: bridge.compactionHooks(),
+				...summaryModel(settings, o.credentials.registry),
+			};
+			attachAutoCompaction(compaction);
+			bridge.compactor = (options) => compactSession(compaction, { reason: "manual", ...options });
 		}
 		await bridge.start();
 		await discoverExtensionResources(bridge, resources, cwd, err);
@@ -161,4 +167,13 @@ async function discoverExtensionResources(
 	add("themePaths", found.themePaths);
 	for (const [extensionPath, paths] of byExtension) resources.addExtensionResources(extensionPath, paths);
 	for (const line of resources.getDiagnostics().map(formatResourceDiagnostic)) if (!before.has(line)) err(`${line}\n`);
+}
+
+/** Settings `compaction.model` ("provider/id"): a different (cheaper) model writes the summaries. */
+function summaryModel(settings: RunOptions["settings"], registry: ModelRegistry): { model?: Model } {
+	const spec = (settings.compaction as { model?: string } | undefined)?.model;
+	if (!spec) return {};
+	const slash = spec.indexOf("/");
+	const model = slash > 0 ? registry.find(spec.slice(0, slash), spec.slice(slash + 1)) : undefined;
+	return model ? { model } : {};
 }

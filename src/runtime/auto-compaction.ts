@@ -23,6 +23,7 @@ export function attachAutoCompaction(deps: CompactionDeps): void {
 			});
 			return result !== undefined;
 		} catch (error) {
+			await deps.hooks?.failed?.(errorMessage(error), reason);
 			await session.emitEvent({
 				type: "compaction_end",
 				reason,

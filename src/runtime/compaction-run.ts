@@ -8,6 +8,7 @@ import { type AssistantMessage, completeSimple, type Model } from "../ai/index.t
 import {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
+	type CompactionPreparation,
 	type CompactionSettings,
 	compactionDetails,
 	formatFileLists,
@@ -15,7 +16,7 @@ import {
 	prepareCompaction,
 	serializeConversation,
 } from "../compaction/index.ts";
-import type { SessionManager } from "../session/index.ts";
+import type { SessionEntry, SessionManager } from "../session/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
@@ -26,13 +27,27 @@ export interface CompactionOutcome {
 	tokensBefore: number;
 }
 
+/** Extension hooks (`session_before_compact` may cancel or supply the compaction; `session_compact` after). */
+export interface CompactionHooks {
+	before?(input: {
+		preparation: CompactionPreparation;
+		branchEntries: SessionEntry[];
+		customInstructions?: string;
+		reason: CompactionReason;
+		signal: AbortSignal;
+	}): Promise<{ cancel?: boolean; compaction?: CompactionOutcome & { details?: unknown } } | undefined>;
+	after?(entry: SessionEntry, fromExtension: boolean, reason: CompactionReason): Promise<void>;
+	failed?(errorMessage: string, reason: CompactionReason): Promise<void>;
+}
+
 export interface CompactionDeps {
 	session: AgentSession;
 	manager: SessionManager;
 	settings: CompactionSettings;
 	getApiKey: (model: Model) => string | undefined | Promise<string | undefined>;
-	/** The model that writes summaries (default: the session's). */
+	/** The model that writes summaries (settings `compaction.model`; default: the session's). */
 	model?: Model;
+	hooks?: CompactionHooks;
 }
 
 /** Compacts the session's current branch. Resolves undefined when there is nothing to compact. */
@@ -40,8 +55,34 @@ export async function compactSession(
 	deps: CompactionDeps,
 	options: { reason: CompactionReason; customInstructions?: string; signal?: AbortSignal },
 ): Promise<CompactionOutcome | undefined> {
-	const preparation = prepareCompaction(deps.manager.getBranch(), deps.settings);
+	const branch = deps.manager.getBranch();
+	const preparation = prepareCompaction(branch, deps.settings);
 	if (!preparation) return undefined;
+	const decision = await deps.hooks?.before?.({
+		preparation,
+		branchEntries: branch,
+		...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+		reason: options.reason,
+		signal: options.signal ?? new AbortController().signal,
+	});
+	if (decision?.cancel) return undefined;
+	if (decision?.compaction) {
+		const supplied = decision.compaction;
+		deps.manager.appendCompaction(
+			supplied.summary,
+			supplied.firstKeptEntryId,
+			supplied.tokensBefore,
+			supplied.details,
+			true,
+		);
+		deps.session.agent.state.messages = [...deps.manager.buildSessionContext().messages];
+		await deps.hooks?.after?.(deps.manager.getLeafEntry() as SessionEntry, true, options.reason);
+		return {
+			summary: supplied.summary,
+			firstKeptEntryId: supplied.firstKeptEntryId,
+			tokensBefore: supplied.tokensBefore,
+		};
+	}
 	const model = deps.model ?? deps.session.agent.state.model;
 	const apiKey = await deps.getApiKey(model);
 	const ask = (messages: AgentMessage[], prompt: string, maxTokens: number) =>
@@ -86,6 +127,7 @@ export async function compactSession(
 		compactionDetails(preparation.fileOps),
 	);
 	deps.session.agent.state.messages = [...deps.manager.buildSessionContext().messages];
+	await deps.hooks?.after?.(deps.manager.getLeafEntry() as SessionEntry, false, options.reason);
 	return { summary, firstKeptEntryId: preparation.firstKeptEntryId, tokensBefore: preparation.tokensBefore };
 }
 

@@ -17,6 +17,7 @@ import {
 	type ReadonlySessionManager,
 } from "../extensions/index.ts";
 import type { AgentSession, PreparedInput } from "./agent-session.ts";
+import type { CompactionHooks, CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent } from "./events.ts";
 import type { ExtensionHost } from "./extension-host.ts";
 import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
@@ -39,6 +40,8 @@ export class ExtensionBridge {
 	readonly runner: ExtensionRunner;
 	readonly scope: ContextScope;
 	private session: AgentSession | undefined;
+	/** Set once the session can compact (`ctx.compact()`). */
+	compactor: ((options?: { customInstructions?: string }) => Promise<CompactionOutcome | undefined>) | undefined;
 
 	constructor(private readonly options: ExtensionBridgeOptions) {
 		this.runner = createExtensionRunner(() =>
@@ -118,6 +121,37 @@ export class ExtensionBridge {
 			session.preparePrompt = (text, images, systemPrompt, expand) =>
 				this.preparePrompt(text, images, systemPrompt, expand);
 		}
+	}
+
+	/** `session_before_compact` (cancel or supply), `session_compact`, `session_compact_failed`. */
+	compactionHooks(): CompactionHooks {
+		const ctx = () => this.scope.context();
+		return {
+			before: async (input) => {
+				if (!this.runner.hasHandlers("session_before_compact")) return undefined;
+				return (await this.runner.emit(
+					"session_before_compact",
+					{ ...input, willRetry: input.reason === "overflow" } as never,
+					ctx(),
+				)) as never;
+			},
+			after: async (entry, fromExtension, reason) => {
+				if (!this.runner.hasHandlers("session_compact")) return;
+				await this.runner.emit(
+					"session_compact",
+					{ compactionEntry: entry, fromExtension, reason, willRetry: reason === "overflow" } as never,
+					ctx(),
+				);
+			},
+			failed: async (errorMessage, reason) => {
+				if (!this.runner.hasHandlers("session_compact_failed")) return;
+				await this.runner.emit(
+					"session_compact_failed",
+					{ reason, errorMessage, aborted: false, willRetry: false, fromExtension: false } as never,
+					ctx(),
+				);
+			},
+		};
 	}
 
 	/** `session_start` for a fresh run. */
@@ -245,7 +279,20 @@ export class ExtensionBridge {
 				session()?.abort();
 			},
 			getContextUsage: () => undefined,
-			compact: (options) => options?.onError?.(new Error("compaction is not available yet")),
+			compact: (options) => {
+				const compactor = this.compactor;
+				if (!compactor) {
+					options?.onError?.(new Error("compaction is not available in this session"));
+					return;
+				}
+				compactor(options?.customInstructions ? { customInstructions: options.customInstructions } : {}).then(
+					(result) => {
+						if (result) options?.onComplete?.(result as never);
+						else options?.onError?.(new Error("nothing to compact"));
+					},
+					(error: unknown) => options?.onError?.(error instanceof Error ? error : new Error(String(error))),
+				);
+			},
 			getSystemPrompt: () => session()?.agent.state.systemPrompt ?? "",
 		};
 	}

@@ -96,3 +96,45 @@ describe("extensions on real turns", () => {
 		expect(JSON.stringify(requests.map((r) => r.body))).not.toContain('"started"');
 	});
 });
+
+describe("compaction through extensions", () => {
+	test("ctx.compact() with a session_before_compact handler that supplies the summary; session_compact follows", async () => {
+		const home = makeTempDir("pi-home-");
+		writeMockModels(home, server.url);
+		const cwd = makeTempDir("pi-cwd-");
+		writeTree(join(home, ".pi/agent"), {
+			"settings.json": JSON.stringify({ compaction: { keepRecentTokens: 50 } }),
+			"extensions/compactor.ts": `
+export default function (pi) {
+	pi.on("session_before_compact", async (event) => ({
+		compaction: {
+			summary: "EXT SUMMARY of " + event.preparation.messagesToSummarize.length + " messages",
+			firstKeptEntryId: event.preparation.firstKeptEntryId,
+			tokensBefore: event.preparation.tokensBefore,
+		},
+	}));
+	pi.on("session_compact", async (event) => { console.log("session_compact fromExtension=" + event.fromExtension); });
+	pi.registerCommand("compactnow", {
+		handler: async (_args, ctx) => {
+			await new Promise((resolve) => ctx.compact({ onComplete: (r) => { console.log("done: " + r.summary); resolve(); }, onError: (e) => { console.log("error: " + e.message); resolve(); } }));
+		},
+	});
+}`,
+		});
+		const filler = "word ".repeat(400);
+		server.push({ kind: "reply", text: `first ${filler}` }, { kind: "reply", text: `second ${filler}` });
+		await runPiAsync(["-p", `one ${filler}`, `two ${filler}`], { home, cwd });
+		const run = await runPiAsync(["-c", "-p", "/compactnow"], { home, cwd });
+		expect(run.stderr).toBe("");
+		expect(run.stdout).toContain("session_compact fromExtension=true");
+		expect(run.stdout).toMatch(/done: EXT SUMMARY of \d+ messages/);
+		const root = join(home, ".pi/agent/sessions");
+		const dir = readdirSync(root)[0] as string;
+		const file = join(root, dir, readdirSync(join(root, dir))[0] as string);
+		const entries = readFileSync(file, "utf8")
+			.trimEnd()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		expect(entries.find((e) => e.type === "compaction")).toMatchObject({ fromHook: true });
+	});
+});
