@@ -4,7 +4,7 @@
  * A failed or aborted compaction changes nothing: the session file and the transcript stay as they were.
  */
 import type { AgentMessage } from "../agent/index.ts";
-import { type AssistantMessage, completeSimple, type Model } from "../ai/index.ts";
+import { type AssistantMessage, completeSimple, isContextOverflow, type Model } from "../ai/index.ts";
 import {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
@@ -100,15 +100,21 @@ export async function compactSession(
 			{ maxTokens, ...(apiKey ? { apiKey } : {}), ...(options.signal ? { signal: options.signal } : {}) },
 		);
 	const reserve = deps.settings.reserveTokens;
+	const summaryPrompt = buildSummaryPrompt({
+		...(preparation.previousSummary !== undefined ? { previousSummary: preparation.previousSummary } : {}),
+		...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+	});
+	// A transcript too long for the summary model itself is retried on its newer half, up to three times.
+	const summarise = async (messages: AgentMessage[]): Promise<AssistantMessage> => {
+		let slice = messages;
+		for (let attempt = 0; ; attempt++) {
+			const reply = await ask(slice, summaryPrompt, maxSummaryTokens(reserve));
+			if (!isContextOverflow(reply) || attempt >= 3 || slice.length < 2) return reply;
+			slice = slice.slice(Math.floor(slice.length / 2));
+		}
+	};
 	const [main, prefix] = await Promise.all([
-		ask(
-			preparation.messagesToSummarize,
-			buildSummaryPrompt({
-				...(preparation.previousSummary !== undefined ? { previousSummary: preparation.previousSummary } : {}),
-				...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
-			}),
-			maxSummaryTokens(reserve),
-		),
+		summarise(preparation.messagesToSummarize),
 		preparation.isSplitTurn
 			? ask(preparation.turnPrefixMessages, buildTurnPrefixPrompt(), maxSummaryTokens(reserve, true))
 			: Promise.resolve(undefined),

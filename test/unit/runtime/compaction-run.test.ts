@@ -61,6 +61,32 @@ describe("compactSession", () => {
 		expect(session.messages.length).toBe(messages);
 	});
 
+	test("a summary request that overflows is retried on a smaller slice", async () => {
+		const { manager, session } = await longSession();
+		const sizes: number[] = [];
+		let first = true;
+		const step = (context: { messages: Array<{ content: unknown }> }) => {
+			const text = JSON.stringify(context.messages);
+			// Only the main summary requests count; a split turn adds a prefix request ("Original Request").
+			if (text.includes("Original Request")) return fauxAssistantMessage([fauxText("prefix")]);
+			sizes.push(text.length);
+			if (first) {
+				first = false;
+				return fauxAssistantMessage([], {
+					stopReason: "error",
+					errorMessage: "Faux API error 400: prompt is too long",
+				});
+			}
+			return fauxAssistantMessage([fauxText("SMALLER SUMMARY")]);
+		};
+		faux.setResponses([step, step, step, step] as never);
+		const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 3000 };
+		const outcome = await compactSession({ session, manager, settings, getApiKey: () => "k" }, { reason: "manual" });
+		expect(outcome?.summary).toContain("SMALLER SUMMARY");
+		expect(sizes.length).toBeGreaterThanOrEqual(2);
+		expect(sizes[1] as number).toBeLessThan(sizes[0] as number);
+	});
+
 	test("nothing to compact resolves undefined", async () => {
 		const manager = SessionManager.inMemory("/projects/demo");
 		const session = createAgentSession({
