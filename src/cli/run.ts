@@ -19,7 +19,7 @@ import {
 	recordSession,
 	recordSettings,
 } from "../runtime/index.ts";
-import { UserError } from "../util/index.ts";
+import { errorMessage, UserError } from "../util/index.ts";
 import type { ParsedArgs } from "./args.ts";
 import { chooseSession } from "./session-choice.ts";
 import { type Credentials, setupSession } from "./setup.ts";
@@ -126,6 +126,8 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 			inputs: o.inputs,
 			findCommand: (commandName: string) => o.host.findCommand(commandName),
 			commandContext: bridge.scope.commandContext() as unknown as Record<string, unknown>,
+			reportCommandError: (name: string, error: unknown) =>
+				err(`Extension command /${name} failed: ${errorMessage(error).split("\n")[0]}\n`),
 			noSession: (): never => {
 				throw new UserError(setup.noModelReason ?? "Error: no model available");
 			},

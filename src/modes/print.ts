@@ -12,13 +12,13 @@ export interface PrintModeOptions extends RunPromptsOptions {
 }
 
 export async function runPrintMode(options: PrintModeOptions): Promise<number> {
-	await runPrompts(options);
+	const commandsOk = await runPrompts(options);
 	const last = options.session?.messages.at(-1) as AssistantMessage | undefined;
-	if (!last || last.role !== "assistant") return 0;
+	if (!last || last.role !== "assistant") return commandsOk ? 0 : 1;
 	if (last.stopReason === "error" || last.stopReason === "aborted") {
 		options.stderr(`${last.errorMessage ?? `Request ${last.stopReason}`}\n`);
 		return 1;
 	}
 	for (const block of last.content) if (block.type === "text") options.stdout(`${block.text}\n`);
-	return 0;
+	return commandsOk ? 0 : 1;
 }

@@ -18,6 +18,8 @@ export interface RunPromptsOptions {
 	commandContext: Record<string, unknown>;
 	/** Called when a prompt needs the agent but no session could be made (no model). */
 	noSession(): never;
+	/** Where a failing extension command is reported (one line). */
+	reportCommandError?(name: string, error: unknown): void;
 }
 
 export function parseSlashCommand(text: string): { name: string; args: string } | undefined {
@@ -26,15 +28,23 @@ export function parseSlashCommand(text: string): { name: string; args: string } 
 	return { name: match[1] as string, args: (match[2] ?? "").trim() };
 }
 
-export async function runPrompts(options: RunPromptsOptions): Promise<void> {
+/** Runs the inputs in order; resolves false when an extension command failed (it is reported, the rest still run). */
+export async function runPrompts(options: RunPromptsOptions): Promise<boolean> {
+	let ok = true;
 	for (const input of options.inputs) {
 		const command = parseSlashCommand(input.text);
 		const definition = command && options.findCommand(command.name);
 		if (command && definition) {
-			await definition.handler(command.args, options.commandContext);
+			try {
+				await definition.handler(command.args, options.commandContext);
+			} catch (error) {
+				ok = false;
+				options.reportCommandError?.(command.name, error);
+			}
 			continue;
 		}
 		if (!options.session) options.noSession();
 		await options.session.prompt(input.text, input.images);
 	}
+	return ok;
 }

@@ -180,3 +180,19 @@ describe("extension flags", () => {
 		expect(bad.stderr).toBe("Error: Unknown option: --nope\n");
 	});
 });
+
+describe("a command that throws", () => {
+	test("is reported in one line naming the command; later messages still run; exit 1", () => {
+		const { home: h, extensions } = home();
+		writeTree(extensions, {
+			"cmds.ts": `export default function (pi) {
+	pi.registerCommand("boom", { handler: async () => { throw new Error("kaput\\nsecond line"); } });
+	pi.registerCommand("ok", { handler: async () => console.log("still here") });
+}`,
+		});
+		const run = runPi(["-p", "/boom", "/ok"], { home: h, binary });
+		expect(run.stderr).toBe("Extension command /boom failed: kaput\n");
+		expect(run.stdout).toBe("still here\n");
+		expect(run.exitCode).toBe(1);
+	});
+});
