@@ -5,7 +5,7 @@
  */
 
 import type { Model, ModelRegistry } from "../ai/index.ts";
-import { DEFAULT_COMPACTION_SETTINGS } from "../compaction/index.ts";
+import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../compaction/index.ts";
 import type { SettingsStore } from "../config/index.ts";
 import { createNoopUi } from "../extensions/index.ts";
 import { type PromptInput, runJsonMode, runPrintMode } from "../modes/index.ts";
@@ -106,11 +106,7 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 			const compaction = {
 				session,
 				manager,
-				settings: {
-					enabled: settings.compaction?.enabled ?? DEFAULT_COMPACTION_SETTINGS.enabled,
-					reserveTokens: settings.compaction?.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,
-					keepRecentTokens: settings.compaction?.keepRecentTokens ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
-				},
+				settings: compactionSettings(settings, session.agent.state.model),
 				getApiKey: (model: Model) => o.credentials.registry.getApiKey(model),
 				hooks: bridge.compactionHooks(),
 				...summaryModel(settings, o.credentials.registry),
@@ -124,7 +120,10 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 		const common = {
 			session,
 			inputs: o.inputs,
-			findCommand: (commandName: string) => o.host.findCommand(commandName),
+			findCommand: (commandName: string) =>
+				commandName === "compact" && bridge.compactor
+					? { description: "Compact the session", handler: (args: string) => runCompact(bridge, args, o.out) }
+					: o.host.findCommand(commandName),
 			commandContext: bridge.scope.commandContext() as unknown as Record<string, unknown>,
 			reportCommandError: (name: string, error: unknown) =>
 				err(`Extension command /${name} failed: ${errorMessage(error).split("\n")[0]}\n`),
@@ -178,4 +177,25 @@ function summaryModel(settings: RunOptions["settings"], registry: ModelRegistry)
 	const slash = spec.indexOf("/");
 	const model = slash > 0 ? registry.find(spec.slice(0, slash), spec.slice(slash + 1)) : undefined;
 	return model ? { model } : {};
+}
+
+/** Settings `compaction`, with `modelOverrides["provider/id"]` applied for the session's model. */
+function compactionSettings(settings: RunOptions["settings"], model: Model): CompactionSettings {
+	const c = settings.compaction;
+	const override = c?.modelOverrides?.[`${model.provider}/${model.id}`];
+	return {
+		enabled: c?.enabled ?? DEFAULT_COMPACTION_SETTINGS.enabled,
+		reserveTokens: override?.reserveTokens ?? c?.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,
+		keepRecentTokens: override?.keepRecentTokens ?? c?.keepRecentTokens ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
+	};
+}
+
+/** Built-in `/compact [instructions]`: compacts now and says what it did. */
+async function runCompact(bridge: ExtensionBridge, args: string, out: (text: string) => void): Promise<void> {
+	const result = await bridge.compactor?.(args ? { customInstructions: args } : {});
+	out(
+		result
+			? `Compacted: ${result.tokensBefore} tokens of context summarised; kept from entry ${result.firstKeptEntryId}\n`
+			: "Nothing to compact\n",
+	);
 }

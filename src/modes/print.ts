@@ -12,9 +12,11 @@ export interface PrintModeOptions extends RunPromptsOptions {
 }
 
 export async function runPrintMode(options: PrintModeOptions): Promise<number> {
+	const before = options.session?.messages.at(-1);
 	const commandsOk = await runPrompts(options);
 	const last = options.session?.messages.at(-1) as AssistantMessage | undefined;
-	if (!last || last.role !== "assistant") return commandsOk ? 0 : 1;
+	// Only a reply produced by this run is printed (a continued session's old reply is not).
+	if (!last || last === before || last.role !== "assistant") return commandsOk ? 0 : 1;
 	if (last.stopReason === "error" || last.stopReason === "aborted") {
 		options.stderr(`${last.errorMessage ?? `Request ${last.stopReason}`}\n`);
 		return 1;

@@ -121,3 +121,27 @@ describe("sessions through the binary", () => {
 		expect(header).toEqual(lines(file)[0]);
 	});
 });
+
+describe("/compact in print mode", () => {
+	test("compacts the continued session with the given instructions, using the per-model override", async () => {
+		const { home, cwd } = setup();
+		await Bun.write(
+			join(home, ".pi/agent/settings.json"),
+			JSON.stringify({
+				compaction: { keepRecentTokens: 100000, modelOverrides: { "mock/mock-1": { keepRecentTokens: 50 } } },
+			}),
+		);
+		const filler = "word ".repeat(400);
+		server.push({ kind: "reply", text: `a ${filler}` }, { kind: "reply", text: `b ${filler}` });
+		await runPiAsync(["-p", `one ${filler}`, `two ${filler}`], { home, cwd });
+		server.push({ kind: "reply", text: "## Goal\nthe summary" }, { kind: "reply", text: "prefix" });
+		const before = server.requests.length;
+		const run = await runPiAsync(["-c", "-p", "/compact keep the numbers"], { home, cwd });
+		expect(run.stderr).toBe("");
+		expect(run.stdout).toMatch(/^Compacted: \d+ tokens of context summarised; kept from entry [0-9a-f]{8}\n$/);
+		const prompt = JSON.stringify(server.requests[before]?.body.messages);
+		expect(prompt).toContain("keep the numbers");
+		const [file] = sessionFiles(home) as [string];
+		expect(lines(file).some((e) => e.type === "compaction" && String(e.summary).includes("the summary"))).toBe(true);
+	});
+});
