@@ -16,6 +16,7 @@ import {
 	createExtensionActions,
 	ExtensionBridge,
 	type ExtensionHost,
+	navigateTree,
 	recordSession,
 	recordSettings,
 } from "../runtime/index.ts";
@@ -113,6 +114,8 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 			};
 			attachAutoCompaction(compaction);
 			bridge.compactor = (options) => compactSession(compaction, { reason: "manual", ...options });
+			bridge.navigator = (targetId, options) =>
+				navigateTree({ ...compaction, treeHooks: bridge.treeHooks() }, targetId, options);
 		}
 		await bridge.start();
 		await discoverExtensionResources(bridge, resources, cwd, err);

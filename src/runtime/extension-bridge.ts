@@ -7,6 +7,7 @@
 import type { AgentMessage, AgentTool } from "../agent/index.ts";
 import type { ImageContent, ModelRegistry } from "../ai/index.ts";
 import {
+	type CommandContextSource,
 	type ContextScope,
 	type ContextSource,
 	createContextScope,
@@ -21,6 +22,7 @@ import type { CompactionHooks, CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent } from "./events.ts";
 import type { ExtensionHost } from "./extension-host.ts";
 import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
+import type { TreeHooks, TreeNavigationOptions } from "./navigate-tree.ts";
 
 export interface ExtensionBridgeOptions {
 	host: ExtensionHost;
@@ -40,6 +42,8 @@ export class ExtensionBridge {
 	readonly runner: ExtensionRunner;
 	readonly scope: ContextScope;
 	private session: AgentSession | undefined;
+	/** Set once the session can move in its tree (`ctx.navigateTree()` of commands). */
+	navigator: ((targetId: string, options?: TreeNavigationOptions) => Promise<{ cancelled: boolean }>) | undefined;
 	/** Set once the session can compact (`ctx.compact()`). */
 	compactor: ((options?: { customInstructions?: string }) => Promise<CompactionOutcome | undefined>) | undefined;
 
@@ -48,7 +52,7 @@ export class ExtensionBridge {
 			options.host.extensions.map((e) => ({ path: e.entry.path, handlers: e.handle.registrations.handlers })),
 		);
 		this.runner.onError(options.onError);
-		this.scope = createContextScope(this.contextSource());
+		this.scope = createContextScope(this.contextSource(), this.commandSource());
 	}
 
 	/** Tools all extensions registered, wrapped for the agent (first registration of a name wins). */
@@ -154,6 +158,20 @@ export class ExtensionBridge {
 		};
 	}
 
+	/** `session_before_tree` (cancel, or a summary of the branch being left) and `session_tree`. */
+	treeHooks(): TreeHooks {
+		const ctx = () => this.scope.context();
+		return {
+			before: async (preparation, signal) => {
+				if (!this.runner.hasHandlers("session_before_tree")) return undefined;
+				return (await this.runner.emit("session_before_tree", { preparation, signal } as never, ctx())) as never;
+			},
+			after: async (info) => {
+				if (this.runner.hasHandlers("session_tree")) await this.runner.emit("session_tree", info as never, ctx());
+			},
+		};
+	}
+
 	/** `session_start` for a fresh run. */
 	async start(): Promise<void> {
 		await this.runner.emit("session_start", { reason: "startup" }, this.scope.context());
@@ -255,6 +273,26 @@ export class ExtensionBridge {
 			default:
 				return;
 		}
+	}
+
+	private commandSource(): CommandContextSource {
+		const notYet = (name: string) => async () => {
+			throw new Error(`ctx.${name}() is not available in ${this.options.mode} mode yet`);
+		};
+		return {
+			getSystemPromptOptions: () => ({ cwd: this.options.cwd }),
+			waitForIdle: async () => {
+				await this.session?.agent.waitForIdle();
+			},
+			navigateTree: async (targetId, options) => {
+				if (!this.navigator) throw new Error("ctx.navigateTree() needs a session with a model");
+				return this.navigator(targetId, options);
+			},
+			newSession: notYet("newSession"),
+			fork: notYet("fork"),
+			switchSession: notYet("switchSession"),
+			reload: notYet("reload"),
+		};
 	}
 
 	private contextSource(): ContextSource {

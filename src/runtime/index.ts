@@ -33,6 +33,7 @@ export {
 	resolveModel,
 	THINKING_LEVELS,
 } from "./model-resolver.ts";
+export { navigateTree, type TreeHooks, type TreeNavigationOptions, type TreePreparationInfo } from "./navigate-tree.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
 export { buildSystemPrompt, type ContextFile, type PromptTool, type SystemPromptOptions } from "./system-prompt.ts";

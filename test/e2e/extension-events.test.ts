@@ -138,3 +138,38 @@ export default function (pi) {
 		expect(entries.find((e) => e.type === "compaction")).toMatchObject({ fromHook: true });
 	});
 });
+
+describe("tree navigation through extensions", () => {
+	test("ctx.navigateTree with summarize: the branch left is summarised by the model at the new position", async () => {
+		const home = makeTempDir("pi-home-");
+		writeMockModels(home, server.url);
+		const cwd = makeTempDir("pi-cwd-");
+		writeTree(join(home, ".pi/agent/extensions"), {
+			"tree.ts": `
+export default function (pi) {
+	pi.on("session_tree", async (event) => { console.log("session_tree summary=" + Boolean(event.summaryEntry)); });
+	pi.registerCommand("goback", {
+		handler: async (_args, ctx) => {
+			const users = ctx.sessionManager.getEntries().filter((e) => e.type === "message" && e.message.role === "user");
+			const result = await ctx.navigateTree(users[1].id, { summarize: true });
+			console.log("cancelled=" + result.cancelled);
+		},
+	});
+}`,
+		});
+		server.push({ kind: "reply", text: "A1" }, { kind: "reply", text: "A2" });
+		await runPiAsync(["-p", "Q1", "Q2 try plan B"], { home, cwd });
+		server.push({ kind: "reply", text: "## Tried\nplan B" });
+		const run = await runPiAsync(["-c", "-p", "/goback"], { home, cwd });
+		expect(run.stderr).toBe("");
+		expect(run.stdout).toBe("session_tree summary=true\ncancelled=false\n");
+		const root = join(home, ".pi/agent/sessions");
+		const dir = readdirSync(root)[0] as string;
+		const file = join(root, dir, readdirSync(join(root, dir))[0] as string);
+		const entries = readFileSync(file, "utf8")
+			.trimEnd()
+			.split("\n")
+			.map((l) => JSON.parse(l));
+		expect(entries.find((e) => e.type === "branch_summary")?.summary).toContain("plan B");
+	});
+});
