@@ -6,6 +6,7 @@
  */
 import type { AgentMessage, AgentTool } from "../agent/index.ts";
 import type { ImageContent, ModelRegistry } from "../ai/index.ts";
+import { getContextUsage } from "../compaction/index.ts";
 import {
 	type CommandContextSource,
 	type ContextScope,
@@ -316,7 +317,11 @@ export class ExtensionBridge {
 			shutdown: () => {
 				session()?.abort();
 			},
-			getContextUsage: () => undefined,
+			getContextUsage: () => {
+				const current = session();
+				if (!current) return undefined;
+				return getContextUsage(current.messages, current.agent.state.model.contextWindow);
+			},
 			compact: (options) => {
 				const compactor = this.compactor;
 				if (!compactor) {

@@ -10,6 +10,7 @@ import {
 	collectFileOps,
 	compactionDetails,
 	entryMessage,
+	estimateTokens,
 	formatFileLists,
 	serializeConversation,
 	toFileOps,
@@ -113,8 +114,19 @@ async function summarise(
 	entries: SessionEntry[],
 	preparation: TreePreparationInfo,
 ): Promise<{ summary: string; details: unknown }> {
-	const messages = entries.map((e) => entryMessage(e)).filter((m): m is AgentMessage => m !== undefined);
-	const files = toFileOps(collectFileOps(messages));
+	const all = entries.map((e) => entryMessage(e)).filter((m): m is AgentMessage => m !== undefined);
+	// Within a token budget: the newest messages of the branch that fit in the model's window minus the reserve.
+	const model0 = deps.model ?? deps.session.agent.state.model;
+	const budget = Math.max(1000, model0.contextWindow - deps.settings.reserveTokens);
+	const messages: AgentMessage[] = [];
+	let used = 0;
+	for (let i = all.length - 1; i >= 0; i--) {
+		const cost = estimateTokens(all[i] as AgentMessage);
+		if (used + cost > budget && messages.length > 0) break;
+		messages.unshift(all[i] as AgentMessage);
+		used += cost;
+	}
+	const files = toFileOps(collectFileOps(all));
 	const model = deps.model ?? deps.session.agent.state.model;
 	const apiKey = await deps.getApiKey(model);
 	const instructions = preparation.customInstructions

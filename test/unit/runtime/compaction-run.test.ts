@@ -103,3 +103,48 @@ describe("compactSession", () => {
 		expect(outcome).toBeUndefined();
 	});
 });
+
+describe("compacting pi's own v1 session", () => {
+	test("v1-before-compaction.jsonl migrates, compacts once more, and the context restarts from the new summary", async () => {
+		const { copyFileSync, mkdtempSync, rmSync } = await import("node:fs");
+		const { join } = await import("node:path");
+		const { tmpdir } = await import("node:os");
+		const dir = mkdtempSync(join(tmpdir(), "pi-compact-fixture-"));
+		try {
+			const fixture = join(
+				import.meta.dir,
+				"..",
+				"..",
+				"..",
+				"..",
+				"shared",
+				"fixtures",
+				"pi-sessions",
+				"v1-before-compaction.jsonl",
+			);
+			const file = join(dir, "s.jsonl");
+			copyFileSync(fixture, file);
+			const manager = SessionManager.open(file, dir);
+			const session = createAgentSession({
+				model: faux.getModel(),
+				thinkingLevel: "off",
+				tools: [],
+				systemPrompt: "",
+				getApiKey: () => "k",
+			});
+			session.agent.state.messages = [...manager.buildSessionContext().messages];
+			const before = manager.getEntries().filter((e) => e.type === "compaction").length;
+			faux.setResponses([fauxAssistantMessage([fauxText("NEW SUMMARY")]), fauxAssistantMessage([fauxText("prefix")])]);
+			const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 2000 };
+			const outcome = await compactSession({ session, manager, settings, getApiKey: () => "k" }, { reason: "manual" });
+			expect(outcome?.summary).toContain("NEW SUMMARY");
+			expect(manager.getEntries().filter((e) => e.type === "compaction").length).toBe(before + 1);
+			const first = session.messages[0] as { role: string; summary: string };
+			expect(first.role).toBe("compactionSummary");
+			expect(first.summary).toContain("NEW SUMMARY");
+			manager.close();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+});
