@@ -65,7 +65,7 @@ async function measure(label: string, args: string[], steps: MockStep[]) {
 
 /** 1000 small session files for `pi -c`: the newest must be found without reading them all. */
 function writeSessions(count: number): void {
-	const dir = join(home, ".pi", "agent", "sessions", `--${encodeCwd(home)}--`);
+	const dir = join(home, ".pi", "agent", "sessions", encodeCwd(home));
 	mkdirSync(dir, { recursive: true });
 	const start = Date.now() - count * 1000;
 	for (let i = 0; i < count; i++) {

@@ -95,7 +95,7 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 			session.expandInput = (text) => resources.expandInput(text);
 			bridge.attach(session);
 			recordSettings(manager, session.agent.state.model, session.agent.state.thinkingLevel);
-			recordSession(session, manager);
+			recordSession(session, manager, (line) => err(`${line}\n`));
 			const actions = createExtensionActions({
 				session,
 				manager,

@@ -6,11 +6,27 @@
 import type { ThinkingLevel } from "../agent/index.ts";
 import type { Model } from "../ai/index.ts";
 import type { AppendableMessage, SessionManager } from "../session/index.ts";
+import { errorMessage } from "../util/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 
-export function recordSession(session: AgentSession, manager: SessionManager): () => void {
+/**
+ * A failed write (the file changed under us, the disk is full, the session is read-only) is reported once through
+ * `onError` and recording stops; the run itself goes on.
+ */
+export function recordSession(
+	session: AgentSession,
+	manager: SessionManager,
+	onError: (message: string) => void = () => {},
+): () => void {
+	let failed = false;
 	return session.subscribe((event) => {
-		if (event.type === "message_end") manager.appendMessage(event.message as AppendableMessage);
+		if (failed || event.type !== "message_end") return;
+		try {
+			manager.appendMessage(event.message as AppendableMessage);
+		} catch (error) {
+			failed = true;
+			onError(`Session not saved from here on: ${errorMessage(error)}`);
+		}
 	});
 }
 

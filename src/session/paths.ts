@@ -3,17 +3,10 @@
  * working directory is `<agentDir>/sessions/--<encoded cwd>--/` and a caller-supplied session dir is used as is.
  */
 import { join, resolve } from "node:path";
-import { expandHome, homeDir } from "../util/index.ts";
+import { getAgentDir } from "../config/index.ts";
 
-/**
- * The agent dir when the caller does not pass one: `PI_CODING_AGENT_DIR` or `~/.pi/agent`. Same rule as
- * config/paths.ts (which this layer may not import); the CLI passes the resolved dir explicitly.
- */
-export function defaultAgentDir(env: NodeJS.ProcessEnv = process.env): string {
-	const override = env.PI_CODING_AGENT_DIR?.trim();
-	if (override) return resolve(expandHome(override, env));
-	return join(homeDir(env), ".pi", "agent");
-}
+/** The agent dir when the caller does not pass one (config owns the rule). */
+export const defaultAgentDir = getAgentDir;
 
 /** `/Users/a/proj` → `--Users-a-proj--`: leading separator dropped, every `/`, `\` and `:` becomes `-`. */
 export function encodeCwd(cwd: string): string {

@@ -75,3 +75,21 @@ describe("agent session", () => {
 		expect(events.at(-1)).toMatchObject({ type: "agent_settled", aborted: true });
 	});
 });
+
+describe("session recording", () => {
+	test("a failed write is reported once and the run goes on", async () => {
+		const { recordSession } = await import("../../../src/runtime/index.ts");
+		const { s } = session([{ text: "one" }, { text: "two" }]);
+		const manager = {
+			appendMessage: () => {
+				throw new Error("disk full");
+			},
+		};
+		const errors: string[] = [];
+		recordSession(s, manager as never, (line) => errors.push(line));
+		await s.prompt("a");
+		await s.prompt("b");
+		expect(errors).toEqual(["Session not saved from here on: disk full"]);
+		expect(s.lastAssistantMessage()?.stopReason).toBe("stop");
+	});
+});
