@@ -20,7 +20,6 @@ import {
 	writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import lockfile from "proper-lockfile";
 import { errorMessage, firstLine } from "../util/index.ts";
 
 /** A held lock whose mtime is older than this is considered abandoned (proper-lockfile's minimum is 2000). */
@@ -112,6 +111,8 @@ export function updateJsonFile(path: string, change: JsonChange): Promise<JsonOb
 async function lockedUpdate(file: string, change: JsonChange): Promise<JsonObject> {
 	mkdirSync(dirname(file), { recursive: true });
 	let compromised: Error | undefined;
+	// Loaded on first write: proper-lockfile (with graceful-fs) costs ~5 ms of start-up that reads never need.
+	const { default: lockfile } = await import("proper-lockfile");
 	const release = await lockfile
 		.lock(file, {
 			realpath: false,

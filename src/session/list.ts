@@ -47,22 +47,35 @@ export function readHeader(path: string): SessionHeader | undefined {
 	}
 }
 
-function mtimeOf(path: string): number {
-	try {
-		return statSync(path).mtimeMs;
-	} catch {
-		// Vanished between readdir and stat.
-		return -1;
-	}
-}
-
-/** The most recently modified valid session file in `sessionDir`, or null. */
+/**
+ * The most recently modified valid session file in `sessionDir`, or null. One stat per file and one header read
+ * for the winner (more only when the newest files are not sessions); no sort, no full reads.
+ */
 export function findMostRecentSession(sessionDir: string): string | null {
-	const files = jsonlFiles(sessionDir)
-		.map((path) => ({ path, mtime: mtimeOf(path) }))
-		.filter((f) => f.mtime >= 0)
-		.sort((a, b) => b.mtime - a.mtime);
-	for (const { path } of files) if (readHeader(path)) return path;
+	let names: string[];
+	try {
+		names = readdirSync(sessionDir);
+	} catch {
+		// No such directory (nothing saved yet): no sessions.
+		return null;
+	}
+	const candidates: { path: string; mtime: number }[] = [];
+	for (const name of names) {
+		if (!name.endsWith(".jsonl")) continue;
+		const path = join(sessionDir, name);
+		// A directory named *.jsonl, or a file that vanished since readdir, is no candidate.
+		const stat = statSync(path, { throwIfNoEntry: false });
+		if (stat?.isFile()) candidates.push({ path, mtime: stat.mtimeMs });
+	}
+	while (candidates.length > 0) {
+		let best = 0;
+		for (let i = 1; i < candidates.length; i++) {
+			if ((candidates[i]?.mtime ?? -1) > (candidates[best]?.mtime ?? -1)) best = i;
+		}
+		const { path } = candidates[best] as { path: string };
+		if (readHeader(path)) return path;
+		candidates.splice(best, 1);
+	}
 	return null;
 }
 

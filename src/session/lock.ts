@@ -1,19 +1,14 @@
 /**
- * One writer per session file. The lock is proper-lockfile's `<file>.lock` directory (atomic mkdir, mtime
- * refreshed every 5 s, stale after 10 s, removed on exit), plus `<file>.lock.pid` naming the holder so that a
- * contender can (a) say which process holds it and (b) take over at once from a holder that died (SIGKILL,
+ * One writer per session file. The lock is a `<file>.lock` directory (atomic mkdir; its mtime refreshed every
+ * 5 s and stale after 10 s, the same convention as proper-lockfile) plus `<file>.lock.pid` naming the holder, so
+ * that a contender can (a) say which process holds it and (b) take over at once from a holder that died (SIGKILL,
  * crash) instead of waiting for the lock to go stale. A holder is dead when it ran on this host and its pid no
  * longer exists, or when it left no pid file at all more than 2 s after taking the lock (it died between the two
- * steps, which are microseconds apart).
+ * steps, which are microseconds apart). Our own few lines rather than proper-lockfile: pi does not lock session
+ * files, so no other program shares this protocol, and loading proper-lockfile (graceful-fs) cost ~5 ms per start.
  */
-import { readFileSync, rmdirSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
-import lockfile, { type LockOptions } from "proper-lockfile";
-
-/** The sync half of proper-lockfile (its declaration in ai/auth covers only the async API). */
-interface SyncLockfile {
-	lockSync(file: string, options?: LockOptions): () => void;
-}
 
 const STALE_MS = 10_000;
 const NO_OWNER_GRACE_MS = 2_000;
@@ -74,17 +69,69 @@ function holderIsDead(file: string, owner: Owner | undefined): boolean {
 	}
 }
 
+/** Locks held by this process, released on exit (normal exit or an uncaught error; SIGKILL leaves them stale). */
+const held = new Set<string>();
+let exitHookInstalled = false;
+
+function releaseAllOnExit(): void {
+	if (exitHookInstalled) return;
+	exitHookInstalled = true;
+	process.on("exit", () => {
+		for (const dir of held) {
+			try {
+				rmdirSync(dir);
+			} catch {
+				// Already gone or taken over: nothing of ours to remove.
+			}
+		}
+	});
+}
+
+/** mkdir of the lock directory; a stale one (mtime older than STALE_MS) is replaced once. */
 function tryLock(file: string, onLost: (reason: string) => void): (() => void) | undefined {
+	const dir = lockDir(file);
 	try {
-		return (lockfile as unknown as SyncLockfile).lockSync(file, {
-			stale: STALE_MS,
-			realpath: false,
-			onCompromised: (error) => onLost(error.message),
-		});
+		mkdirSync(dir);
 	} catch (error) {
-		if ((error as NodeJS.ErrnoException).code === "ELOCKED") return undefined;
-		throw error;
+		if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+		let stale: boolean;
+		try {
+			stale = Date.now() - statSync(dir).mtimeMs > STALE_MS;
+		} catch {
+			// Removed between mkdir and stat: one more attempt decides.
+			stale = true;
+		}
+		if (!stale) return undefined;
+		try {
+			rmdirSync(dir);
+			mkdirSync(dir);
+		} catch {
+			// Another contender won the race for the stale lock.
+			return undefined;
+		}
 	}
+	held.add(dir);
+	releaseAllOnExit();
+	let lastTouch = statSync(dir).mtimeMs;
+	// Keeps the lock fresh; a changed mtime means someone else took the directory over.
+	const refresh = setInterval(() => {
+		try {
+			if (statSync(dir).mtimeMs !== lastTouch) throw new Error("the lock was taken over");
+			const now = new Date();
+			utimesSync(dir, now, now);
+			lastTouch = statSync(dir).mtimeMs;
+		} catch (error) {
+			clearInterval(refresh);
+			held.delete(dir);
+			onLost((error as Error).message);
+		}
+	}, STALE_MS / 2);
+	refresh.unref();
+	return () => {
+		clearInterval(refresh);
+		if (!held.delete(dir)) return;
+		rmdirSync(dir);
+	};
 }
 
 /** Takes the lock for `file` (which need not exist yet) or throws `SessionLockedError`. */

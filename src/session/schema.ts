@@ -7,7 +7,7 @@
  * Validators are compiled on first use so loading this module costs nothing at start-up.
  */
 import { type TSchema, Type } from "@sinclair/typebox";
-import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { type SchemaCheck, schemaCheck } from "../util/index.ts";
 
 const Str = Type.String();
 const OptStr = Type.Optional(Type.String());
@@ -104,10 +104,10 @@ export const MessageSchemas: Record<string, TSchema> = {
 	system: SystemMessageSchema,
 };
 
-const entryChecks = new Map<string, TypeCheck<TSchema>>();
-const messageChecks = new Map<string, TypeCheck<TSchema>>();
-let headerCheck: TypeCheck<TSchema> | undefined;
-let envelopeCheck: TypeCheck<TSchema> | undefined;
+const entryChecks = new Map<string, SchemaCheck<TSchema>>();
+const messageChecks = new Map<string, SchemaCheck<TSchema>>();
+let headerCheck: SchemaCheck<TSchema> | undefined;
+let envelopeCheck: SchemaCheck<TSchema> | undefined;
 
 function entrySchemaFor(type: string): TSchema | undefined {
 	for (const variant of SessionEntrySchema.anyOf) {
@@ -116,8 +116,8 @@ function entrySchemaFor(type: string): TSchema | undefined {
 	return undefined;
 }
 
-function firstError(check: TypeCheck<TSchema>, value: unknown): string {
-	const error = check.Errors(value).First();
+function firstError(check: SchemaCheck<TSchema>, value: unknown): string {
+	const error = check.FirstError(value);
 	if (!error) return "invalid";
 	return `${error.path || "(root)"}: ${error.message}`;
 }
@@ -133,7 +133,7 @@ export function isKnownEntryType(type: string): boolean {
 
 /** Checks a parsed header line: undefined when valid, else a short reason. */
 export function checkHeader(value: unknown): string | undefined {
-	headerCheck ??= TypeCompiler.Compile(SessionHeaderSchema);
+	headerCheck ??= schemaCheck(SessionHeaderSchema);
 	if (!isObject(value) || value.type !== "session") return "line 1 is not a session header";
 	return headerCheck.Check(value) ? undefined : `bad session header (${firstError(headerCheck, value)})`;
 }
@@ -150,10 +150,10 @@ export function checkEntry(value: unknown): string | undefined {
 	if (!check) {
 		const schema = entrySchemaFor(type);
 		if (!schema) {
-			envelopeCheck ??= TypeCompiler.Compile(EntryEnvelopeSchema);
+			envelopeCheck ??= schemaCheck(EntryEnvelopeSchema);
 			return envelopeCheck.Check(value) ? undefined : `bad ${type} entry (${firstError(envelopeCheck, value)})`;
 		}
-		check = TypeCompiler.Compile(schema);
+		check = schemaCheck(schema);
 		entryChecks.set(type, check);
 	}
 	if (!check.Check(value)) return `bad ${type} entry (${firstError(check, value)})`;
@@ -167,7 +167,7 @@ function checkMessage(message: { role: string }): string | undefined {
 	if (!check) {
 		const schema = Object.hasOwn(MessageSchemas, role) ? MessageSchemas[role] : undefined;
 		if (!schema) return undefined;
-		check = TypeCompiler.Compile(schema);
+		check = schemaCheck(schema);
 		messageChecks.set(role, check);
 	}
 	return check.Check(message) ? undefined : `bad ${role} message (${firstError(check, message)})`;

@@ -26,7 +26,6 @@ import {
 	writeSync,
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import lockfile from "proper-lockfile";
 import { errorMessage } from "../../util/index.ts";
 import { getEnvApiKey } from "../env-keys.ts";
 import { resolveValue, type ValueEnv } from "./resolve-value.ts";
@@ -301,6 +300,8 @@ export class AuthStorage {
 		let compromised: Error | undefined;
 		let release: () => Promise<void>;
 		try {
+			// Loaded on first write: proper-lockfile (with graceful-fs) costs ~5 ms of start-up that reads never need.
+			const { default: lockfile } = await import("proper-lockfile");
 			release = await lockfile.lock(this.path, {
 				realpath: false,
 				stale: LOCK_STALE_MS,

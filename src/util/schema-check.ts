@@ -1,0 +1,36 @@
+/**
+ * A TypeBox validator that starts interpreted and compiles itself once it has earned it. `TypeCompiler.Compile`
+ * generates and evaluates code (about 1–5 ms per schema in a fresh process), which costs more than a start-up
+ * that checks a handful of values ever needs; `Value.Check` interprets the schema with no set-up cost but is
+ * slower per call. The first `COMPILE_AFTER` checks are interpreted, later ones use the compiled code, and both
+ * give the same answers.
+ */
+import type { Static, TSchema } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler, type ValueError } from "@sinclair/typebox/compiler";
+import { Value } from "@sinclair/typebox/value";
+
+const COMPILE_AFTER = 32;
+
+export interface SchemaCheck<T extends TSchema> {
+	Check(value: unknown): value is Static<T>;
+	/** The first validation error of `value`, or undefined when it is valid. */
+	FirstError(value: unknown): ValueError | undefined;
+}
+
+export function schemaCheck<T extends TSchema>(schema: T, references: TSchema[] = []): SchemaCheck<T> {
+	let calls = 0;
+	let compiled: TypeCheck<T> | undefined;
+	return {
+		Check(value: unknown): value is Static<T> {
+			if (compiled) return compiled.Check(value);
+			if (++calls > COMPILE_AFTER) {
+				compiled = TypeCompiler.Compile(schema, references);
+				return compiled.Check(value);
+			}
+			return Value.Check(schema, references, value);
+		},
+		FirstError(value: unknown): ValueError | undefined {
+			return Value.Errors(schema, references, value).First();
+		},
+	};
+}
