@@ -1,10 +1,13 @@
 /**
  * Fetches the pinned pi releases whose example extensions are our conformance corpus into the git-ignored
  * `.cache/conformance/<package>@<version>/package` (npm pack + tar), reusing what is already there.
+ * Examples with npm dependencies get an installed copy under `.cache/conformance/deps/<version>/<example>`
+ * (`ensureExampleDeps`), redone only when their package.json or lock file changes.
  * Usage: bun scripts/conformance-cache.ts  — prints one line per release: `<dir>` or `unavailable: <reason>`.
  */
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 
 export const PINNED = [
 	"@earendil-works/pi-coding-agent@0.87.1",
@@ -31,6 +34,61 @@ export function ensurePackage(spec: string): { dir: string } | { error: string }
 	const untar = Bun.spawnSync(["tar", "xzf", join(target, tarball), "-C", target]);
 	if (untar.exitCode !== 0) return { error: `tar failed for ${tarball}` };
 	return { dir: pkg };
+}
+
+const DEPS_KEY_FILE = ".conformance-deps-key";
+/** npm errors that mean "no registry here", as opposed to a package that cannot install. */
+const OFFLINE_ERROR = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network/i;
+
+/**
+ * A copy of the example folder `exampleDir` (of release `spec`) with `npm install` done in it, cached under
+ * `.cache/conformance/deps/<version>/<example>` and keyed by the hash of its package.json and lock file.
+ * Install scripts are not run (no native builds; loading an extension never needs them).
+ * `offline` marks an error that looks like the registry is unreachable.
+ */
+export function ensureExampleDeps(
+	spec: string,
+	exampleDir: string,
+): { dir: string; installed: boolean } | { error: string; offline: boolean } {
+	const version = spec.slice(spec.lastIndexOf("@") + 1);
+	const target = join(root, "deps", version, basename(exampleDir));
+	const hash = createHash("sha256");
+	for (const file of ["package.json", "package-lock.json"]) {
+		const path = join(exampleDir, file);
+		hash.update(`${file}\0${existsSync(path) ? readFileSync(path, "utf8") : ""}\0`);
+	}
+	const key = hash.digest("hex");
+	const keyFile = join(target, DEPS_KEY_FILE);
+	if (existsSync(keyFile) && readFileSync(keyFile, "utf8") === key) return { dir: target, installed: false };
+
+	const staging = `${target}.tmp-${process.pid}`;
+	rmSync(staging, { recursive: true, force: true });
+	mkdirSync(join(target, ".."), { recursive: true });
+	cpSync(exampleDir, staging, { recursive: true, filter: (src) => basename(src) !== "node_modules" });
+	const install = Bun.spawnSync(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts"], {
+		cwd: staging,
+		stdout: "pipe",
+		stderr: "pipe",
+		timeout: 300_000,
+	});
+	if (install.exitCode !== 0) {
+		rmSync(staging, { recursive: true, force: true });
+		const stderr = install.stderr.toString();
+		const reason = stderr
+			.trim()
+			.split("\n")
+			.filter((line) => !line.includes("npm warn"))
+			.slice(-3)
+			.join(" | ");
+		return {
+			error: `npm install in ${basename(exampleDir)} failed (exit ${install.exitCode}): ${reason}`,
+			offline: OFFLINE_ERROR.test(stderr),
+		};
+	}
+	writeFileSync(join(staging, DEPS_KEY_FILE), key);
+	rmSync(target, { recursive: true, force: true });
+	renameSync(staging, target);
+	return { dir: target, installed: true };
 }
 
 if (import.meta.main) {

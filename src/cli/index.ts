@@ -7,6 +7,7 @@ import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, VIRTUAL_MODULES } from "../sdk/index.ts";
 import { UserError, VERSION } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
+import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-registrations.ts";
 import { renderHelp } from "./help.ts";
 import { buildInputs, readFileArguments, readPipedStdin } from "./inputs.ts";
 import { renderModelList } from "./list-models.ts";
@@ -51,6 +52,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 		for (const line of store.diagnostics) if (!shown.has(line)) err(`${line}\n`);
 		const lines = await host.loadProjectExtensions(store.files.filter((f) => f.scope === "project"));
 		for (const line of lines) err(`${line}\n`);
+	}
+	if (debugRegistrationsRequested()) {
+		err(renderRegistrationReports(host));
+		return 0;
 	}
 	const settings = store.merged;
 

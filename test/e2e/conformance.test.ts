@@ -2,7 +2,8 @@
  * Conformance corpus: every example extension of the pinned pi releases (0.87.1, 0.73.1, 0.58.4) loads through
  * the compiled binary with no node_modules. The releases are fetched once into the git-ignored
  * `.cache/conformance` with `npm pack` (the npm registry); without it the test is skipped, saying why.
- * Examples with third-party dependencies (they need an `npm install`) are listed, not loaded, for now.
+ * Examples with third-party dependencies (they need an `npm install`) are only listed here;
+ * conformance-registrations.test.ts installs and loads them, and checks what every example registers.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
