@@ -12,9 +12,9 @@ export interface PrintModeOptions extends RunPromptsOptions {
 }
 
 export async function runPrintMode(options: PrintModeOptions): Promise<number> {
-	const before = options.session?.messages.at(-1);
+	const before = options.session()?.messages.at(-1);
 	const commandsOk = await runPrompts(options);
-	const last = options.session?.messages.at(-1) as AssistantMessage | undefined;
+	const last = options.session()?.messages.at(-1) as AssistantMessage | undefined;
 	// Only a reply produced by this run is printed (a continued session's old reply is not).
 	if (!last || last === before || last.role !== "assistant") return commandsOk ? 0 : 1;
 	if (last.stopReason === "error" || last.stopReason === "aborted") {

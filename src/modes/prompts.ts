@@ -12,10 +12,11 @@ export interface PromptInput {
 }
 
 export interface RunPromptsOptions {
-	session: AgentSession | undefined;
+	/** The current session (a command may replace it: new session, fork, switch). */
+	session(): AgentSession | undefined;
 	inputs: PromptInput[];
 	findCommand(name: string): CommandDefinition | undefined;
-	commandContext: Record<string, unknown>;
+	commandContext(): Record<string, unknown>;
 	/** Called when a prompt needs the agent but no session could be made (no model). */
 	noSession(): never;
 	/** Where a failing extension command is reported (one line). */
@@ -36,15 +37,16 @@ export async function runPrompts(options: RunPromptsOptions): Promise<boolean> {
 		const definition = command && options.findCommand(command.name);
 		if (command && definition) {
 			try {
-				await definition.handler(command.args, options.commandContext);
+				await definition.handler(command.args, options.commandContext());
 			} catch (error) {
 				ok = false;
 				options.reportCommandError?.(command.name, error);
 			}
 			continue;
 		}
-		if (!options.session) options.noSession();
-		await options.session.prompt(input.text, input.images);
+		const session = options.session();
+		if (!session) options.noSession();
+		await session.prompt(input.text, input.images);
 	}
 	return ok;
 }

@@ -46,9 +46,12 @@ export class AgentSession {
 	readonly runEndHooks: RunEndHook[] = [];
 	/** `/skill:name` and prompt-template expansion, applied after the `input` event. */
 	expandInput: (text: string) => string = (text) => text;
+	/** Compactions in progress (manual or automatic); `get_state.isCompacting`. */
+	compacting = 0;
 	private readonly listeners: SessionListener[] = [];
 	private retryController: AbortController | undefined;
 	private attempt = 0;
+	private lastQueue = "[[],[]]";
 
 	constructor(options: AgentSessionOptions) {
 		this.agent = options.agent;
@@ -59,8 +62,49 @@ export class AgentSession {
 				const willRetry = failure !== undefined && retryDelay(failure, this.attempt + 1, this.retry) !== undefined;
 				return this.emit({ ...event, willRetry });
 			}
+			// A queued message is taken off its queue when it starts; clients see the shorter queue.
+			if (event.type === "message_start") return this.emit(event).then(() => this.emitQueueIfChanged());
 			return this.emit(event);
 		});
+	}
+
+	/** Queues a steering message (after the current turn's tool calls, before the next model call). */
+	async steer(text: string, images?: ImageContent[]): Promise<void> {
+		this.agent.steer(userMessage(this.expandInput(text), images));
+		await this.emitQueueIfChanged();
+	}
+
+	/** Queues a follow-up message (delivered when the agent would otherwise stop). */
+	async followUp(text: string, images?: ImageContent[]): Promise<void> {
+		this.agent.followUp(userMessage(this.expandInput(text), images));
+		await this.emitQueueIfChanged();
+	}
+
+	/** Empties both queues and returns the text of what was queued. */
+	async clearQueue(): Promise<{ steering: string[]; followUp: string[] }> {
+		const queued = this.queuedTexts();
+		this.agent.clearAllQueues();
+		await this.emitQueueIfChanged();
+		return queued;
+	}
+
+	/** The text of each queued message. */
+	queuedTexts(): { steering: string[]; followUp: string[] } {
+		const { steering, followUp } = this.agent.queuedMessages;
+		return { steering: steering.map(messageText), followUp: followUp.map(messageText) };
+	}
+
+	/** Stops a retry that is waiting out its delay (the run then ends with the error). */
+	abortRetry(): void {
+		this.retryController?.abort();
+	}
+
+	private async emitQueueIfChanged(): Promise<void> {
+		const queued = this.queuedTexts();
+		const key = JSON.stringify([queued.steering, queued.followUp]);
+		if (key === this.lastQueue) return;
+		this.lastQueue = key;
+		await this.emit({ type: "queue_update", ...queued });
 	}
 
 	subscribe(listener: SessionListener): () => void {
@@ -87,14 +131,7 @@ export class AgentSession {
 			? await this.preparePrompt(text, images, baseSystemPrompt, this.expandInput)
 			: { text: this.expandInput(text), messages: [], ...(images ? { images } : {}) };
 		if (!prepared) return;
-		const user: AgentMessage = {
-			role: "user",
-			content:
-				prepared.images && prepared.images.length > 0
-					? [{ type: "text", text: prepared.text }, ...prepared.images]
-					: prepared.text,
-			timestamp: Date.now(),
-		};
+		const user = userMessage(prepared.text, prepared.images);
 		if (prepared.systemPrompt !== undefined) this.agent.state.systemPrompt = prepared.systemPrompt;
 		try {
 			await this.agent.prompt([user, ...prepared.messages]);
@@ -188,6 +225,25 @@ export class AgentSession {
 	private async emit(event: SessionEvent): Promise<void> {
 		for (const listener of [...this.listeners]) await listener(event);
 	}
+}
+
+function userMessage(text: string, images: ImageContent[] | undefined): AgentMessage {
+	return {
+		role: "user",
+		content: images && images.length > 0 ? [{ type: "text", text }, ...images] : text,
+		timestamp: Date.now(),
+	};
+}
+
+/** The text of a user (or custom) message, images left out. */
+function messageText(message: AgentMessage): string {
+	const content = (message as { content?: unknown }).content;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((b: { type?: string }) => b.type === "text")
+		.map((b: { text?: string }) => b.text ?? "")
+		.join("\n");
 }
 
 function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {

@@ -12,6 +12,7 @@ export function attachAutoCompaction(deps: CompactionDeps): void {
 	const { session } = deps;
 	const run = async (reason: CompactionReason, retry: boolean): Promise<boolean> => {
 		await session.emitEvent({ type: "compaction_start", reason });
+		session.compacting++;
 		try {
 			const result = await compactSession(deps, { reason });
 			await session.emitEvent({
@@ -32,6 +33,8 @@ export function attachAutoCompaction(deps: CompactionDeps): void {
 				errorMessage: errorMessage(error),
 			});
 			return false;
+		} finally {
+			session.compacting--;
 		}
 	};
 	session.runEndHooks.push(async () => {

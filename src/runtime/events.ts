@@ -2,7 +2,7 @@
  * Session events: the agent's events plus what the session layer adds. These flow to modes (print, JSON, RPC,
  * TUI) and, through the extension host, to extensions.
  */
-import type { AgentEvent } from "../agent/index.ts";
+import type { AgentEvent, ThinkingLevel } from "../agent/index.ts";
 
 export type SessionEvent =
 	| Exclude<AgentEvent, { type: "agent_end" }>
@@ -18,6 +18,13 @@ export type SessionEvent =
 			aborted: boolean;
 			willRetry: boolean;
 			errorMessage?: string;
-	  };
+	  }
+	/** The steering / follow-up queues changed; both lists are complete (the text of each queued message). */
+	| { type: "queue_update"; steering: string[]; followUp: string[] }
+	/** An extension appended a custom entry (`pi.appendEntry`). */
+	| { type: "entry_appended"; entry: unknown }
+	/** The session's display name changed; no `name` = cleared. */
+	| { type: "session_info_changed"; name?: string }
+	| { type: "thinking_level_changed"; level: ThinkingLevel };
 
 export type SessionListener = (event: SessionEvent) => void | Promise<void>;

@@ -8,6 +8,7 @@ import type { ExtensionActions } from "../extensions/index.ts";
 import type { SessionManager } from "../session/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { ExtensionHost } from "./extension-host.ts";
+import { applyModel, applyThinkingLevel, isUsable, type SettingsTarget } from "./session-settings.ts";
 
 export interface ActionContext {
 	session: AgentSession;
@@ -16,12 +17,15 @@ export interface ActionContext {
 	host: ExtensionHost;
 	/** Every tool the session could activate (built-in and extension). */
 	allTools: AgentTool<any>[];
+	/** Extension events for model/thinking changes (`model_select`, `thinking_level_select`). */
+	settings?: Pick<SettingsTarget, "runner" | "context">;
 }
 
 type Content = string | (TextContent | ImageContent)[];
 
 export function createExtensionActions(c: ActionContext): ExtensionActions {
 	const agent = c.session.agent;
+	const target: SettingsTarget = { session: c.session, manager: c.manager, registry: c.registry, ...c.settings };
 	const deliver = (message: AgentMessage, deliverAs: string | undefined, trigger: boolean) => {
 		if (c.session.isStreaming) {
 			if (deliverAs === "followUp") agent.followUp(message);
@@ -57,8 +61,17 @@ export function createExtensionActions(c: ActionContext): ExtensionActions {
 			const user: AgentMessage = { role: "user", content, timestamp: Date.now() };
 			deliver(user, options?.deliverAs, true);
 		},
-		appendEntry: (customType: string, data?: unknown) => c.manager.appendCustomEntry(customType, data),
-		setSessionName: (name: string) => c.manager.appendSessionInfo(name),
+		appendEntry(customType: string, data?: unknown) {
+			const id = c.manager.appendCustomEntry(customType, data);
+			void c.session.emitEvent({ type: "entry_appended", entry: c.manager.getEntry(id) });
+			return id;
+		},
+		setSessionName(name: string) {
+			const id = c.manager.appendSessionInfo(name);
+			const current = c.manager.getSessionName();
+			void c.session.emitEvent({ type: "session_info_changed", ...(current ? { name: current } : {}) });
+			return id;
+		},
 		getSessionName: () => c.manager.getSessionName(),
 		setLabel: (entryId: string, label: string | undefined) => c.manager.appendLabelChange(entryId, label),
 		getActiveTools: () => agent.state.tools.map((t) => t.name),
@@ -78,15 +91,13 @@ export function createExtensionActions(c: ActionContext): ExtensionActions {
 			),
 		async setModel(model: Model) {
 			const found = c.registry.find(model.provider, model.id) ?? model;
-			if (!c.registry.getApiKey(found) && !c.registry.getAvailable().includes(found)) return false;
-			agent.state.model = found;
-			c.manager.appendModelChange(found.provider, found.id);
+			if (!isUsable(c.registry, found)) return false;
+			await applyModel(target, found, "set");
 			return true;
 		},
 		getThinkingLevel: () => agent.state.thinkingLevel,
 		setThinkingLevel(level: ThinkingLevel) {
-			agent.state.thinkingLevel = level;
-			c.manager.appendThinkingLevelChange(level);
+			void applyThinkingLevel(target, level);
 		},
 		registerProvider: (name: string, config: unknown) => c.registry.registerProvider(name, config as never),
 		unregisterProvider: (name: string) => c.registry.unregisterProvider(name),

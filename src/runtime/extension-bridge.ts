@@ -39,6 +39,28 @@ export interface ExtensionBridgeOptions {
 
 export type PreparedPrompt = PreparedInput;
 
+/** How `session_start` describes the session a runtime begins with. */
+export interface SessionStartInfo {
+	reason: "startup" | "reload" | "new" | "resume" | "fork";
+	previousSessionFile?: string;
+}
+
+/** What replaces the session under a command (`ctx.newSession`, `fork`, `switchSession`, `reload`); the runtime host. */
+export interface SessionControl {
+	newSession(options?: { parentSession?: string; withSession?: (ctx: unknown) => Promise<void> }): Promise<{
+		cancelled: boolean;
+	}>;
+	fork(
+		entryId: string,
+		options?: { position?: "before" | "at"; withSession?: (ctx: unknown) => Promise<void> },
+	): Promise<{ cancelled: boolean }>;
+	switchSession(
+		sessionPath: string,
+		options?: { withSession?: (ctx: unknown) => Promise<void> },
+	): Promise<{ cancelled: boolean }>;
+	reload(): Promise<void>;
+}
+
 export class ExtensionBridge {
 	readonly runner: ExtensionRunner;
 	readonly scope: ContextScope;
@@ -47,6 +69,8 @@ export class ExtensionBridge {
 	navigator: ((targetId: string, options?: TreeNavigationOptions) => Promise<{ cancelled: boolean }>) | undefined;
 	/** Set once the session can compact (`ctx.compact()`). */
 	compactor: ((options?: { customInstructions?: string }) => Promise<CompactionOutcome | undefined>) | undefined;
+	/** Set by the runtime host: session replacement for command contexts. */
+	control: SessionControl | undefined;
 
 	constructor(private readonly options: ExtensionBridgeOptions) {
 		this.runner = createExtensionRunner(() =>
@@ -173,14 +197,32 @@ export class ExtensionBridge {
 		};
 	}
 
-	/** `session_start` for a fresh run. */
-	async start(): Promise<void> {
-		await this.runner.emit("session_start", { reason: "startup" }, this.scope.context());
+	/**
+	 * `session_start`; after a switch or fork also the legacy `session_switch` / `session_fork` that extensions
+	 * written for pi ≤ 0.64 listen to.
+	 */
+	async start(info: SessionStartInfo = { reason: "startup" }): Promise<void> {
+		const ctx = this.scope.context();
+		await this.runner.emit("session_start", info, ctx);
+		const previousSessionFile = info.previousSessionFile;
+		if ((info.reason === "new" || info.reason === "resume") && this.runner.hasHandlers("session_switch")) {
+			await this.runner.emit("session_switch", { reason: info.reason, previousSessionFile }, ctx);
+		}
+		if (info.reason === "fork" && this.runner.hasHandlers("session_fork")) {
+			await this.runner.emit("session_fork", { previousSessionFile }, ctx);
+		}
 	}
 
-	/** `session_shutdown`, then every old `ctx` and `pi` object becomes stale. */
-	async shutdown(): Promise<void> {
-		await this.runner.emit("session_shutdown", { reason: "quit" }, this.scope.context());
+	/** `session_shutdown`, then every old `ctx` object becomes stale. */
+	async shutdown(
+		reason: "quit" | "reload" | "new" | "resume" | "fork" = "quit",
+		targetSessionFile?: string,
+	): Promise<void> {
+		await this.runner.emit(
+			"session_shutdown",
+			{ reason, ...(targetSessionFile ? { targetSessionFile } : {}) },
+			this.scope.context(),
+		);
 		this.scope.invalidate();
 	}
 
@@ -265,6 +307,8 @@ export class ExtensionBridge {
 				));
 			case "message_end":
 				return void (await this.runner.emit("message_end", { message: event.message }, ctx));
+			case "session_info_changed":
+				return void (await this.runner.emit("session_info_changed", { name: event.name } as never, ctx));
 			case "tool_execution_start":
 			case "tool_execution_update":
 			case "tool_execution_end": {
@@ -276,10 +320,12 @@ export class ExtensionBridge {
 		}
 	}
 
+	private requireControl(name: string): SessionControl {
+		if (!this.control) throw new Error(`ctx.${name}() needs a session runtime`);
+		return this.control;
+	}
+
 	private commandSource(): CommandContextSource {
-		const notYet = (name: string) => async () => {
-			throw new Error(`ctx.${name}() is not available in ${this.options.mode} mode yet`);
-		};
 		return {
 			getSystemPromptOptions: () => ({ cwd: this.options.cwd }),
 			waitForIdle: async () => {
@@ -289,10 +335,10 @@ export class ExtensionBridge {
 				if (!this.navigator) throw new Error("ctx.navigateTree() needs a session with a model");
 				return this.navigator(targetId, options);
 			},
-			newSession: notYet("newSession"),
-			fork: notYet("fork"),
-			switchSession: notYet("switchSession"),
-			reload: notYet("reload"),
+			newSession: (options) => this.requireControl("newSession").newSession(options as never),
+			fork: (entryId, options) => this.requireControl("fork").fork(entryId, options as never),
+			switchSession: (path, options) => this.requireControl("switchSession").switchSession(path, options as never),
+			reload: () => this.requireControl("reload").reload(),
 		};
 	}
 

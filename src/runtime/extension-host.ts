@@ -53,6 +53,13 @@ export interface ExtensionHost {
 	findCommand(name: string): CommandDefinition | undefined;
 	/** Phase 2: the project's own extensions (`.pi/extensions`, project settings paths). */
 	loadProjectExtensions(projectSettings: SettingsFile[]): Promise<string[]>;
+	/**
+	 * Runs every extension's factory again with a fresh `pi` object (the old ones go stale), as pi does when it
+	 * replaces the runtime (new session, switch, fork, reload). `reimport` first forgets the loaded modules, so
+	 * changed files (and their local imports) are read again (`/reload`). Flag values carry over by name.
+	 * Returns one line per problem; an extension that fails now is dropped.
+	 */
+	reinstantiate(options?: { reimport?: boolean }): Promise<string[]>;
 }
 
 const SCOPE_ORDER: Record<ExtensionScope, number> = { global: 0, project: 1, settings: 2, cli: 3 };
@@ -106,6 +113,19 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 				if (command) return command;
 			}
 			return undefined;
+		},
+		async reinstantiate(reinstantiateOptions) {
+			const previous = extensions.splice(0, extensions.length);
+			const values = new Map<string, boolean | string>();
+			for (const extension of previous) {
+				for (const [name, value] of extension.handle.flagValues) values.set(name, value);
+				extension.handle.invalidate();
+			}
+			if (reinstantiateOptions?.reimport) moduleLoader.reset();
+			flags.clear();
+			const lines = await load(previous.map((e) => e.entry));
+			for (const [name, value] of values) flags.get(name)?.extension.handle.flagValues.set(name, value);
+			return lines;
 		},
 		async loadProjectExtensions(projectSettings) {
 			if (options.noDiscovery) return [];

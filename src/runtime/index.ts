@@ -17,7 +17,13 @@ export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, co
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
 export type { SessionEvent, SessionListener } from "./events.ts";
 export { type ActionContext, createExtensionActions } from "./extension-actions.ts";
-export { ExtensionBridge, type ExtensionBridgeOptions, type PreparedPrompt } from "./extension-bridge.ts";
+export {
+	ExtensionBridge,
+	type ExtensionBridgeOptions,
+	type PreparedPrompt,
+	type SessionControl,
+	type SessionStartInfo,
+} from "./extension-bridge.ts";
 export {
 	type ExtensionHost,
 	type ExtensionHostOptions,
@@ -35,5 +41,14 @@ export {
 } from "./model-resolver.ts";
 export { navigateTree, type TreeHooks, type TreeNavigationOptions, type TreePreparationInfo } from "./navigate-tree.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
+export { type RuntimeFactory, RuntimeHost, type SessionRuntime } from "./runtime-host.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
+export {
+	applyModel,
+	applyThinkingLevel,
+	isUsable,
+	nextModel,
+	nextThinkingLevel,
+	type SettingsTarget,
+} from "./session-settings.ts";
 export { buildSystemPrompt, type ContextFile, type PromptTool, type SystemPromptOptions } from "./system-prompt.ts";

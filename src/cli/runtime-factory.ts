@@ -1,0 +1,179 @@
+/**
+ * How the CLI builds a session runtime (for the first session and for every replacement): the extension bridge,
+ * the agent session from the command line and settings (model, tools, system prompt), the session recorder,
+ * the `pi` actions bound to every extension, compaction (automatic and manual) and tree navigation.
+ */
+import type { Model, ModelRegistry } from "../ai/index.ts";
+import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../compaction/index.ts";
+import type { SettingsStore } from "../config/index.ts";
+import type { ExtensionError, ExtensionMode } from "../extensions/index.ts";
+import type { ResourceLoader } from "../resources/index.ts";
+import {
+	attachAutoCompaction,
+	compactSession,
+	createExtensionActions,
+	ExtensionBridge,
+	type ExtensionHost,
+	navigateTree,
+	type RuntimeFactory,
+	recordSession,
+	recordSettings,
+	type SessionRuntime,
+} from "../runtime/index.ts";
+import type { ParsedArgs } from "./args.ts";
+import { type Credentials, setupSession } from "./setup.ts";
+
+export interface RuntimeServices {
+	cwd: string;
+	agentDir: string;
+	args: ParsedArgs;
+	settings: SettingsStore["merged"];
+	host: ExtensionHost;
+	credentials: Credentials;
+	resources: ResourceLoader;
+	trusted: boolean;
+	mode: ExtensionMode;
+	hasUI: boolean;
+	ui: Record<string, unknown>;
+	onExtensionError: (error: ExtensionError) => void;
+	warn: (line: string) => void;
+}
+
+export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
+	let first = true;
+	return async (manager) => {
+		const bridge = new ExtensionBridge({
+			host: s.host,
+			cwd: s.cwd,
+			mode: s.mode,
+			hasUI: s.hasUI,
+			ui: s.ui,
+			registry: s.credentials.registry,
+			projectTrusted: s.trusted,
+			sessionManager: () => manager as never,
+			onError: s.onExtensionError,
+		});
+		const sessionContext = manager.buildSessionContext();
+		const setup = setupSession(
+			{
+				cwd: s.cwd,
+				agentDir: s.agentDir,
+				// The command line's model applies to the first session, and to later ones whose file names none;
+				// a session that recorded its model gets it back.
+				flags: first || !sessionContext.model ? s.args.flags : withoutModelFlags(s.args.flags),
+				settings: s.settings,
+				extensionTools: bridge.tools(),
+				resources: s.resources,
+				sessionContext,
+				warn: s.warn,
+			},
+			s.credentials,
+		);
+		first = false;
+		const session = setup.session;
+		const disposers: (() => void)[] = [];
+		let compact: SessionRuntime["compact"];
+		if (session) {
+			session.expandInput = (text) => s.resources.expandInput(text);
+			bridge.attach(session);
+			recordSettings(manager, session.agent.state.model, session.agent.state.thinkingLevel);
+			disposers.push(recordSession(session, manager, s.warn));
+			const actions = createExtensionActions({
+				session,
+				manager,
+				registry: s.credentials.registry,
+				host: s.host,
+				allTools: setup.allTools,
+				settings: { runner: bridge.runner, context: () => bridge.scope.context() },
+			});
+			for (const extension of s.host.extensions) extension.handle.bind(actions);
+			const compaction = {
+				session,
+				manager,
+				settings: compactionSettings(s.settings, session.agent.state.model),
+				getApiKey: (model: Model) => s.credentials.registry.getApiKey(model),
+				hooks: bridge.compactionHooks(),
+				...summaryModel(s.settings, s.credentials.registry),
+			};
+			attachAutoCompaction(compaction);
+			compact = async (customInstructions) => {
+				await session.emitEvent({ type: "compaction_start", reason: "manual" });
+				session.compacting++;
+				try {
+					const result = await compactSession(compaction, {
+						reason: "manual",
+						...(customInstructions ? { customInstructions } : {}),
+					});
+					await session.emitEvent({
+						type: "compaction_end",
+						reason: "manual",
+						...(result ? { result } : {}),
+						aborted: false,
+						willRetry: false,
+					});
+					return result;
+				} catch (error) {
+					await session.emitEvent({
+						type: "compaction_end",
+						reason: "manual",
+						aborted: false,
+						willRetry: false,
+						errorMessage: error instanceof Error ? error.message : String(error),
+					});
+					throw error;
+				} finally {
+					session.compacting--;
+				}
+			};
+			bridge.compactor = (options) => compactSession(compaction, { reason: "manual", ...options });
+			bridge.navigator = (targetId, options) =>
+				navigateTree({ ...compaction, treeHooks: bridge.treeHooks() }, targetId, options);
+			if (setup.rebuildSystemPrompt) session.agent.state.systemPrompt = setup.rebuildSystemPrompt();
+		}
+		const rebuild = setup.rebuildSystemPrompt;
+		const runtime: SessionRuntime = {
+			manager,
+			session,
+			bridge,
+			...(setup.noModelReason ? { noModelReason: setup.noModelReason } : {}),
+			...(compact ? { compact } : {}),
+			...(session && rebuild
+				? {
+						refreshSystemPrompt: () => {
+							session.agent.state.systemPrompt = rebuild();
+						},
+					}
+				: {}),
+			dispose: () => {
+				for (const dispose of disposers) dispose();
+			},
+		};
+		return runtime;
+	};
+}
+
+function withoutModelFlags(flags: ParsedArgs["flags"]): ParsedArgs["flags"] {
+	const copy = new Map(flags);
+	for (const name of ["model", "provider", "thinking"]) copy.delete(name);
+	return copy;
+}
+
+/** Settings `compaction.model` ("provider/id"): a different (cheaper) model writes the summaries. */
+function summaryModel(settings: RuntimeServices["settings"], registry: ModelRegistry): { model?: Model } {
+	const spec = (settings.compaction as { model?: string } | undefined)?.model;
+	if (!spec) return {};
+	const slash = spec.indexOf("/");
+	const model = slash > 0 ? registry.find(spec.slice(0, slash), spec.slice(slash + 1)) : undefined;
+	return model ? { model } : {};
+}
+
+/** Settings `compaction`, with `modelOverrides["provider/id"]` applied for the session's model. */
+function compactionSettings(settings: RuntimeServices["settings"], model: Model): CompactionSettings {
+	const c = settings.compaction;
+	const override = c?.modelOverrides?.[`${model.provider}/${model.id}`];
+	return {
+		enabled: c?.enabled ?? DEFAULT_COMPACTION_SETTINGS.enabled,
+		reserveTokens: override?.reserveTokens ?? c?.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,
+		keepRecentTokens: override?.keepRecentTokens ?? c?.keepRecentTokens ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
+	};
+}
