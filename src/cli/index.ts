@@ -11,6 +11,7 @@ import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-
 import { renderHelp } from "./help.ts";
 import { buildInputs, readFileArguments, readPipedStdin } from "./inputs.ts";
 import { renderModelList } from "./list-models.ts";
+import { runRpc } from "./rpc.ts";
 import { runNonInteractive } from "./run.ts";
 import { renderSessionList } from "./session-choice.ts";
 import { createCredentials } from "./setup.ts";
@@ -74,8 +75,6 @@ export async function main(argv: readonly string[]): Promise<number> {
 	const values = resolveExtensionFlags(args, specs);
 	for (const [name, value] of values) host.flags.get(name)?.extension.handle.flagValues.set(name, value);
 
-	if (mode === "rpc") throw new UserError("Error: --mode rpc is not available yet");
-
 	const credentials = createCredentials(agentDir, (line) => err(`${line}\n`));
 	const listModels = args.flags.get("list-models");
 	if (listModels !== undefined) {
@@ -83,6 +82,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 		return 0;
 	}
 
+	if (mode === "rpc") {
+		return runRpc({ cwd, agentDir, args, settings, store, host, credentials, trusted, out, err });
+	}
 	const print = json || args.flags.get("print") === true || !process.stdin.isTTY || !process.stdout.isTTY;
 	if (!print) throw new UserError('Error: the interactive terminal UI is not available yet; use pi -p "prompt"');
 	if (args.flags.get("resume") === true) {

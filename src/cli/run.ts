@@ -116,7 +116,7 @@ export function createResources(o: RunOptions): ResourceLoader {
 }
 
 /** `resources_discover`: skills, prompt templates and themes that extensions contribute join the loader. */
-async function discoverExtensionResources(
+export async function discoverExtensionResources(
 	bridge: ExtensionBridge,
 	resources: ResourceLoader,
 	cwd: string,

@@ -37,6 +37,7 @@ export interface RuntimeServices {
 	ui: Record<string, unknown>;
 	onExtensionError: (error: ExtensionError) => void;
 	warn: (line: string) => void;
+	requestShutdown?: () => void;
 }
 
 export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
@@ -52,6 +53,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 			projectTrusted: s.trusted,
 			sessionManager: () => manager as never,
 			onError: s.onExtensionError,
+			...(s.requestShutdown ? { requestShutdown: s.requestShutdown } : {}),
 		});
 		const sessionContext = manager.buildSessionContext();
 		const setup = setupSession(
@@ -73,6 +75,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 		const session = setup.session;
 		const disposers: (() => void)[] = [];
 		let compact: SessionRuntime["compact"];
+		let autoCompaction: { enabled: boolean } | undefined;
 		if (session) {
 			session.expandInput = (text) => s.resources.expandInput(text);
 			bridge.attach(session);
@@ -96,6 +99,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 				...summaryModel(s.settings, s.credentials.registry),
 			};
 			attachAutoCompaction(compaction);
+			autoCompaction = compaction.settings;
 			compact = async (customInstructions) => {
 				await session.emitEvent({ type: "compaction_start", reason: "manual" });
 				session.compacting++;
@@ -137,6 +141,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 			bridge,
 			...(setup.noModelReason ? { noModelReason: setup.noModelReason } : {}),
 			...(compact ? { compact } : {}),
+			...(autoCompaction ? { compactionSettings: autoCompaction } : {}),
 			...(session && rebuild
 				? {
 						refreshSystemPrompt: () => {

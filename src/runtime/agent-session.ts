@@ -52,6 +52,8 @@ export class AgentSession {
 	private retryController: AbortController | undefined;
 	private attempt = 0;
 	private lastQueue = "[[],[]]";
+	/** Prompts between acceptance and the agent's start (extension `input` / `before_agent_start` hooks). */
+	private preparing = 0;
 
 	constructor(options: AgentSessionOptions) {
 		this.agent = options.agent;
@@ -120,16 +122,22 @@ export class AgentSession {
 	}
 
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming || this.retryController !== undefined;
+		return this.agent.state.isStreaming || this.retryController !== undefined || this.preparing > 0;
 	}
 
 	/** Runs one prompt to completion, retries included; resolves after `agent_settled`. */
 	async prompt(text: string, images?: ImageContent[]): Promise<void> {
 		this.attempt = 0;
 		const baseSystemPrompt = this.agent.state.systemPrompt;
-		const prepared = this.preparePrompt
-			? await this.preparePrompt(text, images, baseSystemPrompt, this.expandInput)
-			: { text: this.expandInput(text), messages: [], ...(images ? { images } : {}) };
+		let prepared: PreparedInput | undefined;
+		this.preparing++;
+		try {
+			prepared = this.preparePrompt
+				? await this.preparePrompt(text, images, baseSystemPrompt, this.expandInput)
+				: { text: this.expandInput(text), messages: [], ...(images ? { images } : {}) };
+		} finally {
+			this.preparing--;
+		}
 		if (!prepared) return;
 		const user = userMessage(prepared.text, prepared.images);
 		if (prepared.systemPrompt !== undefined) this.agent.state.systemPrompt = prepared.systemPrompt;

@@ -35,6 +35,8 @@ export interface ExtensionBridgeOptions {
 	projectTrusted: boolean;
 	sessionManager: () => ReadonlySessionManager;
 	onError: (error: ExtensionError) => void;
+	/** `ctx.shutdown()`: how the mode ends the process (RPC: after the current command); default: abort the run. */
+	requestShutdown?: () => void;
 }
 
 export type PreparedPrompt = PreparedInput;
@@ -361,7 +363,8 @@ export class ExtensionBridge {
 			abort: () => session()?.abort(),
 			hasPendingMessages: () => session()?.agent.hasQueuedMessages() ?? false,
 			shutdown: () => {
-				session()?.abort();
+				if (o.requestShutdown) o.requestShutdown();
+				else session()?.abort();
 			},
 			getContextUsage: () => {
 				const current = session();

@@ -52,3 +52,4 @@ export {
 	type SettingsTarget,
 } from "./session-settings.ts";
 export { buildSystemPrompt, type ContextFile, type PromptTool, type SystemPromptOptions } from "./system-prompt.ts";
+export { runUserBash, type UserBashOptions } from "./user-bash.ts";

@@ -25,6 +25,8 @@ export interface SessionRuntime {
 	readonly noModelReason?: string;
 	/** Manual compaction (`/compact`, RPC `compact`); absent without a session. */
 	compact?(customInstructions?: string): Promise<CompactionOutcome | undefined>;
+	/** The automatic-compaction switch (`set_auto_compaction`); absent without a session. */
+	readonly compactionSettings?: { enabled: boolean };
 	/** Rebuilds the system prompt from the active tools and resources (after extensions added resources). */
 	refreshSystemPrompt?(): void;
 	/** Stops listening to the session (called when the runtime is replaced). */
@@ -154,6 +156,11 @@ export class RuntimeHost implements SessionControl {
 		if (this.disposed) return;
 		this.disposed = true;
 		try {
+			const session = this.runtime.session;
+			if (session?.isStreaming) {
+				session.abort();
+				await session.agent.waitForIdle();
+			}
 			await this.runtime.bridge.shutdown("quit");
 		} finally {
 			this.unsubscribe?.();

@@ -5,6 +5,21 @@ import type { ToolDefinition } from "../extensions/index.ts";
 export { CONFIG_DIR_NAME, getAgentDir } from "../config/index.ts";
 export type * from "../extensions/index.ts";
 export { createEventBus, isExtensionEventName } from "../extensions/index.ts";
+export {
+	type JsonAgentSessionEvent,
+	type ModelInfo,
+	RpcClient,
+	type RpcClientOptions,
+	type RpcCommand,
+	type RpcEventListener,
+	type RpcExtensionUIRequest,
+	type RpcExtensionUIResponse,
+	type RpcResponse,
+	type RpcSessionState,
+	type RpcSlashCommand,
+	runRpcMode,
+	type SessionStats,
+} from "../modes/index.ts";
 export { parseFrontmatter, stripFrontmatter } from "../resources/index.ts";
 export {
 	AgentSession,

@@ -1,0 +1,146 @@
+/**
+ * RPC commands about the session: replacement (new_session, switch_session, fork, clone), reading it
+ * (get_messages, get_entries, get_tree, get_fork_messages, get_last_assistant_text, get_session_stats) and
+ * naming it. `export_html` answers with an error until HTML export exists.
+ */
+import type { AgentMessage } from "../../agent/index.ts";
+import type { AssistantMessage } from "../../ai/index.ts";
+import { getContextUsage } from "../../compaction/index.ts";
+import type { SessionEntry } from "../../session/index.ts";
+import type { RpcContext, RpcHandler } from "./context.ts";
+import type { RpcForkMessage, SessionStats } from "./types.ts";
+
+export const sessionHandlers = {
+	new_session: (c, ctx) => ctx.host.newSession(c.parentSession ? { parentSession: c.parentSession } : {}),
+	switch_session: (c, ctx) => ctx.host.switchSession(c.sessionPath),
+	fork: async (c, ctx) => {
+		const result = await ctx.host.fork(c.entryId);
+		return result.cancelled ? { cancelled: true } : { text: result.selectedText ?? "", cancelled: false };
+	},
+	clone: (_c, ctx) => ctx.host.clone(),
+	get_messages: (_c, ctx) => ({ messages: messagesOf(ctx) }),
+	get_entries: (c, ctx) => {
+		const manager = ctx.host.manager;
+		const entries = manager.getEntries();
+		let from = 0;
+		if (c.since !== undefined) {
+			const index = entries.findIndex((e) => e.id === c.since);
+			if (index < 0) throw new Error(`Entry not found: ${c.since}`);
+			from = index + 1;
+		}
+		return { entries: entries.slice(from), leafId: manager.getLeafId() };
+	},
+	get_tree: (_c, ctx) => ({ tree: ctx.host.manager.getTree(), leafId: ctx.host.manager.getLeafId() }),
+	get_fork_messages: (_c, ctx) => ({ messages: forkMessages(ctx.host.manager.getBranch()) }),
+	get_last_assistant_text: (_c, ctx) => {
+		const messages = messagesOf(ctx);
+		for (let i = messages.length - 1; i >= 0; i--) {
+			const m = messages[i] as { role?: string };
+			if (m.role !== "assistant") continue;
+			const text = (m as AssistantMessage).content
+				.filter((b) => b.type === "text")
+				.map((b) => (b as { text: string }).text)
+				.join("");
+			return { text: text === "" ? null : text };
+		}
+		return { text: null };
+	},
+	set_session_name: (c, ctx) => {
+		const name = c.name.trim();
+		if (name === "") throw new Error("Session name cannot be empty");
+		ctx.host.manager.appendSessionInfo(name);
+		void ctx.host.session?.emitEvent({ type: "session_info_changed", name });
+	},
+	get_session_stats: (_c, ctx) => sessionStats(ctx),
+	export_html: () => {
+		throw new Error("HTML export is not available in this version of pi yet");
+	},
+} satisfies {
+	[K in
+		| "new_session"
+		| "switch_session"
+		| "fork"
+		| "clone"
+		| "get_messages"
+		| "get_entries"
+		| "get_tree"
+		| "get_fork_messages"
+		| "get_last_assistant_text"
+		| "set_session_name"
+		| "get_session_stats"
+		| "export_html"]: RpcHandler<K>;
+};
+
+function messagesOf(ctx: RpcContext): AgentMessage[] {
+	return ctx.host.session?.messages ?? (ctx.host.manager.buildSessionContext().messages as AgentMessage[]);
+}
+
+function textOf(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((b: { type?: string }) => b.type === "text")
+		.map((b: { text?: string }) => b.text ?? "")
+		.join("");
+}
+
+function forkMessages(branch: SessionEntry[]): RpcForkMessage[] {
+	const out: RpcForkMessage[] = [];
+	for (const entry of branch) {
+		if (entry.type === "message" && entry.message.role === "user") {
+			out.push({ entryId: entry.id, text: textOf((entry.message as { content?: unknown }).content) });
+		}
+	}
+	return out;
+}
+
+/** Counts over every entry of the file (all branches); usage and cost include summaries and `usage` entries. */
+function sessionStats(ctx: RpcContext): SessionStats {
+	const manager = ctx.host.manager;
+	const stats: SessionStats = {
+		sessionFile: manager.getSessionFile(),
+		sessionId: manager.getSessionId(),
+		userMessages: 0,
+		assistantMessages: 0,
+		toolCalls: 0,
+		toolResults: 0,
+		totalMessages: 0,
+		tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		cost: 0,
+	};
+	const addUsage = (usage: unknown) => {
+		const u = usage as
+			| { input?: number; output?: number; cacheRead?: number; cacheWrite?: number; cost?: { total?: number } }
+			| undefined;
+		if (!u) return;
+		stats.tokens.input += u.input ?? 0;
+		stats.tokens.output += u.output ?? 0;
+		stats.tokens.cacheRead += u.cacheRead ?? 0;
+		stats.tokens.cacheWrite += u.cacheWrite ?? 0;
+		stats.cost += u.cost?.total ?? 0;
+	};
+	for (const entry of manager.getEntries()) {
+		const usage = (entry as { usage?: unknown }).usage;
+		if (entry.type !== "message") {
+			if (usage) addUsage(usage);
+			continue;
+		}
+		const message = entry.message as { role: string; content?: unknown; usage?: unknown };
+		stats.totalMessages++;
+		if (message.role === "user") stats.userMessages++;
+		else if (message.role === "toolResult") stats.toolResults++;
+		else if (message.role === "assistant") {
+			stats.assistantMessages++;
+			if (Array.isArray(message.content)) {
+				stats.toolCalls += message.content.filter((b: { type?: string }) => b.type === "toolCall").length;
+			}
+			addUsage(message.usage);
+		}
+	}
+	const t = stats.tokens;
+	t.total = t.input + t.output + t.cacheRead + t.cacheWrite;
+	const session = ctx.host.session;
+	const window = session?.agent.state.model.contextWindow;
+	if (session && window) stats.contextUsage = getContextUsage(session.messages, window) as never;
+	return stats;
+}

@@ -1,0 +1,135 @@
+/**
+ * RPC mode (`pi --mode rpc`): JSON lines on stdin, responses and session events on stdout. Commands are handled
+ * concurrently, each answered by one response carrying its `id`; a malformed line gets a `parse` (or unknown
+ * command) response and never stops the loop. Extension dialogs travel as `extension_ui_request` /
+ * `extension_ui_response`. Lifecycle: stdin EOF shuts down in order (the run is aborted, `session_shutdown`
+ * fires, the session file is closed) and resolves 0; SIGTERM and SIGHUP do the same with 143 and 129; an
+ * extension's `ctx.shutdown()` ends the process after the current command, or once the run has settled.
+ */
+import { toWireEvent } from "../../runtime/index.ts";
+import { errorMessage } from "../../util/index.ts";
+import { configHandlers } from "./commands-config.ts";
+import { handlePrompt, runHandlers } from "./commands-run.ts";
+import { sessionHandlers } from "./commands-session.ts";
+import type { RpcContext, RpcHandler } from "./context.ts";
+import { attachJsonlLineReader } from "./jsonl.ts";
+import { errorResponse, parseCommandLine, successResponse } from "./protocol.ts";
+import type { RpcCommand, RpcCommandType } from "./types.ts";
+import type { RpcUi } from "./ui.ts";
+
+export interface RpcModeOptions {
+	context: Omit<RpcContext, "send" | "bash">;
+	ui: RpcUi;
+	input: NodeJS.ReadableStream;
+	/** Writes raw text to stdout. */
+	write: (text: string) => void;
+	/** Registers the `ctx.shutdown()` hook of extensions. */
+	onShutdownRequest?: (request: () => void) => void;
+	/** Listen for SIGTERM / SIGHUP (off in in-process tests). */
+	handleSignals?: boolean;
+}
+
+const HANDLERS = { ...runHandlers, ...sessionHandlers, ...configHandlers } as Record<
+	Exclude<RpcCommandType, "prompt">,
+	RpcHandler
+>;
+
+export function runRpcMode(o: RpcModeOptions): Promise<number> {
+	const send = (record: object) => o.write(`${JSON.stringify(record)}\n`);
+	const ctx: RpcContext = { ...o.context, send, bash: undefined };
+	const host = ctx.host;
+	let shuttingDown = false;
+	const inFlight = new Set<Promise<void>>();
+	let shutdownRequested = false;
+	let finish: (code: number) => void = () => {};
+	const done = new Promise<number>((resolve) => {
+		finish = resolve;
+	});
+
+	const unsubscribe = host.subscribe((event) => {
+		send(toWireEvent(event as { type: string }));
+		if (event.type === "agent_settled" && shutdownRequested) void shutdown(0);
+	});
+
+	const shutdown = async (code: number) => {
+		if (shuttingDown) return;
+		shuttingDown = true;
+		detach();
+		for (const off of signalHandlers) off();
+		o.ui.cancelAll();
+		ctx.bash?.abort();
+		// Commands already read get their responses first (a piped last line, then EOF).
+		await Promise.allSettled([...inFlight]);
+		try {
+			await host.dispose();
+		} catch (error) {
+			process.stderr.write(`pi: shutdown: ${errorMessage(error)}\n`);
+		}
+		unsubscribe();
+		finish(code);
+	};
+
+	o.onShutdownRequest?.(() => {
+		shutdownRequested = true;
+		if (!host.session?.isStreaming) void shutdown(0);
+	});
+
+	const handle = async (command: RpcCommand) => {
+		const { id, type } = command;
+		try {
+			if (type === "prompt") {
+				let answered = false;
+				await handlePrompt(command, ctx, () => {
+					answered = true;
+					send(successResponse(id, "prompt"));
+				});
+				if (!answered) send(successResponse(id, "prompt"));
+			} else {
+				// Answered in the same tick when the handler is synchronous (state queries): no await in between.
+				const result = HANDLERS[type](command as never, ctx);
+				const data = result instanceof Promise ? await result : result;
+				send(successResponse(id, type as never, data as never));
+			}
+		} catch (error) {
+			send(errorResponse(id, type, errorMessage(error)));
+		}
+		if (shutdownRequested && !host.session?.isStreaming) void shutdown(0);
+	};
+
+	const onLine = (line: string) => {
+		if (shuttingDown) return;
+		const parsed = parseCommandLine(line);
+		if (!parsed.ok) {
+			send(parsed.response);
+			return;
+		}
+		const inbound = parsed.command;
+		if (inbound.type === "extension_ui_response") {
+			o.ui.handleResponse(inbound);
+			return;
+		}
+		const running = handle(inbound);
+		inFlight.add(running);
+		void running.finally(() => inFlight.delete(running));
+	};
+	const detachLines = attachJsonlLineReader(o.input as never, onLine);
+	const onEnd = () => void shutdown(0);
+	o.input.on("end", onEnd);
+	const detach = () => {
+		detachLines();
+		o.input.off("end", onEnd);
+	};
+
+	const signalHandlers: (() => void)[] = [];
+	if (o.handleSignals !== false) {
+		for (const [signal, code] of [
+			["SIGTERM", 143],
+			["SIGHUP", 129],
+		] as const) {
+			const handler = () => void shutdown(code);
+			process.on(signal, handler);
+			signalHandlers.push(() => process.off(signal, handler));
+		}
+	}
+	return done;
+}
