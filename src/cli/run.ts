@@ -70,12 +70,7 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 			session: () => runtimeHost.session,
 			inputs: o.inputs,
 			findCommand: (commandName: string) =>
-				commandName === "compact" && runtimeHost.current.compact
-					? {
-							description: "Compact the session",
-							handler: (instructions: string) => runCompact(runtimeHost, instructions, o.out),
-						}
-					: o.host.findCommand(commandName),
+				builtinCommand(runtimeHost, commandName, o.out) ?? o.host.findCommand(commandName),
 			commandContext: () => runtimeHost.current.bridge.scope.commandContext() as unknown as Record<string, unknown>,
 			reportCommandError: (commandName: string, error: unknown) =>
 				err(`Extension command /${commandName} failed: ${errorMessage(error).split("\n")[0]}\n`),
@@ -138,6 +133,20 @@ export async function discoverExtensionResources(
 	add("themePaths", found.themePaths);
 	for (const [extensionPath, paths] of byExtension) resources.addExtensionResources(extensionPath, paths);
 	for (const line of resources.getDiagnostics().map(formatResourceDiagnostic)) if (!before.has(line)) err(`${line}\n`);
+}
+
+/** Built-in commands of print and JSON modes: `/compact [instructions]` and `/reload`. */
+function builtinCommand(host: RuntimeHost, name: string, out: (text: string) => void) {
+	if (name === "compact" && host.current.compact) {
+		return {
+			description: "Compact the session",
+			handler: (instructions: string) => runCompact(host, instructions, out),
+		};
+	}
+	if (name === "reload") {
+		return { description: "Reload extensions, skills, prompts and themes", handler: () => host.reload() };
+	}
+	return undefined;
 }
 
 /** Built-in `/compact [instructions]`: compacts now and says what it did. */

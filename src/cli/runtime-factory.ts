@@ -15,6 +15,7 @@ import {
 	ExtensionBridge,
 	type ExtensionHost,
 	navigateTree,
+	RunBoundaries,
 	type RuntimeFactory,
 	recordSession,
 	recordSettings,
@@ -100,6 +101,12 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 			};
 			attachAutoCompaction(compaction);
 			autoCompaction = compaction.settings;
+			new RunBoundaries({
+				session,
+				manager: () => manager,
+				runner: bridge.runner,
+				context: () => bridge.scope.context(),
+			});
 			compact = async (customInstructions) => {
 				await session.emitEvent({ type: "compaction_start", reason: "manual" });
 				session.compacting++;

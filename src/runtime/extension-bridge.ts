@@ -307,8 +307,13 @@ export class ExtensionBridge {
 					{ message: event.message, assistantMessageEvent: event.assistantMessageEvent },
 					ctx,
 				));
-			case "message_end":
-				return void (await this.runner.emit("message_end", { message: event.message }, ctx));
+			case "message_end": {
+				// A handler may replace the message (same role): the replacement takes the original's place in the
+				// transcript, and is what the session file records (the recorder listens after the bridge).
+				const replacement = await this.runner.emit("message_end", { message: event.message }, ctx);
+				if (replacement && replacement !== event.message) replaceInPlace(event.message, replacement);
+				return;
+			}
 			case "session_info_changed":
 				return void (await this.runner.emit("session_info_changed", { name: event.name } as never, ctx));
 			case "tool_execution_start":
@@ -388,4 +393,10 @@ export class ExtensionBridge {
 			getSystemPrompt: () => session()?.agent.state.systemPrompt ?? "",
 		};
 	}
+}
+
+function replaceInPlace(target: object, replacement: object): void {
+	const record = target as Record<string, unknown>;
+	for (const key of Object.keys(record)) delete record[key];
+	Object.assign(record, replacement);
 }

@@ -7,6 +7,7 @@ export {
 	type RunEndHook,
 } from "./agent-session.ts";
 export { attachAutoCompaction } from "./auto-compaction.ts";
+export { type BoundaryDeps, RunBoundaries } from "./boundaries.ts";
 export {
 	type CompactionDeps,
 	type CompactionOutcome,

@@ -1,0 +1,171 @@
+/**
+ * Extensions driving the runtime through the binary: `/reload` (changed files re-imported, old `pi` stale),
+ * `ctx.newSession` / `ctx.fork` / `ctx.switchSession` from commands (with session_shutdown, session_start reasons
+ * and the legacy session_switch / session_fork), the turn_end and agent_before_settle boundaries (entries and one
+ * continuation), and a message_end handler replacing the message.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
+import { makeTempDir, writeTree } from "../helpers/tmp.ts";
+import { startMockLlm } from "../support/mock-llm/index.ts";
+
+const server = startMockLlm();
+afterAll(() => server.stop());
+
+function setup(files: Record<string, string>) {
+	const home = makeTempDir("pi-home-");
+	writeMockModels(home, server.url);
+	const cwd = makeTempDir("pi-cwd-");
+	writeTree(cwd, files);
+	return { home, cwd };
+}
+
+function sessionFiles(home: string): string[] {
+	const root = join(home, ".pi/agent/sessions");
+	return readdirSync(root).flatMap((dir) =>
+		readdirSync(join(root, dir))
+			.filter((f) => f.endsWith(".jsonl"))
+			.map((f) => join(root, dir, f)),
+	);
+}
+
+function lines(path: string): Record<string, any>[] {
+	return readFileSync(path, "utf8")
+		.trim()
+		.split("\n")
+		.map((l) => JSON.parse(l));
+}
+
+describe("extensions driving the runtime", () => {
+	test("/reload re-imports a changed extension; the old pi object is stale", async () => {
+		const source = `
+import { readFileSync, writeFileSync } from "node:fs";
+const VERSION = "v1";
+export default function (pi) {
+	const previous = globalThis.__piOld;
+	globalThis.__piOld = pi;
+	pi.registerCommand("ver", { handler: async () => { console.log("version " + VERSION); } });
+	pi.registerCommand("bump", { handler: async () => {
+		const file = new URL(import.meta.url).pathname;
+		writeFileSync(file, readFileSync(file, "utf8").replace('VERSION = "v1"', 'VERSION = "v2"'));
+	} });
+	pi.registerCommand("old", { handler: async () => { previous.getSessionName(); } });
+	pi.on("session_start", async (e) => { console.log("start " + e.reason); });
+	pi.on("session_shutdown", async (e) => { console.log("shutdown " + e.reason); });
+}
+`;
+		const { home, cwd } = setup({ "ext.ts": source });
+		const run = await runPiAsync(["-e", "./ext.ts", "-p", "/ver", "/bump", "/reload", "/ver", "/old"], { home, cwd });
+		expect(run.stdout).toBe("start startup\nversion v1\nshutdown reload\nstart reload\nversion v2\nshutdown quit\n");
+		expect(run.stderr).toContain("Extension command /old failed:");
+		expect(run.stderr.toLowerCase()).toContain("stale");
+		expect(run.exitCode).toBe(1);
+	});
+
+	test("ctx.newSession, ctx.fork and ctx.switchSession from commands replace the session", async () => {
+		const source = `
+import { appendFileSync } from "node:fs";
+const log = (line) => appendFileSync(process.cwd() + "/events.log", line + "\\n");
+let firstFile;
+export default function (pi) {
+	pi.on("session_start", async (e, ctx) => {
+		log("start " + e.reason + " " + (e.previousSessionFile ? "prev" : "-"));
+		firstFile ??= ctx.sessionManager.getSessionFile();
+	});
+	pi.on("session_shutdown", async (e) => log("shutdown " + e.reason));
+	pi.on("session_switch", async (e) => log("legacy switch " + e.reason));
+	pi.on("session_fork", async () => log("legacy fork"));
+	pi.registerCommand("fresh", { handler: async (_args, ctx) => { const r = await ctx.newSession(); log("fresh " + r.cancelled); } });
+	pi.registerCommand("forkfirst", { handler: async (_args, ctx) => {
+		const user = ctx.sessionManager.getEntries().find((e) => e.type === "message" && e.message.role === "user");
+		const r = await ctx.fork(user.id);
+		log("fork " + r.cancelled);
+	} });
+	pi.registerCommand("back", { handler: async (_args, ctx) => { const r = await ctx.switchSession(firstFile); log("back " + r.cancelled); } });
+}
+`;
+		const { home, cwd } = setup({ "ext.ts": source });
+		server.push({ kind: "reply", text: "one" }, { kind: "reply", text: "two" }, { kind: "reply", text: "three" });
+		const run = await runPiAsync(
+			["-e", "./ext.ts", "-p", "first", "/fresh", "second", "/back", "/forkfirst", "third"],
+			{ home, cwd },
+		);
+		expect(run.stderr).toBe("");
+		expect(run.stdout).toBe("three\n");
+		const events = readFileSync(join(cwd, "events.log"), "utf8").trim().split("\n");
+		expect(events).toEqual([
+			"start startup -",
+			"shutdown new",
+			"start new prev",
+			"legacy switch new",
+			"fresh false",
+			"shutdown resume",
+			"start resume prev",
+			"legacy switch resume",
+			"back false",
+			"shutdown fork",
+			"start fork prev",
+			"legacy fork",
+			"fork false",
+			"shutdown quit",
+		]);
+		const files = sessionFiles(home).map(lines);
+		expect(files.length).toBe(3);
+		const userTexts = (f: Record<string, any>[]) =>
+			f.filter((e) => e.type === "message" && e.message.role === "user").map((e) => e.message.content);
+		const byFirstUser = new Map(files.map((f) => [userTexts(f).join("|"), f]));
+		expect([...byFirstUser.keys()].sort()).toEqual(["first", "second", "third"]);
+		// Forking the first user message gives a new file whose parent is the first session, holding only "third".
+		const forked = byFirstUser.get("third") as Record<string, any>[];
+		expect(forked[0]?.parentSession).toContain(".jsonl");
+	});
+
+	test("turn_end and agent_before_settle append entries; one continuation is taken", async () => {
+		const source = `
+let continued = false;
+export default function (pi) {
+	pi.on("turn_end", async (e) => ({ entries: [{ type: "custom", customType: "turn-mark", data: { turn: e.turnIndex, outcome: e.outcome } }] }));
+	pi.on("agent_before_settle", async (e) => {
+		if (continued) return;
+		continued = true;
+		return { entries: [{ type: "custom_message", customType: "nudge", content: "Please also summarise.", display: true }], continue: true };
+	});
+}
+`;
+		const { home, cwd } = setup({ "ext.ts": source });
+		server.push({ kind: "reply", text: "first answer" }, { kind: "reply", text: "summary" });
+		const before = server.requests.length;
+		const run = await runPiAsync(["-e", "./ext.ts", "-p", "go"], { home, cwd });
+		expect(run.stderr).toBe("");
+		expect(run.stdout).toBe("summary\n");
+		expect(server.requests.length - before).toBe(2);
+		expect(JSON.stringify(server.requests[before + 1]?.body.messages)).toContain("Please also summarise.");
+		const entries = lines(sessionFiles(home)[0] as string);
+		const marks = entries.filter((e) => e.type === "custom" && e.customType === "turn-mark").map((e) => e.data);
+		expect(marks).toEqual([
+			{ turn: 0, outcome: "completed" },
+			{ turn: 0, outcome: "completed" },
+		]);
+		expect(entries.some((e) => e.type === "custom_message" && e.customType === "nudge")).toBe(true);
+	});
+
+	test("a message_end handler replaces the assistant message in the transcript and the file", async () => {
+		const source = `
+export default function (pi) {
+	pi.on("message_end", async (e) => {
+		if (e.message.role !== "assistant") return;
+		return { message: { ...e.message, content: [{ type: "text", text: "[redacted]" }] } };
+	});
+}
+`;
+		const { home, cwd } = setup({ "ext.ts": source });
+		server.push({ kind: "reply", text: "secret value" });
+		const run = await runPiAsync(["-e", "./ext.ts", "-p", "tell me"], { home, cwd });
+		expect(run.stdout).toBe("[redacted]\n");
+		const file = readFileSync(sessionFiles(home)[0] as string, "utf8");
+		expect(file).toContain("[redacted]");
+		expect(file).not.toContain("secret value");
+	});
+});
