@@ -30,9 +30,11 @@ export async function postJson(request: PostOptions): Promise<Response> {
 	if (options?.signal) signals.push(options.signal);
 	if (options?.timeoutMs && options.timeoutMs > 0) signals.push(AbortSignal.timeout(options.timeoutMs));
 	const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+	let headers: Record<string, string> = { "content-type": "application/json", ...request.headers };
+	if (options?.onHeaders) headers = await editHeaders(headers, model, options.onHeaders);
 	const response = await fetch(request.url, {
 		method: "POST",
-		headers: { "content-type": "application/json", ...request.headers },
+		headers,
 		body: JSON.stringify(payload),
 		...(signal ? { signal } : {}),
 	});
@@ -51,4 +53,17 @@ export async function postJson(request: PostOptions): Promise<Response> {
 /** Joins a base URL and a path without doubling or dropping the slash. */
 export function joinUrl(base: string, path: string): string {
 	return `${base.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}
+
+/** Runs the `onHeaders` hook on a mutable copy; a header set to `null` is removed. */
+async function editHeaders(
+	headers: Record<string, string>,
+	model: Model,
+	hook: NonNullable<StreamOptions["onHeaders"]>,
+): Promise<Record<string, string>> {
+	const editable: Record<string, string | null> = { ...headers };
+	await hook(editable, model);
+	const out: Record<string, string> = {};
+	for (const [key, value] of Object.entries(editable)) if (typeof value === "string") out[key] = value;
+	return out;
 }

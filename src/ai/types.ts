@@ -218,6 +218,8 @@ export interface StreamOptions {
 	sessionId?: string;
 	/** Sees the request body before it is sent; a returned value (or promise of one) replaces it. */
 	onPayload?: (payload: unknown, model: Model) => unknown;
+	/** May edit the request headers in place before the request is sent (`null` removes a header). */
+	onHeaders?: (headers: Record<string, string | null>, model: Model) => void | Promise<void>;
 	/** Sees status and headers of the HTTP response before its body is read. */
 	onResponse?: (response: ProviderResponseInfo, model: Model) => void | Promise<void>;
 	headers?: Record<string, string>;

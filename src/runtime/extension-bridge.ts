@@ -24,6 +24,7 @@ import type { SessionEvent } from "./events.ts";
 import type { ExtensionHost } from "./extension-host.ts";
 import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
 import type { TreeHooks, TreeNavigationOptions } from "./navigate-tree.ts";
+import { installProviderHooks } from "./provider-hooks.ts";
 
 export interface ExtensionBridgeOptions {
 	host: ExtensionHost;
@@ -79,7 +80,31 @@ export class ExtensionBridge {
 			options.host.extensions.map((e) => ({ path: e.entry.path, handlers: e.handle.registrations.handlers })),
 		);
 		this.runner.onError(options.onError);
+		this.ui = this.withPromptEvents(options.ui);
 		this.scope = createContextScope(this.contextSource(), this.commandSource());
+	}
+
+	private readonly ui: Record<string, unknown>;
+
+	/** `ui_prompt_start` / `ui_prompt_end` around every dialog an extension opens. */
+	private withPromptEvents(ui: Record<string, unknown>): Record<string, unknown> {
+		const wrapped: Record<string, unknown> = Object.create(ui);
+		for (const kind of ["select", "confirm", "input", "editor", "custom"] as const) {
+			const original = ui[kind];
+			if (typeof original !== "function") continue;
+			wrapped[kind] = async (...args: unknown[]) => {
+				const title = typeof args[0] === "string" ? args[0] : undefined;
+				const event = { reason: "ui_prompt" as const, kind, ...(title !== undefined ? { title } : {}) };
+				const announce = this.runner.hasHandlers("ui_prompt_start") || this.runner.hasHandlers("ui_prompt_end");
+				if (announce) await this.runner.emit("ui_prompt_start", event, this.scope.context());
+				try {
+					return await (original as (...a: unknown[]) => unknown).apply(ui, args);
+				} finally {
+					if (announce) await this.runner.emit("ui_prompt_end", event, this.scope.context());
+				}
+			};
+		}
+		return wrapped;
 	}
 
 	/** Tools all extensions registered, wrapped for the agent (first registration of a name wins). */
@@ -147,6 +172,7 @@ export class ExtensionBridge {
 				onPayload: (payload: unknown) => this.runner.emit("before_provider_request", { payload }, ctx()),
 			};
 		}
+		installProviderHooks(agent, this.runner, ctx);
 		session.subscribe((event) => this.forward(event));
 		if (this.runner.hasHandlers("input") || this.runner.hasHandlers("before_agent_start")) {
 			session.preparePrompt = (text, images, systemPrompt, expand) =>
@@ -353,7 +379,7 @@ export class ExtensionBridge {
 		const o = this.options;
 		const session = () => this.session;
 		return {
-			ui: () => o.ui as never,
+			ui: () => this.ui as never,
 			mode: () => o.mode,
 			hasUI: () => o.hasUI,
 			cwd: () => o.cwd,

@@ -168,4 +168,37 @@ export default function (pi) {
 		expect(file).toContain("[redacted]");
 		expect(file).not.toContain("secret value");
 	});
+
+	test("context_with_system, before_provider_headers, after_provider_response and ui_prompt events", async () => {
+		const source = `
+import { appendFileSync } from "node:fs";
+const log = (line) => appendFileSync(process.cwd() + "/events.log", line + "\\n");
+export default function (pi) {
+	pi.on("context_with_system", async (e) => {
+		const [system, ...rest] = e.messages;
+		return { messages: [{ ...system, content: "OWNED SYSTEM PROMPT" }, ...rest] };
+	});
+	pi.on("before_provider_headers", async (e) => { e.headers["x-from-extension"] = "yes"; e.headers["x-api-key"] = e.headers["x-api-key"]; });
+	pi.on("after_provider_response", async (e) => log("response " + e.status));
+	pi.on("ui_prompt_start", async (e) => log("prompt start " + e.kind + " " + e.title));
+	pi.on("ui_prompt_end", async (e) => log("prompt end " + e.kind));
+	pi.registerCommand("ask", { handler: async (_a, ctx) => { log("answer " + (await ctx.ui.confirm("Proceed?", "really"))); } });
+}
+`;
+		const { home, cwd } = setup({ "ext.ts": source });
+		server.push({ kind: "reply", text: "fine" });
+		const before = server.requests.length;
+		const run = await runPiAsync(["-e", "./ext.ts", "-p", "/ask", "hello"], { home, cwd });
+		expect(run.stderr).toBe("");
+		expect(run.stdout).toBe("fine\n");
+		const request = server.requests[before];
+		expect(JSON.stringify(request?.body.system)).toContain("OWNED SYSTEM PROMPT");
+		expect(request?.headers["x-from-extension"]).toBe("yes");
+		expect(readFileSync(join(cwd, "events.log"), "utf8").trim().split("\n")).toEqual([
+			"prompt start confirm Proceed?",
+			"prompt end confirm",
+			"answer false",
+			"response 200",
+		]);
+	});
 });
