@@ -17,6 +17,9 @@ import { renderSessionList } from "./session-choice.ts";
 import { createCredentials } from "./setup.ts";
 import { decideTrust } from "./trust.ts";
 
+/** Built-in commands of print and JSON modes (the terminal UI has many more). */
+const PRINT_MODE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload"]);
+
 const out = (text: string) => process.stdout.write(text);
 const err = (text: string) => process.stderr.write(text);
 
@@ -39,6 +42,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 		noDiscovery: args.flags.get("no-extensions") === true,
 		virtualModules: VIRTUAL_MODULES,
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
+		builtinCommands: args.flags.get("mode") === "rpc" ? new Set() : PRINT_MODE_COMMANDS,
 	});
 	for (const line of host.diagnostics) err(`${line}\n`);
 

@@ -89,6 +89,10 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 				host: s.host,
 				allTools: setup.allTools,
 				settings: { runner: bridge.runner, context: () => bridge.scope.context() },
+				wrapTool: (definition) => bridge.wrapTool(definition),
+				toolsChanged: () => {
+					if (setup.rebuildSystemPrompt) session.agent.state.systemPrompt = setup.rebuildSystemPrompt();
+				},
 			});
 			for (const extension of s.host.extensions) extension.handle.bind(actions);
 			const compaction = {

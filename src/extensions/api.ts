@@ -41,6 +41,8 @@ export const ACTION_METHODS = [
 export type ActionMethod = (typeof ACTION_METHODS)[number];
 export type ExtensionActions = Record<ActionMethod, (...args: any[]) => unknown> & {
 	registerProvider(name: string, config: unknown): void;
+	/** A tool registered after binding: the session makes it available and active. */
+	toolRegistered?(tool: ToolDefinition): void;
 };
 
 export interface ExtensionApiHandle {
@@ -101,6 +103,8 @@ export function createExtensionApi(extensionPath: string, events: EventBus): Ext
 				throw new TypeError("pi.registerTool(): the tool needs a non-empty name");
 			}
 			registrations.tools.set(tool.name, tool);
+			// After start-up the live session takes the tool at once (no reload needed).
+			actions?.toolRegistered?.(tool);
 		},
 		registerCommand(name: string, options: CommandDefinition) {
 			if (typeof options?.handler !== "function") {

@@ -8,6 +8,13 @@ export { execCommand } from "./exec.ts";
 export { createModuleLoader, type LoadedExtensionHandle, type LoadResult, loadExtensions } from "./loader.ts";
 export { createNoopUi } from "./noop-ui.ts";
 export {
+	BUILTIN_COMMANDS,
+	checkRegistrations,
+	normalizeKey,
+	type RegistrationCheck,
+	type RegistrationOwner,
+} from "./registration-rules.ts";
+export {
 	createExtensionRunner,
 	type EmitOptions,
 	type ExtensionError,

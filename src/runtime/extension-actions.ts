@@ -4,7 +4,7 @@
  */
 import type { AgentMessage, AgentTool, ThinkingLevel } from "../agent/index.ts";
 import type { ImageContent, Model, ModelRegistry, TextContent } from "../ai/index.ts";
-import type { ExtensionActions } from "../extensions/index.ts";
+import type { ExtensionActions, ToolDefinition } from "../extensions/index.ts";
 import type { SessionManager } from "../session/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { ExtensionHost } from "./extension-host.ts";
@@ -17,6 +17,10 @@ export interface ActionContext {
 	host: ExtensionHost;
 	/** Every tool the session could activate (built-in and extension). */
 	allTools: AgentTool<any>[];
+	/** Wraps a tool registered after start-up for the agent. */
+	wrapTool?: (definition: ToolDefinition) => AgentTool<any>;
+	/** Called after the active tool set changed (the system prompt lists the tools). */
+	toolsChanged?: () => void;
 	/** Extension events for model/thinking changes (`model_select`, `thinking_level_select`). */
 	settings?: Pick<SettingsTarget, "runner" | "context">;
 }
@@ -79,16 +83,26 @@ export function createExtensionActions(c: ActionContext): ExtensionActions {
 		setActiveTools(names: string[]) {
 			const wanted = new Set(names);
 			agent.state.tools = c.allTools.filter((t) => wanted.has(t.name));
+			c.toolsChanged?.();
+		},
+		toolRegistered(definition: ToolDefinition) {
+			if (!c.wrapTool) return;
+			const tool = c.wrapTool(definition);
+			const index = c.allTools.findIndex((t) => t.name === tool.name);
+			if (index >= 0) c.allTools[index] = tool;
+			else c.allTools.push(tool);
+			const active = agent.state.tools.findIndex((t) => t.name === tool.name);
+			if (active >= 0) agent.state.tools[active] = tool;
+			else agent.state.tools = [...agent.state.tools, tool];
+			c.toolsChanged?.();
 		},
 		getCommands: () =>
-			c.host.extensions.flatMap((e) =>
-				[...e.handle.registrations.commands].map(([name, def]) => ({
-					name,
-					description: def.description,
-					source: "extension",
-					path: e.entry.path,
-				})),
-			),
+			[...c.host.commands()].map(([name, { extensionPath, command }]) => ({
+				name,
+				description: command.description,
+				source: "extension",
+				path: extensionPath,
+			})),
 		async setModel(model: Model) {
 			const found = c.registry.find(model.provider, model.id) ?? model;
 			if (!isUsable(c.registry, found)) return false;

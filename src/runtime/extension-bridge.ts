@@ -17,6 +17,7 @@ import {
 	type ExtensionMode,
 	type ExtensionRunner,
 	type ReadonlySessionManager,
+	type ToolDefinition,
 } from "../extensions/index.ts";
 import type { AgentSession, PreparedInput } from "./agent-session.ts";
 import type { CompactionHooks, CompactionOutcome } from "./compaction-run.ts";
@@ -120,6 +121,11 @@ export class ExtensionBridge {
 			}
 		}
 		return [...byName.values()];
+	}
+
+	/** One extension tool, wrapped for the agent like those of `tools()`. */
+	wrapTool(definition: ToolDefinition): AgentTool<any> & PromptMetadata {
+		return wrapExtensionTool(definition, () => this.scope.context());
 	}
 
 	/** Connects the session: agent hooks and event forwarding. Call once, before the first prompt. */

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { agentPaths, projectPaths, resolveSettingsPath, type SettingsFile } from "../config/index.ts";
 import {
 	type CommandDefinition,
+	checkRegistrations,
 	createEventBus,
 	createModuleLoader,
 	discoverExtensions,
@@ -33,6 +34,8 @@ export interface ExtensionHostOptions {
 	settingsFiles: SettingsFile[];
 	virtualModules: VirtualModuleTable;
 	isHostPackage: (name: string) => boolean;
+	/** Built-in commands of the running mode; an extension command with one of these names is skipped. */
+	builtinCommands?: ReadonlySet<string>;
 	/** Force a loader (tests); default: Bun's on Bun, jiti on Node. */
 	loaderKind?: ModuleLoader["kind"];
 }
@@ -50,7 +53,10 @@ export interface ExtensionHost {
 	moduleLoader: ModuleLoader;
 	/** Flags by name; the first extension to register a name owns it. */
 	flags: Map<string, RegisteredFlag>;
+	/** The command a `/name` invokes: built-in clashes skipped; duplicates also reachable as `name:N`. */
 	findCommand(name: string): CommandDefinition | undefined;
+	/** Every invocable command name with its owner (for `get_commands` and `pi.getCommands()`). */
+	commands(): Map<string, { extensionPath: string; command: CommandDefinition }>;
 	/** Phase 2: the project's own extensions (`.pi/extensions`, project settings paths). */
 	loadProjectExtensions(projectSettings: SettingsFile[]): Promise<string[]>;
 	/**
@@ -86,7 +92,24 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		extensions.sort((a, b) => SCOPE_ORDER[a.entry.scope] - SCOPE_ORDER[b.entry.scope]);
 		const lines = loaded.diagnostics.map(formatDiagnostic);
 		for (const extension of loaded.extensions) lines.push(...registerFlags(extension, flags));
+		for (const line of recheck()) lines.push(line);
 		return lines;
+	};
+	let checked = checkRegistrations([], options.builtinCommands);
+	const reported = new Set<string>();
+	/** Re-applies the registration rules over every extension; returns diagnostics not reported before. */
+	const recheck = (): string[] => {
+		checked = checkRegistrations(
+			extensions.map((e) => ({
+				path: e.entry.path,
+				commands: e.handle.registrations.commands,
+				shortcuts: e.handle.registrations.shortcuts,
+			})),
+			options.builtinCommands,
+		);
+		const fresh = checked.diagnostics.filter((line) => !reported.has(line));
+		for (const line of fresh) reported.add(line);
+		return fresh;
 	};
 
 	const settingsPaths = (files: SettingsFile[]) =>
@@ -108,11 +131,13 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		moduleLoader,
 		flags,
 		findCommand(name) {
-			for (const extension of extensions) {
-				const command = extension.handle.registrations.commands.get(name);
-				if (command) return command;
-			}
-			return undefined;
+			// Commands registered after start-up (from handlers or other commands) count too.
+			if (!checked.commands.has(name)) recheck();
+			return checked.commands.get(name)?.command;
+		},
+		commands() {
+			recheck();
+			return checked.commands;
 		},
 		async reinstantiate(reinstantiateOptions) {
 			const previous = extensions.splice(0, extensions.length);

@@ -201,4 +201,34 @@ export default function (pi) {
 			"response 200",
 		]);
 	});
+
+	test("a tool registered after start-up is active at once; a command clashing with a built-in is skipped", async () => {
+		const source = `
+import { Type } from "@sinclair/typebox";
+export default function (pi) {
+	pi.registerCommand("reload", { handler: async () => console.log("should not run") });
+	pi.on("session_start", async () => {
+		pi.registerTool({
+			name: "late_echo",
+			label: "Late echo",
+			description: "echo text back",
+			parameters: Type.Object({ text: Type.String() }),
+			async execute(_id, params) { return { content: [{ type: "text", text: "echo: " + params.text }], details: {} }; },
+		});
+	});
+}
+`;
+		const { home, cwd } = setup({ "ext.ts": source });
+		server.push(
+			{ kind: "reply", toolCalls: [{ id: "t1", name: "late_echo", arguments: { text: "hi" } }] },
+			{ kind: "reply", text: "done" },
+		);
+		const before = server.requests.length;
+		const run = await runPiAsync(["-e", "./ext.ts", "-p", "use the tool"], { home, cwd });
+		expect(run.stderr).toContain("command /reload clashes with a built-in command; skipped");
+		expect(run.stdout).toBe("done\n");
+		const first = server.requests[before]?.body;
+		expect(first.tools.map((t: { name: string }) => t.name)).toContain("late_echo");
+		expect(JSON.stringify(server.requests[before + 1]?.body.messages)).toContain("echo: hi");
+	});
 });

@@ -113,21 +113,20 @@ function sessionState(ctx: RpcContext): RpcSessionState {
 
 function slashCommands(ctx: RpcContext): RpcSlashCommand[] {
 	const commands: RpcSlashCommand[] = [];
-	for (const extension of ctx.extensions.extensions) {
-		const entry = extension.entry;
-		for (const [name, definition] of extension.handle.registrations.commands) {
-			commands.push({
-				name,
-				...(definition.description ? { description: definition.description } : {}),
-				source: "extension",
-				sourceInfo: {
-					path: entry.path,
-					source: entry.scope === "cli" ? "cli" : "local",
-					scope: entry.scope === "cli" ? "temporary" : entry.scope === "project" ? "project" : "user",
-					origin: "top-level",
-				} as never,
-			});
-		}
+	const entries = new Map(ctx.extensions.extensions.map((e) => [e.entry.path, e.entry]));
+	for (const [name, { extensionPath, command }] of ctx.extensions.commands()) {
+		const entry = entries.get(extensionPath);
+		commands.push({
+			name,
+			...(command.description ? { description: command.description } : {}),
+			source: "extension",
+			sourceInfo: {
+				path: extensionPath,
+				source: entry?.scope === "cli" ? "cli" : "local",
+				scope: entry?.scope === "cli" ? "temporary" : entry?.scope === "project" ? "project" : "user",
+				origin: "top-level",
+			} as never,
+		});
 	}
 	for (const template of ctx.resources.getPrompts().prompts) {
 		commands.push({
