@@ -231,4 +231,41 @@ export default function (pi) {
 		expect(first.tools.map((t: { name: string }) => t.name)).toContain("late_echo");
 		expect(JSON.stringify(server.requests[before + 1]?.body.messages)).toContain("echo: hi");
 	});
+
+	test("bad extensions: throwing everywhere, wrong shapes, an invalid tool schema, a throwing command; pi keeps working", async () => {
+		const thrower = `
+export default function (pi) {
+	for (const name of ["session_start", "input", "before_agent_start", "agent_start", "turn_start", "context", "message_start", "message_end", "tool_call", "tool_result", "turn_end", "agent_end", "agent_settled", "session_shutdown"]) {
+		pi.on(name, async () => { throw new Error("boom in " + name); });
+	}
+}
+`;
+		const shapes = `
+export default function (pi) {
+	pi.on("input", async () => "not an object");
+	pi.on("before_agent_start", async () => ({ systemPrompt: 42 }));
+	pi.on("tool_result", async () => ({ content: "should be an array" }));
+	pi.on("context", async () => ({ messages: "nope" }));
+	pi.registerTool({ name: "broken_schema", description: "bad", parameters: { type: "object", properties: 5 }, async execute() { return { content: [{ type: "text", text: "ran" }], details: {} }; } });
+	pi.registerCommand("explode", { handler: async () => { throw new Error("command went wrong"); } });
+}
+`;
+		const { home, cwd } = setup({ "thrower.ts": thrower, "shapes.ts": shapes });
+		server.push(
+			{ kind: "reply", toolCalls: [{ id: "b1", name: "bash", arguments: { command: "echo still-works" } }] },
+			{ kind: "reply", text: "all good" },
+		);
+		const before = server.requests.length;
+		const run = await runPiAsync(["-e", "./thrower.ts", "-e", "./shapes.ts", "-p", "/explode", "go"], { home, cwd });
+		expect(run.stdout).toBe("all good\n");
+		expect(run.exitCode).toBe(1);
+		expect(run.stderr).toContain("Extension command /explode failed: command went wrong");
+		expect(run.stderr).toContain("thrower.ts");
+		expect(run.stderr).toContain("boom in session_start");
+		expect(run.stderr).toContain("shapes.ts");
+		// tool_call fails closed: the throwing handler blocked bash, and the model was told so.
+		expect(JSON.stringify(server.requests[before + 1]?.body.messages)).toContain("boom in tool_call");
+		// Each failure is reported once per event occurrence, never as a crash.
+		expect(run.stderr).not.toContain("internal error");
+	});
 });
