@@ -13,8 +13,10 @@ import { type MockStep, startMockLlm } from "../../test/support/mock-llm/index.t
 import { BINARY, median, tempHome } from "./lib.ts";
 
 const runs = Number(process.argv[2] ?? 15);
-if (!existsSync(BINARY)) {
-	console.error(`bench: ${BINARY} is missing; run npm run build first`);
+/** PI_BENCH_BINARY measures another build (e.g. a before/after comparison) instead of dist/pi. */
+const binary = process.env.PI_BENCH_BINARY ?? BINARY;
+if (!existsSync(binary)) {
+	console.error(`bench: ${binary} is missing; run npm run build first`);
 	process.exit(1);
 }
 const server = startMockLlm();
@@ -32,7 +34,7 @@ async function runOnce(args: string[], steps: MockStep[]): Promise<{ wallMs: num
 	const first = server.requests.length;
 	server.push(...steps);
 	const started = performance.now();
-	const proc = Bun.spawn([BINARY, ...args], { env, cwd: home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+	const proc = Bun.spawn([binary, ...args], { env, cwd: home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
 	const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
 	await proc.exited;
 	const wallMs = performance.now() - started;

@@ -45,11 +45,12 @@ export const sessionHandlers = {
 		}
 		return { text: null };
 	},
-	set_session_name: (c, ctx) => {
+	set_session_name: async (c, ctx) => {
 		const name = c.name.trim();
 		if (name === "") throw new Error("Session name cannot be empty");
 		ctx.host.manager.appendSessionInfo(name);
-		void ctx.host.session?.emitEvent({ type: "session_info_changed", name });
+		// The event goes out before the response, so a client sees the new name once its request resolves.
+		await ctx.host.session?.emitEvent({ type: "session_info_changed", name });
 	},
 	get_session_stats: (_c, ctx) => sessionStats(ctx),
 	export_html: () => {

@@ -118,6 +118,8 @@ export function runRpcMode(o: RpcModeOptions): Promise<number> {
 	const detach = () => {
 		detachLines();
 		o.input.off("end", onEnd);
+		// A paused stdin no longer holds the event loop open: after a signal or ctx.shutdown() the process can end.
+		o.input.pause();
 	};
 
 	const signalHandlers: (() => void)[] = [];
