@@ -79,6 +79,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 		let autoCompaction: { enabled: boolean } | undefined;
 		if (session) {
 			session.expandInput = (text) => s.resources.expandInput(text);
+			bridge.promptOptions = setup.systemPromptOptions;
 			bridge.attach(session);
 			recordSettings(manager, session.agent.state.model, session.agent.state.thinkingLevel);
 			disposers.push(recordSession(session, manager, s.warn));
@@ -89,6 +90,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 				host: s.host,
 				allTools: setup.allTools,
 				settings: { runner: bridge.runner, context: () => bridge.scope.context() },
+				reportError: (error) => bridge.runner.reportError(error),
 				wrapTool: (definition) => bridge.wrapTool(definition),
 				toolsChanged: () => {
 					if (setup.rebuildSystemPrompt) session.agent.state.systemPrompt = setup.rebuildSystemPrompt();

@@ -14,6 +14,7 @@ import {
 	clampThinking,
 	createAgentSession,
 	DEFAULT_RETRY,
+	describeSystemPrompt,
 	resolveModel,
 	type SystemPromptOptions,
 	THINKING_LEVELS,
@@ -49,6 +50,8 @@ export interface Setup {
 	allTools: AgentTool<any>[];
 	/** Rebuilds the system prompt from the current tools and resources (after `resources_discover`). */
 	rebuildSystemPrompt?: () => string;
+	/** What the system prompt is built from, in pi's `BuildSystemPromptOptions` shape (for extensions). */
+	systemPromptOptions?: () => Record<string, unknown>;
 	/** Why there is no session (no credentials); shown when a prompt needs the model. */
 	noModelReason?: string;
 }
@@ -131,7 +134,8 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 	});
 	if (options.sessionContext) session.agent.state.messages = [...options.sessionContext.messages];
 	const rebuildSystemPrompt = () => buildSystemPrompt(promptOptions(options, session.agent.state.tools));
-	return { registry, session, allTools, rebuildSystemPrompt };
+	const systemPromptOptions = () => describeSystemPrompt(promptOptions(options, session.agent.state.tools));
+	return { registry, session, allTools, rebuildSystemPrompt, systemPromptOptions };
 }
 
 function isKeyless(registry: ModelRegistry, model: Model): boolean {
@@ -178,14 +182,15 @@ function promptOptions(options: SetupOptions, tools: AgentTool<any>[]): SystemPr
 	const appendSystemPrompt =
 		appended.length > 0 ? appended.map((v) => textOrFile(v, cwd)) : [files?.appendSystemPrompt?.content ?? ""];
 	const hasRead = tools.some((t) => t.name === "read");
-	const skillsBlock = resources && hasRead ? formatSkillsForPrompt(resources.getSkills().skills) : "";
+	const skills = resources && hasRead ? resources.getSkills().skills : [];
+	const skillsBlock = skills.length > 0 ? formatSkillsForPrompt(skills) : "";
 	return {
 		cwd,
 		tools: tools as BuiltinTool[],
 		...(customPrompt !== undefined ? { customPrompt } : {}),
 		appendSystemPrompt,
 		contextFiles: resources?.getContextFiles() ?? [],
-		...(skillsBlock ? { skillsBlock } : {}),
+		...(skillsBlock ? { skillsBlock, skills } : {}),
 	};
 }
 

@@ -46,7 +46,7 @@ export async function runPrompts(options: RunPromptsOptions): Promise<boolean> {
 		}
 		const session = options.session();
 		if (!session) options.noSession();
-		await session.prompt(input.text, input.images);
+		await session.prompt(input.text, input.images ? { images: input.images } : {});
 	}
 	return ok;
 }

@@ -1,11 +1,23 @@
 /**
  * The session runtime that modes drive: one `Agent`, the active model and tools, and the session-level work
- * around a run — automatic retry of transient failures and the final `agent_settled`. Other concerns (session
- * files, compaction, extensions) attach here in later steps, each in its own module.
+ * around a run — the prompt pipeline (see prompt-input.ts), the steering / follow-up queues, extension messages,
+ * automatic retry of transient failures and the final `agent_settled`. Session files, compaction and extensions
+ * attach from their own modules (recorder, run-end hooks, prompt hooks).
  */
 import type { Agent, AgentMessage } from "../agent/index.ts";
 import type { AssistantMessage, ImageContent } from "../ai/index.ts";
 import type { SessionEvent, SessionListener } from "./events.ts";
+import {
+	BUSY_MESSAGE,
+	type InputResult,
+	type InputSource,
+	messageText,
+	type PromptHooks,
+	type PromptOptions,
+	type StreamingBehavior,
+	splitContent,
+	userMessage,
+} from "./prompt-input.ts";
 import { DEFAULT_RETRY, type RetrySettings, retryDelay, sleepAbortable } from "./retry.ts";
 
 export interface AgentSessionOptions {
@@ -13,35 +25,24 @@ export interface AgentSessionOptions {
 	retry?: RetrySettings;
 }
 
-/** What a prompt becomes after the extension `input` and `before_agent_start` hooks; undefined = handled. */
-export interface PreparedInput {
-	text: string;
-	images?: ImageContent[];
-	/** Extra messages sent right after the user message. */
-	messages: AgentMessage[];
-	/** System prompt for this run only. */
-	systemPrompt?: string;
-}
-
-/** Extension hooks around a prompt: `input` → `expand` (skills, prompt templates) → `before_agent_start`. */
 /**
  * Runs after a run (retries included) and before `agent_settled`: auto-compaction lives here. Returning "continue"
  * makes the session continue the run once more (e.g. after compacting away a context overflow).
  */
 export type RunEndHook = () => Promise<"continue" | undefined>;
 
-export type PromptPreparer = (
-	text: string,
-	images: ImageContent[] | undefined,
-	systemPrompt: string,
-	expand: (text: string) => string,
-) => Promise<PreparedInput | undefined>;
+export interface CustomMessageInput {
+	customType: string;
+	content: unknown;
+	display?: boolean;
+	details?: unknown;
+}
 
 export class AgentSession {
 	readonly agent: Agent;
 	retry: RetrySettings;
-	/** Extension hooks run before each prompt (set by the extension bridge). */
-	preparePrompt: PromptPreparer | undefined;
+	/** Extension hooks around prompts (set by the extension bridge). */
+	promptHooks: PromptHooks = {};
 	/** Hooks run after each run, before `agent_settled` (auto-compaction). */
 	readonly runEndHooks: RunEndHook[] = [];
 	/** `/skill:name` and prompt-template expansion, applied after the `input` event. */
@@ -52,33 +53,61 @@ export class AgentSession {
 	private retryController: AbortController | undefined;
 	private attempt = 0;
 	private lastQueue = "[[],[]]";
-	/** Prompts between acceptance and the agent's start (extension `input` / `before_agent_start` hooks). */
-	private preparing = 0;
+	/** Prompts between acceptance and the agent's start; `abort()` abandons their extension hooks. */
+	private readonly preparing = new Set<AbortController>();
+	/** `sendMessage(…, {deliverAs:"nextTurn"})`: sent with the next prompt. */
+	private nextTurn: AgentMessage[] = [];
+	/** Custom messages sent without a turn while the agent streams: appended once the turn ends. */
+	private afterTurn: AgentMessage[] = [];
+	private turns = 0;
 
 	constructor(options: AgentSessionOptions) {
 		this.agent = options.agent;
 		this.retry = options.retry ?? DEFAULT_RETRY;
-		this.agent.subscribe((event) => {
+		this.agent.subscribe(async (event) => {
 			if (event.type === "agent_end") {
 				const failure = lastAssistant(event.messages);
 				const willRetry = failure !== undefined && retryDelay(failure, this.attempt + 1, this.retry) !== undefined;
 				return this.emit({ ...event, willRetry });
 			}
+			if (event.type === "agent_start") this.turns = 0;
+			await this.emit(event);
 			// A queued message is taken off its queue when it starts; clients see the shorter queue.
-			if (event.type === "message_start") return this.emit(event).then(() => this.emitQueueIfChanged());
-			return this.emit(event);
+			if (event.type === "message_start") await this.emitQueueIfChanged();
+			if (event.type === "turn_end") {
+				this.turns++;
+				await this.flushAfterTurn();
+			}
 		});
 	}
 
+	/** Index of the current turn within the run (0 for the first); `turn_start`/`turn_end` of extensions. */
+	get turnIndex(): number {
+		return this.turns;
+	}
+
 	/** Queues a steering message (after the current turn's tool calls, before the next model call). */
-	async steer(text: string, images?: ImageContent[]): Promise<void> {
-		this.agent.steer(userMessage(this.expandInput(text), images));
-		await this.emitQueueIfChanged();
+	async steer(text: string, images?: ImageContent[], source: InputSource = "interactive"): Promise<void> {
+		await this.queue(text, images, "steer", source);
 	}
 
 	/** Queues a follow-up message (delivered when the agent would otherwise stop). */
-	async followUp(text: string, images?: ImageContent[]): Promise<void> {
-		this.agent.followUp(userMessage(this.expandInput(text), images));
+	async followUp(text: string, images?: ImageContent[], source: InputSource = "interactive"): Promise<void> {
+		await this.queue(text, images, "followUp", source);
+	}
+
+	private async queue(
+		text: string,
+		images: ImageContent[] | undefined,
+		behavior: StreamingBehavior,
+		source: InputSource,
+		expand = true,
+	): Promise<void> {
+		const input = await this.runInput(text, images, source, this.isStreaming ? behavior : undefined);
+		if (!input) return;
+		const message = userMessage(expand ? this.expandInput(input.text) : input.text, input.images);
+		if (behavior === "steer") this.agent.steer(message);
+		else this.agent.followUp(message);
 		await this.emitQueueIfChanged();
 	}
 
@@ -122,31 +151,97 @@ export class AgentSession {
 	}
 
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming || this.retryController !== undefined || this.preparing > 0;
+		return this.agent.state.isStreaming || this.retryController !== undefined || this.preparing.size > 0;
 	}
 
-	/** Runs one prompt to completion, retries included; resolves after `agent_settled`. */
-	async prompt(text: string, images?: ImageContent[]): Promise<void> {
-		this.attempt = 0;
+	/**
+	 * Runs one prompt to completion, retries included; resolves after `agent_settled`. The `input` hook runs first;
+	 * while the agent is busy the prompt is queued by `streamingBehavior` (refused without one); otherwise
+	 * `before_agent_start` runs and the run starts with the user message, any `nextTurn` messages and the
+	 * extensions' messages. `abort()` during the hooks abandons the prompt. Throws only before acceptance.
+	 */
+	async prompt(text: string, options: PromptOptions = {}): Promise<void> {
+		const { images, source = "interactive", streamingBehavior, expand = true, onAccepted } = options;
+		const controller = new AbortController();
+		this.preparing.add(controller);
+		let run: { messages: AgentMessage[]; systemPrompt?: string } | undefined;
 		const baseSystemPrompt = this.agent.state.systemPrompt;
-		let prepared: PreparedInput | undefined;
-		this.preparing++;
 		try {
-			prepared = this.preparePrompt
-				? await this.preparePrompt(text, images, baseSystemPrompt, this.expandInput)
-				: { text: this.expandInput(text), messages: [], ...(images ? { images } : {}) };
+			const busy = this.agent.state.isStreaming || this.retryController !== undefined || this.preparing.size > 1;
+			const input = await this.runInput(text, images, source, busy ? streamingBehavior : undefined, controller.signal);
+			if (input && !controller.signal.aborted) {
+				const expanded = expand ? this.expandInput(input.text) : input.text;
+				if (busy || this.agent.state.isStreaming) {
+					if (!streamingBehavior) throw new Error(BUSY_MESSAGE);
+					const message = userMessage(expanded, input.images);
+					if (streamingBehavior === "followUp") this.agent.followUp(message);
+					else this.agent.steer(message);
+					await this.emitQueueIfChanged();
+				} else {
+					const start = this.promptHooks.beforeAgentStart
+						? await this.promptHooks.beforeAgentStart(expanded, input.images, baseSystemPrompt, controller.signal)
+						: { messages: [] };
+					if (!controller.signal.aborted) {
+						const messages = [userMessage(expanded, input.images), ...this.nextTurn, ...start.messages];
+						this.nextTurn = [];
+						run = { messages, ...(start.systemPrompt !== undefined ? { systemPrompt: start.systemPrompt } : {}) };
+						await this.flushAfterTurn();
+					}
+				}
+			}
 		} finally {
-			this.preparing--;
+			this.preparing.delete(controller);
 		}
-		if (!prepared) return;
-		const user = userMessage(prepared.text, prepared.images);
-		if (prepared.systemPrompt !== undefined) this.agent.state.systemPrompt = prepared.systemPrompt;
+		onAccepted?.();
+		if (!run) return;
+		this.attempt = 0;
+		if (run.systemPrompt !== undefined) this.agent.state.systemPrompt = run.systemPrompt;
 		try {
-			await this.agent.prompt([user, ...prepared.messages]);
+			await this.agent.prompt(run.messages);
 			await this.settle();
 		} finally {
 			this.agent.state.systemPrompt = baseSystemPrompt;
 		}
+	}
+
+	/**
+	 * `pi.sendUserMessage`: a prompt from an extension (source "extension", no template expansion); while the agent
+	 * is busy it needs `deliverAs`.
+	 */
+	sendUserMessage(content: string | readonly { type: string }[], deliverAs?: StreamingBehavior): Promise<void> {
+		const { text, images } = splitContent(content);
+		return this.prompt(text, {
+			source: "extension",
+			expand: false,
+			...(images ? { images } : {}),
+			...(deliverAs ? { streamingBehavior: deliverAs } : {}),
+		});
+	}
+
+	/**
+	 * `pi.sendMessage`: a custom message. `nextTurn` waits for the next prompt; while streaming it is steered (or
+	 * queued as a follow-up) unless `triggerTurn` is false, in which case it is appended when the turn ends; idle,
+	 * it starts a run with `triggerTurn`, or is appended to the transcript without one.
+	 */
+	async sendCustomMessage(
+		input: CustomMessageInput,
+		options: { triggerTurn?: boolean; deliverAs?: StreamingBehavior | "nextTurn" } = {},
+	): Promise<void> {
+		const message = {
+			role: "custom",
+			customType: input.customType,
+			content: input.content ?? [],
+			display: input.display ?? true,
+			...(input.details !== undefined ? { details: input.details } : {}),
+			timestamp: Date.now(),
+		} as unknown as AgentMessage;
+		if (options.deliverAs === "nextTurn") this.nextTurn.push(message);
+		else if (this.isStreaming && options.triggerTurn !== false) {
+			if (options.deliverAs === "followUp") this.agent.followUp(message);
+			else this.agent.steer(message);
+		} else if (options.triggerTurn) await this.promptMessages([message]);
+		else if (this.isStreaming) this.afterTurn.push(message);
+		else await this.appendCustomMessage(message);
 	}
 
 	/** Runs the given messages as a new turn (extension messages that trigger a turn). */
@@ -154,6 +249,30 @@ export class AgentSession {
 		this.attempt = 0;
 		await this.agent.prompt(messages);
 		await this.settle();
+	}
+
+	private async runInput(
+		text: string,
+		images: ImageContent[] | undefined,
+		source: InputSource,
+		streamingBehavior: StreamingBehavior | undefined,
+		signal: AbortSignal = new AbortController().signal,
+	): Promise<InputResult | undefined> {
+		const input = this.promptHooks.input;
+		if (!input) return { text, ...(images ? { images } : {}) };
+		return input(text, images, source, streamingBehavior, signal);
+	}
+
+	private async appendCustomMessage(message: AgentMessage): Promise<void> {
+		this.agent.state.messages.push(message);
+		await this.emit({ type: "message_start", message });
+		await this.emit({ type: "message_end", message });
+	}
+
+	private async flushAfterTurn(): Promise<void> {
+		const pending = this.afterTurn;
+		this.afterTurn = [];
+		for (const message of pending) await this.appendCustomMessage(message);
 	}
 
 	/** Retries, run-end hooks (which may continue the run once), then `agent_settled`. */
@@ -179,6 +298,7 @@ export class AgentSession {
 
 	abort(): void {
 		this.retryController?.abort();
+		for (const preparation of this.preparing) preparation.abort();
 		this.agent.abort();
 	}
 
@@ -233,25 +353,6 @@ export class AgentSession {
 	private async emit(event: SessionEvent): Promise<void> {
 		for (const listener of [...this.listeners]) await listener(event);
 	}
-}
-
-function userMessage(text: string, images: ImageContent[] | undefined): AgentMessage {
-	return {
-		role: "user",
-		content: images && images.length > 0 ? [{ type: "text", text }, ...images] : text,
-		timestamp: Date.now(),
-	};
-}
-
-/** The text of a user (or custom) message, images left out. */
-function messageText(message: AgentMessage): string {
-	const content = (message as { content?: unknown }).content;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((b: { type?: string }) => b.type === "text")
-		.map((b: { text?: string }) => b.text ?? "")
-		.join("\n");
 }
 
 function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {

@@ -25,19 +25,17 @@ export interface BoundaryDeps {
 }
 
 export class RunBoundaries {
-	private turnIndex = 0;
 	private continueRequested = false;
 
 	constructor(private readonly d: BoundaryDeps) {
 		d.session.runEndHooks.push(() => this.beforeSettle());
 		d.session.subscribe((event) => {
-			if (event.type === "agent_start") this.turnIndex = 0;
 			if (event.type === "turn_end") return this.turnEnd(event.message as AgentMessage, event.toolResults);
 		});
 	}
 
 	private async turnEnd(message: AgentMessage, toolResults: unknown[]): Promise<void> {
-		const index = this.turnIndex++;
+		const index = this.d.session.turnIndex;
 		if (!this.d.runner.hasHandlers("turn_end")) return;
 		const branch = this.d.manager().getBranch();
 		const ids = branch.slice(-(toolResults.length + 1)).map((e) => e.id);

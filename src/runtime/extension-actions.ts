@@ -2,12 +2,14 @@
  * The `pi` object's session actions (sendMessage, appendEntry, setActiveTools, setModel, …) for one session. Bound
  * to every loaded extension once the session exists; before that the api throws "not available while loading".
  */
-import type { AgentMessage, AgentTool, ThinkingLevel } from "../agent/index.ts";
+import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
 import type { ImageContent, Model, ModelRegistry, TextContent } from "../ai/index.ts";
-import type { ExtensionActions, ToolDefinition } from "../extensions/index.ts";
+import type { ExtensionActions, ExtensionError, ToolDefinition } from "../extensions/index.ts";
 import type { SessionManager } from "../session/index.ts";
+import { errorMessage } from "../util/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { ExtensionHost } from "./extension-host.ts";
+import type { StreamingBehavior } from "./prompt-input.ts";
 import { applyModel, applyThinkingLevel, isUsable, type SettingsTarget } from "./session-settings.ts";
 
 export interface ActionContext {
@@ -23,6 +25,8 @@ export interface ActionContext {
 	toolsChanged?: () => void;
 	/** Extension events for model/thinking changes (`model_select`, `thinking_level_select`). */
 	settings?: Pick<SettingsTarget, "runner" | "context">;
+	/** Where failures of detached actions (message sends) are reported. */
+	reportError?: (error: ExtensionError) => void;
 }
 
 type Content = string | (TextContent | ImageContent)[];
@@ -30,40 +34,19 @@ type Content = string | (TextContent | ImageContent)[];
 export function createExtensionActions(c: ActionContext): ExtensionActions {
 	const agent = c.session.agent;
 	const target: SettingsTarget = { session: c.session, manager: c.manager, registry: c.registry, ...c.settings };
-	const deliver = (message: AgentMessage, deliverAs: string | undefined, trigger: boolean) => {
-		if (c.session.isStreaming) {
-			if (deliverAs === "followUp") agent.followUp(message);
-			else agent.steer(message);
-			return;
-		}
-		if (trigger) {
-			void c.session.promptMessages([message]);
-			return;
-		}
-		agent.state.messages.push(message);
-		c.manager.appendMessage(message as never);
+	/** Message sends run on their own; a failure (e.g. busy without `deliverAs`) is reported, as pi reports it. */
+	const detached = (event: string, work: Promise<void>) => {
+		work.catch((error: unknown) => c.reportError?.({ extensionPath: "<runtime>", event, error: errorMessage(error) }));
 	};
 	return {
 		sendMessage(
 			message: { customType: string; content: Content; display?: boolean; details?: unknown },
-			options?: {
-				triggerTurn?: boolean;
-				deliverAs?: string;
-			},
+			options?: { triggerTurn?: boolean; deliverAs?: string },
 		) {
-			const custom = {
-				role: "custom",
-				customType: message.customType,
-				content: message.content,
-				display: message.display ?? true,
-				...(message.details !== undefined ? { details: message.details } : {}),
-				timestamp: Date.now(),
-			} as unknown as AgentMessage;
-			deliver(custom, options?.deliverAs, options?.triggerTurn === true);
+			detached("send_message", c.session.sendCustomMessage(message, options as never));
 		},
 		sendUserMessage(content: Content, options?: { deliverAs?: string }) {
-			const user: AgentMessage = { role: "user", content, timestamp: Date.now() };
-			deliver(user, options?.deliverAs, true);
+			detached("send_user_message", c.session.sendUserMessage(content, options?.deliverAs as StreamingBehavior));
 		},
 		appendEntry(customType: string, data?: unknown) {
 			const id = c.manager.appendCustomEntry(customType, data);

@@ -19,12 +19,13 @@ import {
 	type ReadonlySessionManager,
 	type ToolDefinition,
 } from "../extensions/index.ts";
-import type { AgentSession, PreparedInput } from "./agent-session.ts";
+import type { AgentSession } from "./agent-session.ts";
 import type { CompactionHooks, CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent } from "./events.ts";
 import type { ExtensionHost } from "./extension-host.ts";
 import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
 import type { TreeHooks, TreeNavigationOptions } from "./navigate-tree.ts";
+import type { BeforeAgentStartResult, InputResult, InputSource, StreamingBehavior } from "./prompt-input.ts";
 import { installProviderHooks } from "./provider-hooks.ts";
 
 export interface ExtensionBridgeOptions {
@@ -40,8 +41,6 @@ export interface ExtensionBridgeOptions {
 	/** `ctx.shutdown()`: how the mode ends the process (RPC: after the current command); default: abort the run. */
 	requestShutdown?: () => void;
 }
-
-export type PreparedPrompt = PreparedInput;
 
 /** How `session_start` describes the session a runtime begins with. */
 export interface SessionStartInfo {
@@ -75,6 +74,8 @@ export class ExtensionBridge {
 	compactor: ((options?: { customInstructions?: string }) => Promise<CompactionOutcome | undefined>) | undefined;
 	/** Set by the runtime host: session replacement for command contexts. */
 	control: SessionControl | undefined;
+	/** What the system prompt is built from, in pi's shape (`systemPromptOptions`, `ctx.getSystemPromptOptions()`). */
+	promptOptions: (() => Record<string, unknown>) | undefined;
 
 	constructor(private readonly options: ExtensionBridgeOptions) {
 		this.runner = createExtensionRunner(() =>
@@ -128,62 +129,66 @@ export class ExtensionBridge {
 		return wrapExtensionTool(definition, () => this.scope.context());
 	}
 
-	/** Connects the session: agent hooks and event forwarding. Call once, before the first prompt. */
+	/**
+	 * Connects the session: agent hooks, prompt hooks and event forwarding. Call once, before the first prompt.
+	 * Every hook is installed whether or not a handler exists yet (an extension may subscribe later, e.g. in
+	 * `session_start`); each one checks for handlers when it runs, so an unused hook costs one lookup.
+	 */
 	attach(session: AgentSession): void {
 		this.session = session;
 		const agent = session.agent;
 		const ctx = () => this.scope.context();
-		if (this.runner.hasHandlers("tool_call")) {
-			agent.beforeToolCall = async ({ toolCall, args }) => {
-				const outcome = await this.runner.emit(
-					"tool_call",
-					{ toolCallId: toolCall.id, toolName: toolCall.name, input: args as Record<string, unknown> },
-					ctx(),
-				);
-				return outcome?.block ? { block: true, reason: outcome.reason ?? "Tool execution was blocked" } : undefined;
+		agent.beforeToolCall = async ({ toolCall, args }) => {
+			if (!this.runner.hasHandlers("tool_call")) return undefined;
+			const outcome = await this.runner.emit(
+				"tool_call",
+				{ toolCallId: toolCall.id, toolName: toolCall.name, input: args as Record<string, unknown> },
+				ctx(),
+			);
+			return outcome?.block ? { block: true, reason: outcome.reason ?? "Tool execution was blocked" } : undefined;
+		};
+		agent.afterToolCall = async ({ toolCall, args, result, isError }) => {
+			if (!this.runner.hasHandlers("tool_result")) return undefined;
+			const patch = await this.runner.emit(
+				"tool_result",
+				{
+					toolCallId: toolCall.id,
+					toolName: toolCall.name,
+					input: args as Record<string, unknown>,
+					content: result.content,
+					details: result.details,
+					isError,
+				},
+				ctx(),
+			);
+			if (!patch) return undefined;
+			return {
+				...(patch.content ? { content: patch.content } : {}),
+				...(patch.details !== undefined ? { details: patch.details } : {}),
+				...(patch.isError !== undefined ? { isError: patch.isError } : {}),
 			};
-		}
-		if (this.runner.hasHandlers("tool_result")) {
-			agent.afterToolCall = async ({ toolCall, args, result, isError }) => {
-				const patch = await this.runner.emit(
-					"tool_result",
-					{
-						toolCallId: toolCall.id,
-						toolName: toolCall.name,
-						input: args as Record<string, unknown>,
-						content: result.content,
-						details: result.details,
-						isError,
-					},
-					ctx(),
-				);
-				if (!patch) return undefined;
-				return {
-					...(patch.content ? { content: patch.content } : {}),
-					...(patch.details !== undefined ? { details: patch.details } : {}),
-					...(patch.isError !== undefined ? { isError: patch.isError } : {}),
-				};
-			};
-		}
-		if (this.runner.hasHandlers("context")) {
-			const previous = agent.transformContext;
-			agent.transformContext = async (messages, signal) => {
-				const base = previous ? await previous(messages, signal) : messages;
-				return this.runner.emit("context", { messages: base }, ctx());
-			};
-		}
-		if (this.runner.hasHandlers("before_provider_request")) {
-			agent.streamOptions = {
-				...agent.streamOptions,
-				onPayload: (payload: unknown) => this.runner.emit("before_provider_request", { payload }, ctx()),
-			};
-		}
+		};
+		const previous = agent.transformContext;
+		agent.transformContext = async (messages, signal) => {
+			const base = previous ? await previous(messages, signal) : messages;
+			if (!this.runner.hasHandlers("context")) return base;
+			return this.runner.emit("context", { messages: base }, ctx());
+		};
+		agent.streamOptions = {
+			...agent.streamOptions,
+			onPayload: (payload: unknown) =>
+				this.runner.hasHandlers("before_provider_request")
+					? this.runner.emit("before_provider_request", { payload }, ctx())
+					: undefined,
+		};
 		installProviderHooks(agent, this.runner, ctx);
 		session.subscribe((event) => this.forward(event));
-		if (this.runner.hasHandlers("input") || this.runner.hasHandlers("before_agent_start")) {
-			session.preparePrompt = (text, images, systemPrompt, expand) =>
-				this.preparePrompt(text, images, systemPrompt, expand);
-		}
+		session.promptHooks = {
+			input: (text, images, source, streamingBehavior, signal) =>
+				this.input(text, images, source, streamingBehavior, signal),
+			beforeAgentStart: (text, images, systemPrompt, signal) =>
+				this.beforeAgentStart(text, images, systemPrompt, signal),
+		};
 	}
 
 	/** `session_before_compact` (cancel or supply), `session_compact`, `session_compact_failed`. */
@@ -260,62 +265,59 @@ export class ExtensionBridge {
 		this.scope.invalidate();
 	}
 
-	/** `input`, then expansion, then `before_agent_start`; undefined when an extension handled the input. */
-	async preparePrompt(
+	/** The `input` event: undefined when an extension handled the input; abandoned (continue) when `signal` aborts. */
+	private async input(
+		text: string,
+		images: ImageContent[] | undefined,
+		source: InputSource,
+		streamingBehavior: StreamingBehavior | undefined,
+		signal: AbortSignal,
+	): Promise<InputResult | undefined> {
+		const original = { text, ...(images ? { images } : {}) };
+		if (!this.runner.hasHandlers("input")) return original;
+		const input = await this.runner.emit(
+			"input",
+			{ text, source, ...(images ? { images } : {}), ...(streamingBehavior ? { streamingBehavior } : {}) },
+			this.scope.context(),
+			{ signal },
+		);
+		if (input.action === "handled") return undefined;
+		if (input.action === "transform")
+			return { text: input.text, ...((input.images ?? images) ? { images: input.images ?? images } : {}) };
+		return original;
+	}
+
+	/** `before_agent_start`: messages collected from every handler, the system prompt chained (this run only). */
+	private async beforeAgentStart(
 		text: string,
 		images: ImageContent[] | undefined,
 		systemPrompt: string,
-		expand: (text: string) => string = (t) => t,
-	): Promise<PreparedPrompt | undefined> {
-		let prompt: PreparedPrompt = { text, messages: [], ...(images ? { images } : {}) };
-		if (this.runner.hasHandlers("input")) {
-			const input = await this.runner.emit(
-				"input",
-				{ text, source: "extension", ...(images ? { images } : {}) },
-				this.scope.context(),
-			);
-			if (input.action === "handled") return undefined;
-			if (input.action === "transform") {
-				prompt = { text: input.text, messages: [], ...(input.images ? { images: input.images } : {}) };
-			}
-		}
-		prompt = { ...prompt, text: expand(prompt.text) };
-		if (!this.runner.hasHandlers("before_agent_start")) return prompt;
+		signal: AbortSignal,
+	): Promise<BeforeAgentStartResult> {
+		if (!this.runner.hasHandlers("before_agent_start")) return { messages: [] };
 		const outcome = await this.runner.emit(
 			"before_agent_start",
 			{
-				prompt: prompt.text,
-				...(prompt.images ? { images: prompt.images } : {}),
+				prompt: text,
+				...(images ? { images } : {}),
 				systemPrompt,
-				systemPromptOptions: {
-					cwd: this.options.cwd,
-					selectedTools: [],
-					toolSnippets: {},
-					toolGuidelines: {},
-					promptGuidelines: [],
-					sections: {},
-					contextFiles: [],
-					skills: [],
-				} as never,
+				systemPromptOptions: this.systemPromptOptions(),
 			} as never,
 			this.scope.context(),
+			{ signal },
 		);
 		const messages = outcome.messages.map(
 			(m): AgentMessage =>
 				({
 					role: "custom",
 					customType: m.customType,
-					content: m.content,
+					content: m.content ?? [],
 					display: m.display ?? true,
 					...(m.details !== undefined ? { details: m.details } : {}),
 					timestamp: Date.now(),
 				}) as unknown as AgentMessage,
 		);
-		return {
-			...prompt,
-			messages,
-			...(outcome.systemPrompt !== undefined ? { systemPrompt: outcome.systemPrompt } : {}),
-		};
+		return { messages, ...(outcome.systemPrompt !== undefined ? { systemPrompt: outcome.systemPrompt } : {}) };
 	}
 
 	private async forward(event: SessionEvent): Promise<void> {
@@ -330,7 +332,11 @@ export class ExtensionBridge {
 			case "agent_settled":
 				return void (await this.runner.emit("agent_settled", {}, ctx));
 			case "turn_start":
-				return void (await this.runner.emit("turn_start", { turnIndex: 0, timestamp: Date.now() }, ctx));
+				return void (await this.runner.emit(
+					"turn_start",
+					{ turnIndex: this.session?.turnIndex ?? 0, timestamp: Date.now() },
+					ctx,
+				));
 			case "message_start":
 				return void (await this.runner.emit("message_start", { message: event.message }, ctx));
 			case "message_update":
@@ -359,6 +365,10 @@ export class ExtensionBridge {
 		}
 	}
 
+	private systemPromptOptions(): Record<string, unknown> {
+		return this.promptOptions?.() ?? { cwd: this.options.cwd };
+	}
+
 	private requireControl(name: string): SessionControl {
 		if (!this.control) throw new Error(`ctx.${name}() needs a session runtime`);
 		return this.control;
@@ -366,7 +376,7 @@ export class ExtensionBridge {
 
 	private commandSource(): CommandContextSource {
 		return {
-			getSystemPromptOptions: () => ({ cwd: this.options.cwd }),
+			getSystemPromptOptions: () => this.systemPromptOptions() as never,
 			waitForIdle: async () => {
 				await this.session?.agent.waitForIdle();
 			},

@@ -2,8 +2,7 @@ export { serializeConversation } from "../compaction/index.ts";
 export {
 	AgentSession,
 	type AgentSessionOptions,
-	type PreparedInput,
-	type PromptPreparer,
+	type CustomMessageInput,
 	type RunEndHook,
 } from "./agent-session.ts";
 export { attachAutoCompaction } from "./auto-compaction.ts";
@@ -21,7 +20,6 @@ export { type ActionContext, createExtensionActions } from "./extension-actions.
 export {
 	ExtensionBridge,
 	type ExtensionBridgeOptions,
-	type PreparedPrompt,
 	type SessionControl,
 	type SessionStartInfo,
 } from "./extension-bridge.ts";
@@ -41,6 +39,13 @@ export {
 	THINKING_LEVELS,
 } from "./model-resolver.ts";
 export { navigateTree, type TreeHooks, type TreeNavigationOptions, type TreePreparationInfo } from "./navigate-tree.ts";
+export {
+	type InputSource,
+	type PromptHooks,
+	type PromptOptions,
+	type StreamingBehavior,
+	splitContent,
+} from "./prompt-input.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
 export { type RuntimeFactory, RuntimeHost, type SessionRuntime } from "./runtime-host.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
@@ -52,5 +57,11 @@ export {
 	nextThinkingLevel,
 	type SettingsTarget,
 } from "./session-settings.ts";
-export { buildSystemPrompt, type ContextFile, type PromptTool, type SystemPromptOptions } from "./system-prompt.ts";
+export {
+	buildSystemPrompt,
+	type ContextFile,
+	describeSystemPrompt,
+	type PromptTool,
+	type SystemPromptOptions,
+} from "./system-prompt.ts";
 export { runUserBash, type UserBashOptions } from "./user-bash.ts";

@@ -23,6 +23,8 @@ export interface SystemPromptOptions {
 	contextFiles?: ContextFile[];
 	/** Already formatted skills block (from the resources layer), if any. */
 	skillsBlock?: string;
+	/** The skills behind `skillsBlock`, as the resources layer loaded them (reported to extensions). */
+	skills?: unknown[];
 	date?: Date;
 }
 
@@ -69,4 +71,31 @@ function guidelines(tools: PromptTool[]): string[] {
 	out.push("Keep answers short and to the point");
 	out.push("Name file paths clearly when you talk about files");
 	return out;
+}
+
+/**
+ * The options in the shape pi's extensions see them (`before_agent_start.systemPromptOptions`,
+ * `ctx.getSystemPromptOptions()`): selected tool names, their snippets and guidelines keyed by tool, the appended
+ * text, context files and skills. Extensions read it; changing it does not change the prompt.
+ */
+export function describeSystemPrompt(options: SystemPromptOptions): Record<string, unknown> {
+	const toolSnippets: Record<string, string> = {};
+	const toolGuidelines: Record<string, string[]> = {};
+	for (const tool of options.tools) {
+		if (tool.promptSnippet) toolSnippets[tool.name] = tool.promptSnippet;
+		if (tool.promptGuidelines && tool.promptGuidelines.length > 0)
+			toolGuidelines[tool.name] = [...tool.promptGuidelines];
+	}
+	return {
+		cwd: options.cwd,
+		...(options.customPrompt !== undefined ? { customPrompt: options.customPrompt } : {}),
+		selectedTools: options.tools.map((tool) => tool.name),
+		toolSnippets,
+		toolGuidelines,
+		promptGuidelines: [],
+		appendSystemPrompt: (options.appendSystemPrompt ?? []).filter((part) => part.trim() !== "").join("\n\n"),
+		sections: {},
+		contextFiles: (options.contextFiles ?? []).map((file) => ({ path: file.path, content: file.content })),
+		skills: [...(options.skills ?? [])],
+	};
 }

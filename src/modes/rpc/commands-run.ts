@@ -2,51 +2,70 @@
  * RPC commands that drive a run: prompt (extension commands first; while streaming only with
  * `streamingBehavior`), steer, follow_up, abort, clear_queue, compact, bash and abort_bash.
  */
-import { runUserBash } from "../../runtime/index.ts";
+import type { ImageContent } from "../../ai/index.ts";
+import { runUserBash, type StreamingBehavior } from "../../runtime/index.ts";
 import { errorMessage } from "../../util/index.ts";
 import { parseSlashCommand } from "../prompts.ts";
 import { type RpcContext, type RpcHandler, requireSession } from "./context.ts";
 
-const BUSY = "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
-
 /**
- * The response to `prompt` is sent once the prompt was accepted, queued or handled: `respond` is called before
- * the run starts, so every event of the run follows the response.
+ * `prompt`: an extension command runs at once, even while streaming (a throwing command is reported as an
+ * `extension_error` for `command:<name>`, as pi does, and the prompt still counts as handled). Anything else goes
+ * through the session's prompt pipeline with source "rpc"; `respond` is called once the prompt was accepted,
+ * queued or handled, before the run starts, so every event of the run follows the response. A prompt refused
+ * before acceptance rejects (the caller answers `success:false`); a failure after acceptance only reaches stderr.
  */
 export async function handlePrompt(
-	command: { message: string; images?: import("../../ai/index.ts").ImageContent[]; streamingBehavior?: string },
+	command: { message: string; images?: ImageContent[]; streamingBehavior?: StreamingBehavior },
 	ctx: RpcContext,
 	respond: () => void,
 ): Promise<void> {
 	const slash = parseSlashCommand(command.message);
 	const definition = slash && ctx.extensions.findCommand(slash.name);
 	if (slash && definition) {
-		await definition.handler(slash.args, ctx.host.current.bridge.scope.commandContext());
+		try {
+			await definition.handler(slash.args, ctx.host.current.bridge.scope.commandContext());
+		} catch (error) {
+			ctx.send({
+				type: "extension_error",
+				extensionPath: `command:${slash.name}`,
+				event: "command",
+				error: errorMessage(error),
+			});
+		}
 		respond();
 		return;
 	}
 	const session = requireSession(ctx);
-	if (session.isStreaming) {
-		if (command.streamingBehavior === "steer") await session.steer(command.message, command.images);
-		else if (command.streamingBehavior === "followUp") await session.followUp(command.message, command.images);
-		else throw new Error(BUSY);
-		respond();
-		return;
-	}
-	respond();
-	session.prompt(command.message, command.images).catch((error: unknown) => {
-		process.stderr.write(`pi: prompt failed: ${errorMessage(error)}\n`);
+	// Resolves at acceptance; the run goes on without holding the command (shutdown waits only for commands).
+	await new Promise<void>((resolve, reject) => {
+		let accepted = false;
+		session
+			.prompt(command.message, {
+				source: "rpc",
+				...(command.images ? { images: command.images } : {}),
+				...(command.streamingBehavior ? { streamingBehavior: command.streamingBehavior } : {}),
+				onAccepted: () => {
+					accepted = true;
+					respond();
+					resolve();
+				},
+			})
+			.catch((error: unknown) => {
+				if (!accepted) reject(error);
+				else process.stderr.write(`pi: prompt failed: ${errorMessage(error)}\n`);
+			});
 	});
 }
 
 export const runHandlers = {
 	steer: async (c, ctx) => {
-		assertNotExtensionCommand(c.message, ctx, "steer");
-		await requireSession(ctx).steer(c.message, c.images);
+		assertNotExtensionCommand(c.message, ctx);
+		await requireSession(ctx).steer(c.message, c.images, "rpc");
 	},
 	follow_up: async (c, ctx) => {
-		assertNotExtensionCommand(c.message, ctx, "follow_up");
-		await requireSession(ctx).followUp(c.message, c.images);
+		assertNotExtensionCommand(c.message, ctx);
+		await requireSession(ctx).followUp(c.message, c.images, "rpc");
 	},
 	abort: async (_c, ctx) => {
 		const session = ctx.host.session;
@@ -90,9 +109,11 @@ export const runHandlers = {
 	[K in "steer" | "follow_up" | "abort" | "clear_queue" | "compact" | "bash" | "abort_bash"]: RpcHandler<K>;
 };
 
-function assertNotExtensionCommand(message: string, ctx: RpcContext, command: string): void {
+function assertNotExtensionCommand(message: string, ctx: RpcContext): void {
 	const slash = parseSlashCommand(message);
 	if (slash && ctx.extensions.findCommand(slash.name)) {
-		throw new Error(`Extension commands cannot be queued with ${command}; send them with prompt`);
+		throw new Error(
+			`Extension command "/${slash.name}" cannot be queued. Use prompt() or execute the command when not streaming.`,
+		);
 	}
 }

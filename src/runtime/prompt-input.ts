@@ -1,0 +1,89 @@
+/**
+ * What a prompt goes through before the agent sees it, as pi 0.87.1 orders it: the extension `input` event (with
+ * its source, and the streaming behaviour when the agent is busy), then `/skill:` and prompt-template expansion,
+ * then — for a prompt that starts a run — `before_agent_start`. The hooks are the extension bridge's; a session
+ * without extensions runs none of them.
+ */
+import type { AgentMessage } from "../agent/index.ts";
+import type { ImageContent } from "../ai/index.ts";
+
+/** Who typed the text: the user at a terminal or in print mode, an RPC client, or an extension. */
+export type InputSource = "interactive" | "rpc" | "extension";
+
+/** How a message is queued while the agent is busy. */
+export type StreamingBehavior = "steer" | "followUp";
+
+export interface InputResult {
+	text: string;
+	images?: ImageContent[];
+}
+
+export interface BeforeAgentStartResult {
+	/** Extension messages sent right after the user message. */
+	messages: AgentMessage[];
+	/** System prompt for this run only. */
+	systemPrompt?: string;
+}
+
+export interface PromptHooks {
+	/** The `input` event; undefined when an extension handled the input. Abandoned when `signal` aborts. */
+	input?(
+		text: string,
+		images: ImageContent[] | undefined,
+		source: InputSource,
+		streamingBehavior: StreamingBehavior | undefined,
+		signal: AbortSignal,
+	): Promise<InputResult | undefined>;
+	/** The `before_agent_start` event for a prompt that starts a run. */
+	beforeAgentStart?(
+		text: string,
+		images: ImageContent[] | undefined,
+		systemPrompt: string,
+		signal: AbortSignal,
+	): Promise<BeforeAgentStartResult>;
+}
+
+export interface PromptOptions {
+	images?: ImageContent[];
+	/** Default "interactive". */
+	source?: InputSource;
+	/** While the agent is busy, queue the prompt this way; without it a busy agent refuses the prompt. */
+	streamingBehavior?: StreamingBehavior;
+	/** Expand `/skill:` and prompt templates (default true; `pi.sendUserMessage` turns it off). */
+	expand?: boolean;
+	/** Called once the prompt is accepted, queued or handled, before the run starts (RPC answers here). */
+	onAccepted?: () => void;
+}
+
+export const BUSY_MESSAGE =
+	"Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
+
+export function userMessage(text: string, images: ImageContent[] | undefined): AgentMessage {
+	return {
+		role: "user",
+		content: images && images.length > 0 ? [{ type: "text", text }, ...images] : text,
+		timestamp: Date.now(),
+	};
+}
+
+/** The text of a user (or custom) message, images left out. */
+export function messageText(message: AgentMessage): string {
+	const content = (message as { content?: unknown }).content;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((b: { type?: string }) => b.type === "text")
+		.map((b: { text?: string }) => b.text ?? "")
+		.join("\n");
+}
+
+/** Text and images of `pi.sendUserMessage` content (a string, or text and image blocks). */
+export function splitContent(content: string | readonly { type: string }[]): InputResult {
+	if (typeof content === "string") return { text: content };
+	const text = content
+		.filter((part) => part.type === "text")
+		.map((part) => (part as { text?: string }).text ?? "")
+		.join("\n");
+	const images = content.filter((part) => part.type === "image") as ImageContent[];
+	return images.length > 0 ? { text, images } : { text };
+}

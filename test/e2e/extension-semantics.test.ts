@@ -1,0 +1,229 @@
+/**
+ * Extension event semantics through the binary, as pi 0.87.1 has them: hooks a handler subscribes to after
+ * start-up still run; `input` carries its source (print: interactive, RPC: rpc, `pi.sendUserMessage`: extension)
+ * and the streaming behaviour of a queued message; a never-resolving `input` handler is abandoned by abort;
+ * `turn_start` counts turns; `sendMessage` delivery (`nextTurn`, no trigger while streaming); a busy
+ * `sendUserMessage` and a throwing RPC command are reported as `extension_error`; `before_agent_start` and
+ * `ctx.getSystemPromptOptions()` describe the system prompt.
+ */
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type JsonAgentSessionEvent, RpcClient } from "../../src/modes/rpc/index.ts";
+import { ensureBinary, runPiAsync, writeMockModels } from "../helpers/binary.ts";
+import { makeTempDir, writeTree } from "../helpers/tmp.ts";
+import { startMockLlm } from "../support/mock-llm/index.ts";
+
+const server = startMockLlm();
+afterAll(() => server.stop());
+const clients: RpcClient[] = [];
+afterEach(async () => {
+	await Promise.all(clients.splice(0).map((client) => client.stop()));
+});
+
+/** An extension that appends one JSON line per observation to `log.jsonl` in the working folder. */
+const LOGGER = `
+import { appendFileSync } from "node:fs";
+export const log = (value) => appendFileSync(process.cwd() + "/log.jsonl", JSON.stringify(value) + "\\n");
+`;
+
+function setup(extension: string) {
+	const home = makeTempDir("pi-sem-home-");
+	writeMockModels(home, server.url);
+	const cwd = makeTempDir("pi-sem-cwd-");
+	writeTree(cwd, { "log.ts": LOGGER, "ext.ts": extension, "victim.txt": "still here\n" });
+	return { home, cwd, env: { HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi/agent") } };
+}
+
+function logged(cwd: string): Record<string, any>[] {
+	const path = join(cwd, "log.jsonl");
+	if (!existsSync(path)) return [];
+	return readFileSync(path, "utf8")
+		.trim()
+		.split("\n")
+		.map((line) => JSON.parse(line));
+}
+
+async function rpc(s: ReturnType<typeof setup>): Promise<{ client: RpcClient; events: JsonAgentSessionEvent[] }> {
+	const client = new RpcClient({
+		cliPath: ensureBinary(),
+		cwd: s.cwd,
+		env: s.env,
+		args: ["-e", "./ext.ts", "--no-session"],
+		forwardStderr: false,
+	});
+	clients.push(client);
+	const events: JsonAgentSessionEvent[] = [];
+	client.onEvent((event) => events.push(event));
+	await client.start();
+	return { client, events };
+}
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+	const end = Date.now() + ms;
+	while (!check()) {
+		if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+		await Bun.sleep(5);
+	}
+}
+
+function userTexts(body: { messages: { role: string; content: unknown }[] }): string[] {
+	return body.messages.flatMap((m) =>
+		typeof m.content === "string"
+			? [`${m.role}:${m.content}`]
+			: (m.content as { type: string; text?: string }[])
+					.filter((b) => b.type === "text")
+					.map((b) => `${m.role}:${b.text}`),
+	);
+}
+
+describe("extension semantics (binary)", () => {
+	test("handlers subscribed in session_start still run: a late tool_call blocks, turn_start counts turns", async () => {
+		const s = setup(`
+import { log } from "./log.ts";
+export default function (pi) {
+	pi.on("session_start", async () => {
+		pi.on("tool_call", async (event) => event.toolName === "bash" ? { block: true, reason: "late block" } : undefined);
+		pi.on("turn_start", async (event) => log({ turn: event.turnIndex }));
+		pi.on("input", async (event) => { log({ input: event.text, source: event.source }); });
+	});
+}
+`);
+		server.push(
+			{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "rm victim.txt" } }] },
+			{ kind: "reply", text: "done" },
+		);
+		const run = await runPiAsync(["-e", "./ext.ts", "--no-session", "-p", "delete it"], s);
+		expect(run.stdout).toBe("done\n");
+		expect(readFileSync(join(s.cwd, "victim.txt"), "utf8")).toBe("still here\n");
+		const toolResult = JSON.stringify(server.requests.at(-1)?.body.messages);
+		expect(toolResult).toContain("late block");
+		expect(logged(s.cwd)).toEqual([{ input: "delete it", source: "interactive" }, { turn: 0 }, { turn: 1 }]);
+	});
+
+	test("input sources in RPC: prompt rpc, queued steer with its behaviour, sendUserMessage extension", async () => {
+		const s = setup(`
+import { log } from "./log.ts";
+export default function (pi) {
+	pi.on("input", async (event) => { log({ input: event.text, source: event.source, behavior: event.streamingBehavior ?? null }); });
+	pi.registerCommand("ask", { handler: async (args) => pi.sendUserMessage("from extension: " + args) });
+}
+`);
+		const { client, events } = await rpc(s);
+		server.push(
+			{ kind: "reply", text: "slow", frameDelayMs: 30, toolCalls: [{ name: "bash", arguments: { command: "true" } }] },
+			{ kind: "reply", text: "after steer" },
+		);
+		await client.prompt("first");
+		await until(() => events.some((e) => e.type === "message_update"), "streaming");
+		await client.steer("turn left");
+		await until(() => events.some((e) => e.type === "agent_settled"), "settled");
+		events.length = 0;
+		server.push({ kind: "reply", text: "extension reply" });
+		await client.prompt("/ask hi");
+		await until(() => events.some((e) => e.type === "agent_settled"), "settled again");
+		expect(logged(s.cwd)).toEqual([
+			{ input: "first", source: "rpc", behavior: null },
+			{ input: "turn left", source: "rpc", behavior: "steer" },
+			{ input: "from extension: hi", source: "extension", behavior: null },
+		]);
+		expect(await client.getLastAssistantText()).toBe("extension reply");
+	});
+
+	test("a never-resolving input handler is abandoned by abort; the next prompt works", async () => {
+		const s = setup(`
+let first = true;
+export default function (pi) {
+	pi.on("input", async () => {
+		if (first) { first = false; return new Promise(() => {}); }
+	});
+}
+`);
+		const { client, events } = await rpc(s);
+		const before = server.requests.length;
+		const accepted = client.prompt("stuck");
+		await Bun.sleep(100);
+		expect((await client.getState()).isStreaming).toBe(true);
+		await client.abort();
+		await expect(accepted).resolves.toBeUndefined();
+		expect((await client.getState()).isStreaming).toBe(false);
+		expect(server.requests.length).toBe(before);
+		expect((events as { type: string; event?: string }[]).find((e) => e.type === "extension_error")).toMatchObject({
+			event: "input",
+		});
+		server.push({ kind: "reply", text: "unstuck" });
+		await client.promptAndWait("again");
+		expect(await client.getLastAssistantText()).toBe("unstuck");
+	});
+
+	test("sendMessage: nextTurn waits for the next prompt; without a trigger while streaming it lands after the turn", async () => {
+		const s = setup(`
+export default function (pi) {
+	pi.registerCommand("later", { handler: async () => pi.sendMessage({ customType: "note", content: "next-turn note" }, { deliverAs: "nextTurn" }) });
+	pi.on("tool_execution_start", async () => {
+		pi.sendMessage({ customType: "quiet", content: "quiet note" }, { triggerTurn: false });
+	});
+}
+`);
+		const { client } = await rpc(s);
+		await client.prompt("/later");
+		expect(await client.getMessages()).toEqual([]);
+		const first = server.requests.length;
+		server.push(
+			{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "true" } }] },
+			{ kind: "reply", text: "ok" },
+		);
+		await client.promptAndWait("go");
+		const sent = userTexts(server.requests[first]?.body);
+		expect(sent).toEqual(["user:go", "user:next-turn note"]);
+		const roles = (await client.getMessages()).map((m) => `${m.role}${"customType" in m ? `:${m.customType}` : ""}`);
+		expect(roles).toEqual(["user", "custom:note", "assistant", "toolResult", "custom:quiet", "assistant"]);
+	});
+
+	test("errors as extension_error: a busy sendUserMessage without deliverAs, a throwing RPC command (still success)", async () => {
+		const s = setup(`
+export default function (pi) {
+	pi.on("tool_execution_start", async () => { pi.sendUserMessage("too early"); });
+	pi.registerCommand("boom", { handler: async () => { throw new Error("boom failed"); } });
+}
+`);
+		const { client, events } = await rpc(s);
+		server.push(
+			{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "true" } }] },
+			{ kind: "reply", text: "ok" },
+		);
+		await client.promptAndWait("go");
+		await client.prompt("/boom");
+		await until(() => events.filter((e) => (e as { type: string }).type === "extension_error").length >= 2, "errors");
+		const errors = (events as { type: string }[]).filter((e) => e.type === "extension_error");
+		expect(errors).toEqual([
+			{
+				type: "extension_error",
+				extensionPath: "<runtime>",
+				event: "send_user_message",
+				error: expect.stringContaining("Agent is already processing"),
+			},
+			{ type: "extension_error", extensionPath: "command:boom", event: "command", error: "boom failed" },
+		] as never);
+	});
+
+	test("before_agent_start and ctx.getSystemPromptOptions describe the system prompt", async () => {
+		const s = setup(`
+import { log } from "./log.ts";
+export default function (pi) {
+	pi.on("before_agent_start", async (event, ctx) => {
+		const o = event.systemPromptOptions;
+		log({ cwd: o.cwd === ctx.cwd, tools: o.selectedTools, snippet: typeof o.toolSnippets.read, prompt: event.systemPrompt.includes(ctx.cwd) });
+	});
+	pi.registerCommand("opts", { handler: async (_a, ctx) => log({ command: ctx.getSystemPromptOptions().selectedTools }) });
+}
+`);
+		server.push({ kind: "reply", text: "ok" });
+		const run = await runPiAsync(["-e", "./ext.ts", "--no-session", "--tools", "read,ls", "-p", "hi", "/opts"], s);
+		expect(run.stderr).toBe("");
+		expect(logged(s.cwd)).toEqual([
+			{ cwd: true, tools: ["read", "ls"], snippet: "string", prompt: true },
+			{ command: ["read", "ls"] },
+		]);
+	});
+});
