@@ -4,13 +4,13 @@
  * the JSON-lines loop until stdin ends or a signal arrives. `@file` arguments are refused: prompts arrive as
  * `prompt` commands.
  */
-import type { Model } from "../ai/index.ts";
 import { createRpcUi, runRpcMode } from "../modes/index.ts";
 import { formatResourceDiagnostic } from "../resources/index.ts";
-import { RuntimeHost, resolveModel } from "../runtime/index.ts";
+import { RuntimeHost } from "../runtime/index.ts";
 import { UserError } from "../util/index.ts";
 import { createResources, discoverExtensionResources, type RunOptions } from "./run.ts";
 import { createRuntimeFactory } from "./runtime-factory.ts";
+import { resolveScopedModels } from "./scoped-models.ts";
 import { chooseSession } from "./session-choice.ts";
 
 export type RpcRunOptions = Omit<RunOptions, "inputs" | "json">;
@@ -37,10 +37,14 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 		for (const d of resources.getDiagnostics()) err(`${formatResourceDiagnostic(d)}\n`);
 		const ui = createRpcUi(send);
 		let shutdownHook: (() => void) | undefined;
+		const scoped = resolveScopedModels(args.flags.get("models") as string | undefined, o.credentials.registry, (line) =>
+			err(`${line}\n`),
+		);
 		const factory = createRuntimeFactory({
 			cwd,
 			agentDir,
 			args,
+			scopedModels: scoped,
 			settings,
 			host: o.host,
 			credentials: o.credentials,
@@ -54,9 +58,13 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 			warn: (line) => err(`${line}\n`),
 			requestShutdown: () => shutdownHook?.(),
 		});
-		host = await RuntimeHost.start(factory, manager, o.host, (line) => err(`${line}\n`));
-		await discoverExtensionResources(host.current.bridge, resources, cwd, err);
-		host.current.refreshSystemPrompt?.();
+		host = await RuntimeHost.start(
+			factory,
+			manager,
+			o.host,
+			(line) => err(`${line}\n`),
+			(runtime, start) => discoverExtensionResources(runtime, resources, cwd, err, start.reason),
+		);
 		const shellPath = settings.shellPath;
 		const code = await runRpcMode({
 			context: {
@@ -65,7 +73,7 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 				registry: o.credentials.registry,
 				resources,
 				cwd,
-				scopedModels: scopedModels(o),
+				scopedModels: scoped.map((entry) => entry.model),
 				...(shellPath ? { shellPath } : {}),
 			},
 			ui,
@@ -80,19 +88,4 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 		if (host) await host.dispose();
 		else manager.close();
 	}
-}
-
-/** `--models a,b,c`: the models `cycle_model` goes through, in that order. */
-function scopedModels(o: RpcRunOptions): Model[] {
-	const spec = o.args.flags.get("models") as string | undefined;
-	if (!spec) return [];
-	const registry = o.credentials.registry;
-	const out: Model[] = [];
-	for (const pattern of spec.split(",").map((p) => p.trim())) {
-		if (!pattern) continue;
-		const found = resolveModel(registry, { model: pattern });
-		if (found.ok && !out.includes(found.model)) out.push(found.model);
-		else if (!found.ok) o.err(`Warning: --models: ${found.error}\n`);
-	}
-	return out;
 }

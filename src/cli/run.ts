@@ -9,11 +9,12 @@ import type { SettingsStore } from "../config/index.ts";
 import { createNoopUi } from "../extensions/index.ts";
 import { type PromptInput, runJsonMode, runPrintMode } from "../modes/index.ts";
 import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
-import type { ExtensionBridge, ExtensionHost } from "../runtime/index.ts";
+import type { ExtensionHost, SessionRuntime, SessionStartInfo } from "../runtime/index.ts";
 import { RuntimeHost } from "../runtime/index.ts";
 import { errorMessage, UserError } from "../util/index.ts";
 import type { ParsedArgs } from "./args.ts";
 import { createRuntimeFactory } from "./runtime-factory.ts";
+import { resolveScopedModels } from "./scoped-models.ts";
 import { chooseSession } from "./session-choice.ts";
 import type { Credentials } from "./setup.ts";
 
@@ -47,10 +48,14 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 		if (name) manager.appendSessionInfo(name);
 		const resources = createResources(o);
 		for (const d of resources.getDiagnostics()) err(`${formatResourceDiagnostic(d)}\n`);
+		const scoped = resolveScopedModels(args.flags.get("models") as string | undefined, o.credentials.registry, (line) =>
+			err(`${line}\n`),
+		);
 		const factory = createRuntimeFactory({
 			cwd,
 			agentDir,
 			args,
+			scopedModels: scoped,
 			settings,
 			host: o.host,
 			credentials: o.credentials,
@@ -62,10 +67,14 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 			onExtensionError: (e) => err(`Extension error (${e.extensionPath}): ${e.error}\n`),
 			warn: (line) => err(`${line}\n`),
 		});
-		host = await RuntimeHost.start(factory, manager, o.host, (line) => err(`${line}\n`));
+		host = await RuntimeHost.start(
+			factory,
+			manager,
+			o.host,
+			(line) => err(`${line}\n`),
+			(runtime, start) => discoverExtensionResources(runtime, resources, cwd, err, start.reason),
+		);
 		const runtimeHost = host;
-		await discoverExtensionResources(host.current.bridge, resources, cwd, err);
-		host.current.refreshSystemPrompt?.();
 		const common = {
 			session: () => runtimeHost.session,
 			inputs: o.inputs,
@@ -110,16 +119,27 @@ export function createResources(o: RunOptions): ResourceLoader {
 	});
 }
 
-/** `resources_discover`: skills, prompt templates and themes that extensions contribute join the loader. */
+/**
+ * `resources_discover` after each runtime's `session_start` (reason "reload" after `/reload`, else "startup"):
+ * skills, prompt templates and themes that extensions contribute join the loader, and the system prompt (which
+ * lists skills) is rebuilt.
+ */
 export async function discoverExtensionResources(
-	bridge: ExtensionBridge,
+	runtime: SessionRuntime,
 	resources: ResourceLoader,
 	cwd: string,
 	err: (text: string) => void,
+	startReason: SessionStartInfo["reason"],
 ): Promise<void> {
-	if (!bridge.runner.hasHandlers("resources_discover")) return;
+	const bridge = runtime.bridge;
+	if (startReason === "reload") resources.clearExtensionResources();
+	if (!bridge.runner.hasHandlers("resources_discover")) {
+		runtime.refreshSystemPrompt?.();
+		return;
+	}
 	const before = new Set(resources.getDiagnostics().map(formatResourceDiagnostic));
-	const found = await bridge.runner.emit("resources_discover", { cwd, reason: "startup" }, bridge.scope.context());
+	const reason = startReason === "reload" ? "reload" : "startup";
+	const found = await bridge.runner.emit("resources_discover", { cwd, reason }, bridge.scope.context());
 	const byExtension = new Map<string, { skillPaths: string[]; promptPaths: string[]; themePaths: string[] }>();
 	const add = (kind: "skillPaths" | "promptPaths" | "themePaths", items: { path: string; extensionPath: string }[]) => {
 		for (const { path, extensionPath } of items) {
@@ -133,6 +153,7 @@ export async function discoverExtensionResources(
 	add("themePaths", found.themePaths);
 	for (const [extensionPath, paths] of byExtension) resources.addExtensionResources(extensionPath, paths);
 	for (const line of resources.getDiagnostics().map(formatResourceDiagnostic)) if (!before.has(line)) err(`${line}\n`);
+	runtime.refreshSystemPrompt?.();
 }
 
 /** Built-in commands of print and JSON modes: `/compact [instructions]` and `/reload`. */

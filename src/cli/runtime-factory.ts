@@ -6,7 +6,7 @@
 import type { Model, ModelRegistry } from "../ai/index.ts";
 import { type CompactionSettings, DEFAULT_COMPACTION_SETTINGS } from "../compaction/index.ts";
 import type { SettingsStore } from "../config/index.ts";
-import type { ExtensionError, ExtensionMode } from "../extensions/index.ts";
+import type { ExtensionError, ExtensionMode, ScopedModel } from "../extensions/index.ts";
 import type { ResourceLoader } from "../resources/index.ts";
 import {
 	attachAutoCompaction,
@@ -39,6 +39,8 @@ export interface RuntimeServices {
 	onExtensionError: (error: ExtensionError) => void;
 	warn: (line: string) => void;
 	requestShutdown?: () => void;
+	/** `--models`: what extensions see as `ctx.scopedModels`. */
+	scopedModels?: ScopedModel[];
 }
 
 export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
@@ -54,6 +56,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 			projectTrusted: s.trusted,
 			sessionManager: () => manager as never,
 			onError: s.onExtensionError,
+			scopedModels: s.scopedModels ?? [],
 			...(s.requestShutdown ? { requestShutdown: s.requestShutdown } : {}),
 		});
 		const sessionContext = manager.buildSessionContext();

@@ -5,6 +5,18 @@ export { createEventBus, type EventBus } from "./event-bus.ts";
 export type * from "./events.ts";
 export { EVENT_NAMES, EVENT_TABLE, isExtensionEventName } from "./events.ts";
 export { execCommand } from "./exec.ts";
+export {
+	type BuiltinToolResultEvent,
+	isBashToolResult,
+	isEditToolResult,
+	isFindToolResult,
+	isGrepToolResult,
+	isLsToolResult,
+	isPowerShellToolResult,
+	isReadToolResult,
+	isToolCallEventType,
+	isWriteToolResult,
+} from "./guards.ts";
 export { createModuleLoader, type LoadedExtensionHandle, type LoadResult, loadExtensions } from "./loader.ts";
 export { createNoopUi } from "./noop-ui.ts";
 export {

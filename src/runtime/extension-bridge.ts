@@ -17,6 +17,7 @@ import {
 	type ExtensionMode,
 	type ExtensionRunner,
 	type ReadonlySessionManager,
+	type ScopedModel,
 	type ToolDefinition,
 } from "../extensions/index.ts";
 import type { AgentSession } from "./agent-session.ts";
@@ -40,6 +41,8 @@ export interface ExtensionBridgeOptions {
 	onError: (error: ExtensionError) => void;
 	/** `ctx.shutdown()`: how the mode ends the process (RPC: after the current command); default: abort the run. */
 	requestShutdown?: () => void;
+	/** `--models`: `ctx.scopedModels`. */
+	scopedModels?: readonly ScopedModel[];
 }
 
 /** How `session_start` describes the session a runtime begins with. */
@@ -402,7 +405,7 @@ export class ExtensionBridge {
 			sessionManager: () => o.sessionManager(),
 			modelRegistry: () => o.registry,
 			model: () => session()?.agent.state.model,
-			scopedModels: () => [],
+			scopedModels: () => o.scopedModels ?? [],
 			thinkingLevel: () => session()?.agent.state.thinkingLevel,
 			signal: () => session()?.agent.signal,
 			isIdle: () => !session()?.isStreaming,

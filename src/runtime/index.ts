@@ -47,7 +47,7 @@ export {
 	splitContent,
 } from "./prompt-input.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
-export { type RuntimeFactory, RuntimeHost, type SessionRuntime } from "./runtime-host.ts";
+export { type RuntimeFactory, RuntimeHost, type RuntimeStartedHook, type SessionRuntime } from "./runtime-host.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
 export {
 	applyModel,

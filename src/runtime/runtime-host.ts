@@ -10,11 +10,12 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentMessage } from "../agent/index.ts";
 import { SessionManager } from "../session/index.ts";
-import type { AgentSession } from "./agent-session.ts";
+import type { AgentSession, CustomMessageInput } from "./agent-session.ts";
 import type { CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent, SessionListener } from "./events.ts";
 import type { ExtensionBridge, SessionControl, SessionStartInfo } from "./extension-bridge.ts";
 import type { ExtensionHost } from "./extension-host.ts";
+import type { StreamingBehavior } from "./prompt-input.ts";
 
 /** One session's runtime: its file, its agent session (absent without a usable model) and its extension bridge. */
 export interface SessionRuntime {
@@ -37,6 +38,12 @@ export interface SessionRuntime {
 export type RuntimeFactory = (manager: SessionManager, host: RuntimeHost) => Promise<SessionRuntime>;
 
 type ShutdownReason = "quit" | "reload" | "new" | "resume" | "fork";
+
+/**
+ * Runs after each runtime's `session_start` (start-up and every replacement): the mode's `resources_discover`
+ * (reason "reload" after a reload, else "startup", as pi emits it) and the system prompt rebuild.
+ */
+export type RuntimeStartedHook = (runtime: SessionRuntime, start: SessionStartInfo) => Promise<void>;
 type WithSession = (ctx: unknown) => Promise<void>;
 
 export class RuntimeHost implements SessionControl {
@@ -49,6 +56,7 @@ export class RuntimeHost implements SessionControl {
 		private readonly factory: RuntimeFactory,
 		readonly extensions: ExtensionHost,
 		private readonly report: (line: string) => void,
+		private readonly started: RuntimeStartedHook | undefined,
 	) {}
 
 	/** Builds the first runtime and fires `session_start` (reason "startup"). */
@@ -57,8 +65,9 @@ export class RuntimeHost implements SessionControl {
 		manager: SessionManager,
 		extensions: ExtensionHost,
 		report: (line: string) => void = () => {},
+		started?: RuntimeStartedHook,
 	): Promise<RuntimeHost> {
-		const host = new RuntimeHost(factory, extensions, report);
+		const host = new RuntimeHost(factory, extensions, report, started);
 		await host.install(await factory(manager, host), { reason: "startup" });
 		return host;
 	}
@@ -203,7 +212,7 @@ export class RuntimeHost implements SessionControl {
 		beforeBuild?.();
 		for (const line of await this.extensions.reinstantiate({ reimport })) this.report(line);
 		await this.install(await this.factory(manager, this), start);
-		if (withSession) await withSession(this.runtime.bridge.scope.commandContext());
+		if (withSession) await withSession(this.replacedContext());
 	}
 
 	private async install(runtime: SessionRuntime, start: SessionStartInfo): Promise<void> {
@@ -211,6 +220,26 @@ export class RuntimeHost implements SessionControl {
 		runtime.bridge.control = this;
 		this.unsubscribe = runtime.session?.subscribe((event) => this.fanOut(event));
 		await runtime.bridge.start(start);
+		await this.started?.(runtime, start);
+	}
+
+	/**
+	 * What `withSession` receives after a replacement: the new session's command context, plus `sendMessage` and
+	 * `sendUserMessage` bound to the new session (returning promises, so the callback can await the run).
+	 */
+	private replacedContext(): Record<string, unknown> {
+		const base = this.runtime.bridge.scope.commandContext() as unknown as object;
+		const ctx = Object.defineProperties({}, Object.getOwnPropertyDescriptors(base)) as Record<string, unknown>;
+		const session = () => {
+			const current = this.runtime.session;
+			if (!current) throw new Error(this.runtime.noModelReason ?? "No model available");
+			return current;
+		};
+		ctx.sendMessage = async (message: CustomMessageInput, options?: Parameters<AgentSession["sendCustomMessage"]>[1]) =>
+			session().sendCustomMessage(message, options);
+		ctx.sendUserMessage = async (content: string | { type: string }[], options?: { deliverAs?: StreamingBehavior }) =>
+			session().sendUserMessage(content, options?.deliverAs);
+		return ctx;
 	}
 
 	private async fanOut(event: SessionEvent): Promise<void> {

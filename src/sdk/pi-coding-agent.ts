@@ -4,7 +4,19 @@ import type { ToolDefinition } from "../extensions/index.ts";
 
 export { CONFIG_DIR_NAME, getAgentDir } from "../config/index.ts";
 export type * from "../extensions/index.ts";
-export { createEventBus, isExtensionEventName } from "../extensions/index.ts";
+export {
+	createEventBus,
+	isBashToolResult,
+	isEditToolResult,
+	isExtensionEventName,
+	isFindToolResult,
+	isGrepToolResult,
+	isLsToolResult,
+	isPowerShellToolResult,
+	isReadToolResult,
+	isToolCallEventType,
+	isWriteToolResult,
+} from "../extensions/index.ts";
 export {
 	type JsonAgentSessionEvent,
 	type ModelInfo,

@@ -207,6 +207,40 @@ export default function (pi) {
 		] as never);
 	});
 
+	test("withSession gets the new session's context with sendUserMessage; resources_discover after reload; scopedModels", async () => {
+		const s = setup(`
+import { log } from "./log.ts";
+export default function (pi) {
+	pi.on("resources_discover", async (event) => { log({ discover: event.reason }); return {}; });
+	pi.on("session_start", async (event, ctx) => log({ start: event.reason, scoped: ctx.scopedModels.map((m) => m.model.id + ":" + (m.thinkingLevel ?? "-")) }));
+	pi.registerCommand("handoff", { handler: async (_args, ctx) => {
+		await ctx.newSession({ withSession: async (next) => {
+			log({ fresh: next.sessionManager.getEntries().filter((e) => e.type === "message").length });
+			await next.sendUserMessage("continue in the new session");
+			log({ after: next.sessionManager.getEntries().filter((e) => e.type === "message").length });
+		} });
+	} });
+}
+`);
+		server.push({ kind: "reply", text: "new session reply" });
+		const run = await runPiAsync(
+			["-e", "./ext.ts", "--no-session", "--models", "mock-1:high", "-p", "/handoff", "/reload"],
+			s,
+		);
+		expect(run.stderr).toBe("");
+		expect(logged(s.cwd)).toEqual([
+			{ start: "startup", scoped: ["mock-1:high"] },
+			{ discover: "startup" },
+			{ start: "new", scoped: ["mock-1:high"] },
+			{ discover: "startup" },
+			{ fresh: 0 },
+			{ after: 2 },
+			{ start: "reload", scoped: ["mock-1:high"] },
+			{ discover: "reload" },
+		]);
+		expect(userTexts(server.requests.at(-1)?.body)).toEqual(["user:continue in the new session"]);
+	});
+
 	test("before_agent_start and ctx.getSystemPromptOptions describe the system prompt", async () => {
 		const s = setup(`
 import { log } from "./log.ts";
