@@ -18,6 +18,11 @@ export interface GrepOperations {
 	isDirectory(absolutePath: string): boolean | Promise<boolean>;
 	/** Kept for compatibility with pi's interface; not used (context lines come from the search itself). */
 	readFile?(absolutePath: string): string | Promise<string>;
+	/**
+	 * Whether a path that is not a directory is a regular file. FIFOs, devices and sockets are refused rather than
+	 * searched (reading one could block forever or never end). Without it, the local filesystem is asked.
+	 */
+	isRegularFile?(absolutePath: string): boolean | Promise<boolean>;
 }
 
 export interface GrepToolOptions {
@@ -34,8 +39,18 @@ export interface GrepToolDetails {
 
 const DEFAULT_LIMIT = 100;
 
+/** Local answer to "is this a regular file?"; a path that cannot be inspected locally is left to the search. */
+function isLocalRegularFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return true;
+	}
+}
+
 const localOperations: GrepOperations = {
 	isDirectory: (path) => statSync(path).isDirectory(),
+	isRegularFile: isLocalRegularFile,
 };
 
 const grepSchema = Type.Object({
@@ -131,6 +146,11 @@ export function createGrepTool(
 				isDirectory = await operations.isDirectory(searchPath);
 			} catch {
 				throw new Error(`Path not found: ${searchPath}`);
+			}
+			// The search itself always runs here (rg or our own), so a FIFO or device must never reach it.
+			const isRegular = operations.isRegularFile ?? isLocalRegularFile;
+			if (!isDirectory && !(await isRegular(searchPath))) {
+				throw new Error(`Not a regular file (FIFO, device or socket), not searched: ${searchPath}`);
 			}
 			const limit = Math.max(1, Math.floor(p.limit ?? DEFAULT_LIMIT));
 			const context = Math.max(0, Math.floor(p.context ?? 0));

@@ -12,6 +12,8 @@ const variants = [
 	...(findRipgrep() ? [{ name: "ripgrep", forceNative: false }] : []),
 ];
 
+const hasMkfifo = Bun.which("mkfifo") !== null;
+
 function textOf(result: AgentToolResult): string {
 	const block = result.content[0];
 	return block?.type === "text" ? block.text : "";
@@ -169,6 +171,37 @@ for (const variant of variants) {
 			const result = await make(root).execute("c", { pattern: "needle" });
 			expect(textOf(result)).toBe("d/f.txt:1: needle");
 			expect(Date.now() - started).toBeLessThan(2000);
+		});
+
+		test("a FIFO or a device as path is refused at once, without being opened", async () => {
+			const root = makeTempDir("pi-grep-");
+			if (!hasMkfifo) return;
+			expect(Bun.spawnSync(["mkfifo", join(root, "pipe")]).exitCode).toBe(0);
+			const tool = make(root);
+			const started = performance.now();
+			// The signal only bounds a regression (rg on a FIFO would otherwise run until the test times out).
+			const signal = AbortSignal.timeout(3000);
+			for (const [path, shown] of [
+				["pipe", join(root, "pipe")],
+				["/dev/zero", "/dev/zero"],
+			]) {
+				await expect(tool.execute("c", { pattern: "x", path }, signal)).rejects.toThrow(
+					`Not a regular file (FIFO, device or socket), not searched: ${shown}`,
+				);
+			}
+			expect(performance.now() - started).toBeLessThan(1000);
+		});
+
+		test("a directory walk skips FIFOs and finishes", async () => {
+			const root = makeTempDir("pi-grep-");
+			if (!hasMkfifo) return;
+			writeTree(root, { "a.txt": "needle\n", "sub/b.txt": "needle too\n" });
+			expect(Bun.spawnSync(["mkfifo", join(root, "pipe")]).exitCode).toBe(0);
+			expect(Bun.spawnSync(["mkfifo", join(root, "sub", "needle.fifo")]).exitCode).toBe(0);
+			const started = performance.now();
+			const result = await make(root).execute("c", { pattern: "needle" }, AbortSignal.timeout(3000));
+			expect(sortedLines(result)).toEqual(["a.txt:1: needle", "sub/b.txt:1: needle too"]);
+			expect(performance.now() - started).toBeLessThan(2000);
 		});
 
 		test("stops walking a large tree at the limit", async () => {
