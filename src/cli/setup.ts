@@ -101,7 +101,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		return { registry, allTools: [], noModelReason: resolution.error };
 	}
 	const model = resolution.model;
-	if (!registry.getApiKey(model) && !isKeyless(registry, model)) {
+	if (!registry.getApiKey(model) && !registry.authStorage.canRefresh(model.provider) && !isKeyless(registry, model)) {
 		return {
 			registry,
 			allTools: [],
@@ -123,7 +123,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		thinkingLevel: thinking,
 		tools,
 		systemPrompt,
-		getApiKey: (m) => registry.getApiKey(m),
+		getApiKey: (m) => registry.getApiKeyForRequest(m),
 		getHeaders: (m) => registry.getRequestHeaders(m),
 		retry: {
 			enabled: settings.retry?.enabled ?? DEFAULT_RETRY.enabled,

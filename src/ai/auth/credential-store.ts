@@ -50,6 +50,22 @@ export interface OAuthCredential {
 
 export type Credential = ApiKeyCredential | OAuthCredential;
 
+/** OAuth tokens as an OAuth provider hands them out (auth.json stores them with `type: "oauth"`). */
+export interface OAuthTokens {
+	refresh: string;
+	access: string;
+	expires: number;
+	[field: string]: unknown;
+}
+
+/** What a provider registered with `oauth` (pi's `registerProvider`) contributes to key resolution. */
+export interface OAuthHandler {
+	/** The request key from stored tokens (often the access token itself). */
+	getApiKey(credentials: OAuthTokens): string;
+	/** New tokens for expired ones. */
+	refreshToken(credentials: OAuthTokens, signal?: AbortSignal): Promise<OAuthTokens>;
+}
+
 export type AuthSource = "runtime" | "stored" | "environment" | "fallback" | "models_json_key" | "models_json_command";
 
 export interface AuthStatus {
@@ -124,6 +140,7 @@ export class AuthStorage {
 	private diagnostics: string[] = [];
 	private readonly runtimeKeys = new Map<string, string>();
 	private configured: ConfiguredKeyResolver | undefined;
+	private readonly oauthHandlers = new Map<string, OAuthHandler>();
 
 	constructor(authPath: string, options: AuthStorageOptions = {}) {
 		this.path = resolve(authPath);
@@ -185,6 +202,36 @@ export class AuthStorage {
 		});
 	}
 
+	/** Installs (or with undefined removes) the OAuth handler of a provider (`registerProvider(…, {oauth})`). */
+	setOAuthHandler(provider: string, handler: OAuthHandler | undefined): void {
+		if (handler) this.oauthHandlers.set(provider, handler);
+		else this.oauthHandlers.delete(provider);
+	}
+
+	/** True when the provider's stored OAuth tokens have expired and its handler can refresh them. */
+	canRefresh(provider: string): boolean {
+		const stored = this.credentials.get(provider);
+		return stored?.type === "oauth" && this.oauthHandlers.has(provider) && this.now() >= stored.expires;
+	}
+
+	/**
+	 * Refreshes expired OAuth tokens through the provider's handler and stores the new ones (locked write). A
+	 * failed refresh leaves the stored tokens as they were and rejects with a one-line reason.
+	 */
+	async refreshOAuthIfExpired(provider: string, signal?: AbortSignal): Promise<void> {
+		if (!this.canRefresh(provider)) return;
+		const stored = this.credentials.get(provider) as OAuthCredential;
+		const handler = this.oauthHandlers.get(provider) as OAuthHandler;
+		const { type: _type, ...tokens } = stored;
+		let fresh: OAuthTokens;
+		try {
+			fresh = await handler.refreshToken(tokens as OAuthTokens, signal);
+		} catch (error) {
+			throw new Error(`OAuth token refresh for "${provider}" failed: ${errorMessage(error)}`);
+		}
+		await this.set(provider, { ...fresh, type: "oauth" });
+	}
+
 	/** A key for this process only (`--api-key`); never written to disk. */
 	setRuntimeApiKey(provider: string, apiKey: string): void {
 		this.runtimeKeys.set(provider, apiKey);
@@ -231,7 +278,11 @@ export class AuthStorage {
 
 	private resolveStored(provider: string, credential: Credential): ApiKeyResolution {
 		if (credential.type === "oauth") {
-			if (this.now() < credential.expires) return { apiKey: credential.access, source: "stored" };
+			if (this.now() < credential.expires) {
+				const handler = this.oauthHandlers.get(provider);
+				const { type: _type, ...tokens } = credential;
+				return { apiKey: handler ? handler.getApiKey(tokens as OAuthTokens) : credential.access, source: "stored" };
+			}
 			const when = new Date(credential.expires).toISOString();
 			return {
 				source: "stored",

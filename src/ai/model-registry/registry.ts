@@ -5,6 +5,7 @@
  * leaving the built-ins.
  */
 
+import { errorMessage } from "../../util/index.ts";
 import type { ApiKeyResolution, AuthStatus, AuthStorage, ConfiguredKeyResolver } from "../auth/credential-store.ts";
 import {
 	isValueConfigured,
@@ -16,10 +17,23 @@ import {
 import { PROVIDER_ENV_KEYS } from "../env-keys.ts";
 import { getModels } from "../models/index.ts";
 import { registerApiProvider, unregisterApiProviders } from "../registry.ts";
-import type { Model } from "../types.ts";
+import { failedStream, stream, streamSimple } from "../stream.ts";
+import type {
+	AssistantMessage,
+	AssistantMessageEventStream,
+	Context,
+	Model,
+	SimpleStreamOptions,
+	StreamOptions,
+} from "../types.ts";
 import { type Composed, composeModels, modelKey } from "./compose.ts";
 import { type ModelsJson, readModelsJson } from "./schema.ts";
 import type { ModelRegistryOptions, ProviderConfig } from "./types.ts";
+
+/** What `getApiKeyAndHeaders` gives an extension: the request-time key and headers, or why they cannot be had. */
+export type RequestAuth =
+	| { ok: true; apiKey?: string; headers?: Record<string, string> }
+	| { ok: false; error: string };
 
 export class ModelRegistry {
 	readonly authStorage: AuthStorage;
@@ -125,6 +139,52 @@ export class ModelRegistry {
 		return this.authStorage.resolveApiKey(model.provider);
 	}
 
+	/** Whether some key source is configured for the model's provider (nothing is resolved or run). */
+	hasConfiguredAuth(model: Pick<Model, "provider">): boolean {
+		return this.authStorage.getAuthStatus(model.provider).configured;
+	}
+
+	/** The key for a provider, or undefined when there is none or it cannot be resolved. */
+	async getApiKeyForProvider(provider: string): Promise<string | undefined> {
+		return this.authStorage.getApiKey(provider);
+	}
+
+	/**
+	 * Key and headers for a request to `model`, resolved now. No key is not an error (the request may not need
+	 * one); a configured key or header value that cannot be resolved, or `authHeader` without a key, is.
+	 */
+	async getApiKeyAndHeaders(model: Pick<Model, "provider" | "id" | "headers">): Promise<RequestAuth> {
+		try {
+			const key = this.resolveApiKey(model);
+			if (key.error !== undefined) return { ok: false, error: key.error };
+			const headers = this.getRequestHeaders(model);
+			return {
+				ok: true,
+				...(key.apiKey !== undefined ? { apiKey: key.apiKey } : {}),
+				...(Object.keys(headers).length > 0 ? { headers } : {}),
+			};
+		} catch (error) {
+			return { ok: false, error: errorMessage(error) };
+		}
+	}
+
+	/** `stream` with the registry's request-time auth; the caller's `apiKey` and `headers` win. */
+	stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
+		const request = this.withAuth(model, options);
+		return "error" in request ? failedStream(model, request.error) : stream(model, context, request.options);
+	}
+
+	/** `streamSimple` with the registry's request-time auth. */
+	streamSimple(model: Model, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream {
+		const request = this.withAuth(model, options);
+		return "error" in request ? failedStream(model, request.error) : streamSimple(model, context, request.options);
+	}
+
+	/** The final message of `stream` (an error ends it with stopReason "error", as pi-ai's `complete` does). */
+	complete(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage> {
+		return this.stream(model, context, options).result();
+	}
+
 	/**
 	 * Headers to send with a request for `model`: the model's own, then provider and model headers from
 	 * models.json / registerProvider (value-resolved now; commands run every time), then `Authorization` when
@@ -167,16 +227,39 @@ export class ModelRegistry {
 			registerApiProvider({ api: config.api, stream: config.stream ?? streamSimple, streamSimple }, name);
 		}
 		this.extensions.set(name, config);
+		this.authStorage.setOAuthHandler(name, config.oauth);
 		this.composed = trial;
+	}
+
+	/** The OAuth part of a registered provider (for `/login`), if any. */
+	getOAuthProvider(name: string): ProviderConfig["oauth"] {
+		return this.extensions.get(name)?.oauth;
+	}
+
+	/** The key for `model`, refreshing expired OAuth tokens first (the form request paths use). */
+	async getApiKeyForRequest(model: Pick<Model, "provider">, signal?: AbortSignal): Promise<string | undefined> {
+		await this.authStorage.refreshOAuthIfExpired(model.provider, signal);
+		return this.getApiKey(model);
 	}
 
 	/** Removes an extension provider and its API implementation; built-in behaviour comes back. */
 	unregisterProvider(name: string): void {
 		unregisterApiProviders(name);
+		this.authStorage.setOAuthHandler(name, undefined);
 		if (this.extensions.delete(name)) this.rebuild();
 	}
 
 	// ---- internals -----------------------------------------------------------------------------------------
+
+	private withAuth<T extends StreamOptions>(model: Model, options: T | undefined): { options: T } | { error: string } {
+		try {
+			const apiKey = options?.apiKey ?? this.getApiKey(model);
+			const headers = { ...this.getRequestHeaders(model), ...options?.headers };
+			return { options: { ...options, ...(apiKey !== undefined ? { apiKey } : {}), headers } as T };
+		} catch (error) {
+			return { error: errorMessage(error) };
+		}
+	}
 
 	private compose(json: ModelsJson | undefined): Composed {
 		return composeModels({ builtins: this.builtins, json, extensions: this.extensions });

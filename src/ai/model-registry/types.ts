@@ -1,5 +1,5 @@
 /** Shapes shared by the model registry's layers (models.json and extension `registerProvider`). */
-import type { AuthStorage } from "../auth/credential-store.ts";
+import type { AuthStorage, OAuthTokens } from "../auth/credential-store.ts";
 import type { ValueEnv } from "../auth/resolve-value.ts";
 import type {
 	Api,
@@ -59,6 +59,22 @@ export interface ProviderConfig {
 	streamSimple?: StreamFunction<Api, SimpleStreamOptions>;
 	/** Optional full-options stream; defaults to `streamSimple`. */
 	stream?: StreamFunction<Api, StreamOptions>;
+	/**
+	 * OAuth for this provider: tokens stored in auth.json (`type: "oauth"`) become request keys through
+	 * `getApiKey`, and expired ones are refreshed through `refreshToken` before a request. `login` is kept for the
+	 * interactive `/login`.
+	 */
+	oauth?: ProviderOAuth;
+}
+
+export interface ProviderOAuth {
+	/** Display name in `/login`. */
+	name?: string;
+	login(callbacks: unknown): Promise<OAuthTokens>;
+	refreshToken(credentials: OAuthTokens, signal?: AbortSignal): Promise<OAuthTokens>;
+	getApiKey(credentials: OAuthTokens): string;
+	/** Adjusts the provider's models for the logged-in account. */
+	modifyModels?(models: Model[], credentials: OAuthTokens): Model[];
 }
 
 export interface ModelRegistryOptions {

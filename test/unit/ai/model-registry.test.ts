@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: config values use the literal ${NAME} syntax on purpose
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AuthStorage } from "../../../src/ai/auth/credential-store.ts";
 import { clearValueCache } from "../../../src/ai/auth/resolve-value.ts";
@@ -581,5 +581,52 @@ describe("registerProvider / unregisterProvider", () => {
 			'registerProvider("z"): models[0] ("m"): no "baseUrl"',
 		);
 		expect(registry.getAll()).toEqual(BUILTINS);
+	});
+});
+
+describe("registerProvider with oauth", () => {
+	const oauthProvider = (refreshed: { calls: number }, fail = false): ProviderConfig => ({
+		baseUrl: "https://oauth.example",
+		api: "openai-responses",
+		models: [{ id: "o-1" }],
+		oauth: {
+			name: "OAuth Corp",
+			login: async () => ({ refresh: "r0", access: "a0", expires: 0 }),
+			refreshToken: async (credentials) => {
+				refreshed.calls++;
+				if (fail) throw new Error("token endpoint said no");
+				return { refresh: `${credentials.refresh}+`, access: "fresh-access", expires: Date.now() + 3_600_000 };
+			},
+			getApiKey: (credentials) => `key:${credentials.access}`,
+		},
+	});
+
+	test("stored tokens become keys through getApiKey; expired ones are refreshed and stored before a request", async () => {
+		const expired = { type: "oauth", refresh: "r1", access: "old-access", expires: Date.now() - 1000 };
+		const { registry, auth, dir } = setup(undefined, {}, { corp: expired });
+		const refreshed = { calls: 0 };
+		registry.registerProvider("corp", oauthProvider(refreshed));
+		expect(registry.getOAuthProvider("corp")?.name).toBe("OAuth Corp");
+		expect(registry.getApiKey({ provider: "corp" })).toBeUndefined();
+		expect(auth.canRefresh("corp")).toBe(true);
+		expect(await registry.getApiKeyForRequest({ provider: "corp" })).toBe("key:fresh-access");
+		expect(refreshed.calls).toBe(1);
+		const stored = JSON.parse(readFileSync(join(dir, "auth.json"), "utf8")).corp;
+		expect(stored).toMatchObject({ type: "oauth", refresh: "r1+", access: "fresh-access" });
+		// Still valid: no second refresh.
+		expect(await registry.getApiKeyForRequest({ provider: "corp" })).toBe("key:fresh-access");
+		expect(refreshed.calls).toBe(1);
+		registry.unregisterProvider("corp");
+		expect(auth.canRefresh("corp")).toBe(false);
+	});
+
+	test("a failed refresh rejects with one line and leaves the stored tokens untouched", async () => {
+		const expired = { type: "oauth", refresh: "r1", access: "old-access", expires: 5 };
+		const { registry, dir } = setup(undefined, {}, { corp: expired });
+		registry.registerProvider("corp", oauthProvider({ calls: 0 }, true));
+		await expect(registry.getApiKeyForRequest({ provider: "corp" })).rejects.toThrow(
+			'OAuth token refresh for "corp" failed: token endpoint said no',
+		);
+		expect(JSON.parse(readFileSync(join(dir, "auth.json"), "utf8")).corp).toEqual(expired);
 	});
 });
