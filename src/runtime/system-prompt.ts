@@ -33,8 +33,10 @@ code before changing it, make focused changes, run commands to check your work, 
 
 export function buildSystemPrompt(options: SystemPromptOptions): string {
 	const parts: string[] = [];
-	if (options.customPrompt !== undefined) {
-		parts.push(options.customPrompt.trim());
+	// An empty custom prompt (e.g. `--system-prompt ""` or a blank SYSTEM.md) keeps the default, as in pi.
+	const custom = options.customPrompt?.trim();
+	if (custom) {
+		parts.push(custom);
 	} else {
 		parts.push(INTRO);
 		const listed = options.tools.filter((t) => t.promptSnippet);
