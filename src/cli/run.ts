@@ -10,7 +10,7 @@ import { createNoopUi } from "../extensions/index.ts";
 import { type PromptInput, runJsonMode, runPrintMode } from "../modes/index.ts";
 import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
 import type { ExtensionHost, SessionRuntime, SessionStartInfo } from "../runtime/index.ts";
-import { RuntimeHost } from "../runtime/index.ts";
+import { NothingToCompactError, RuntimeHost } from "../runtime/index.ts";
 import { errorMessage, UserError } from "../util/index.ts";
 import type { ParsedArgs } from "./args.ts";
 import { createRuntimeFactory } from "./runtime-factory.ts";
@@ -64,7 +64,7 @@ export async function runNonInteractive(o: RunOptions): Promise<number> {
 			mode: o.json ? "json" : "print",
 			hasUI: false,
 			ui: createNoopUi(),
-			onExtensionError: (e) => err(`Extension error (${e.extensionPath}): ${e.error}\n`),
+			onExtensionError: (e) => err(`Extension error (${e.extensionPath}, ${e.event}): ${e.error}\n`),
 			warn: (line) => err(`${line}\n`),
 		});
 		host = await RuntimeHost.start(
@@ -172,7 +172,13 @@ function builtinCommand(host: RuntimeHost, name: string, out: (text: string) => 
 
 /** Built-in `/compact [instructions]`: compacts now and says what it did. */
 async function runCompact(host: RuntimeHost, instructions: string, out: (text: string) => void): Promise<void> {
-	const result = await host.current.compact?.(instructions || undefined);
+	let result: Awaited<ReturnType<NonNullable<SessionRuntime["compact"]>>>;
+	try {
+		result = await host.current.compact?.(instructions || undefined);
+	} catch (error) {
+		if (!(error instanceof NothingToCompactError)) throw error;
+		result = undefined;
+	}
 	out(
 		result
 			? `Compacted: ${result.tokensBefore} tokens of context summarised; kept from entry ${result.firstKeptEntryId}\n`

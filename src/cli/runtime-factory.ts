@@ -10,8 +10,9 @@ import type { ExtensionError, ExtensionMode, ScopedModel } from "../extensions/i
 import type { ResourceLoader } from "../resources/index.ts";
 import {
 	attachAutoCompaction,
-	compactSession,
+	compactNow,
 	createExtensionActions,
+	DEFAULT_BRANCH_SUMMARY_RESERVE,
 	ExtensionBridge,
 	type ExtensionHost,
 	navigateTree,
@@ -21,6 +22,7 @@ import {
 	recordSettings,
 	type SessionRuntime,
 } from "../runtime/index.ts";
+import { errorMessage } from "../util/index.ts";
 import type { ParsedArgs } from "./args.ts";
 import { type Credentials, setupSession } from "./setup.ts";
 
@@ -83,6 +85,12 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 		if (session) {
 			session.expandInput = (text) => s.resources.expandInput(text);
 			bridge.promptOptions = setup.systemPromptOptions;
+			s.host.onEventBusError = (channel, error) =>
+				bridge.runner.reportError({
+					extensionPath: "<event-bus>",
+					event: `pi.events:${channel}`,
+					error: errorMessage(error),
+				});
 			bridge.attach(session);
 			recordSettings(manager, session.agent.state.model, session.agent.state.thinkingLevel);
 			disposers.push(recordSession(session, manager, s.warn));
@@ -100,52 +108,27 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 				},
 			});
 			for (const extension of s.host.extensions) extension.handle.bind(actions);
+			const auto = { enabled: s.settings.compaction?.enabled ?? DEFAULT_COMPACTION_SETTINGS.enabled };
 			const compaction = {
 				session,
 				manager,
-				settings: compactionSettings(s.settings, session.agent.state.model),
+				// Resolved at each compaction: `modelOverrides` follow the model the session uses by then.
+				settings: (model: Model) => compactionSettings(s.settings, model, auto.enabled),
 				getApiKey: (model: Model) => s.credentials.registry.getApiKey(model),
 				hooks: bridge.compactionHooks(),
-				...summaryModel(s.settings, s.credentials.registry),
+				model: () => summaryModel(s.settings, s.credentials.registry),
+				branchSummaryReserveTokens: s.settings.branchSummary?.reserveTokens ?? DEFAULT_BRANCH_SUMMARY_RESERVE,
 			};
 			attachAutoCompaction(compaction);
-			autoCompaction = compaction.settings;
+			autoCompaction = auto;
 			new RunBoundaries({
 				session,
 				manager: () => manager,
 				runner: bridge.runner,
 				context: () => bridge.scope.context(),
 			});
-			compact = async (customInstructions) => {
-				await session.emitEvent({ type: "compaction_start", reason: "manual" });
-				session.compacting++;
-				try {
-					const result = await compactSession(compaction, {
-						reason: "manual",
-						...(customInstructions ? { customInstructions } : {}),
-					});
-					await session.emitEvent({
-						type: "compaction_end",
-						reason: "manual",
-						...(result ? { result } : {}),
-						aborted: false,
-						willRetry: false,
-					});
-					return result;
-				} catch (error) {
-					await session.emitEvent({
-						type: "compaction_end",
-						reason: "manual",
-						aborted: false,
-						willRetry: false,
-						errorMessage: error instanceof Error ? error.message : String(error),
-					});
-					throw error;
-				} finally {
-					session.compacting--;
-				}
-			};
-			bridge.compactor = (options) => compactSession(compaction, { reason: "manual", ...options });
+			compact = (customInstructions) => compactNow(compaction, customInstructions);
+			bridge.compactor = (options) => compactNow(compaction, options?.customInstructions);
 			bridge.navigator = (targetId, options) =>
 				navigateTree({ ...compaction, treeHooks: bridge.treeHooks() }, targetId, options);
 			if (setup.rebuildSystemPrompt) session.agent.state.systemPrompt = setup.rebuildSystemPrompt();
@@ -180,20 +163,19 @@ function withoutModelFlags(flags: ParsedArgs["flags"]): ParsedArgs["flags"] {
 }
 
 /** Settings `compaction.model` ("provider/id"): a different (cheaper) model writes the summaries. */
-function summaryModel(settings: RuntimeServices["settings"], registry: ModelRegistry): { model?: Model } {
+function summaryModel(settings: RuntimeServices["settings"], registry: ModelRegistry): Model | undefined {
 	const spec = (settings.compaction as { model?: string } | undefined)?.model;
-	if (!spec) return {};
+	if (!spec) return undefined;
 	const slash = spec.indexOf("/");
-	const model = slash > 0 ? registry.find(spec.slice(0, slash), spec.slice(slash + 1)) : undefined;
-	return model ? { model } : {};
+	return slash > 0 ? registry.find(spec.slice(0, slash), spec.slice(slash + 1)) : undefined;
 }
 
-/** Settings `compaction`, with `modelOverrides["provider/id"]` applied for the session's model. */
-function compactionSettings(settings: RuntimeServices["settings"], model: Model): CompactionSettings {
+/** Settings `compaction`, with `modelOverrides["provider/id"]` applied for `model`. */
+function compactionSettings(settings: RuntimeServices["settings"], model: Model, enabled: boolean): CompactionSettings {
 	const c = settings.compaction;
 	const override = c?.modelOverrides?.[`${model.provider}/${model.id}`];
 	return {
-		enabled: c?.enabled ?? DEFAULT_COMPACTION_SETTINGS.enabled,
+		enabled,
 		reserveTokens: override?.reserveTokens ?? c?.reserveTokens ?? DEFAULT_COMPACTION_SETTINGS.reserveTokens,
 		keepRecentTokens: override?.keepRecentTokens ?? c?.keepRecentTokens ?? DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
 	};

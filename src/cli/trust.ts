@@ -52,7 +52,7 @@ async function askExtensions(options: TrustOptions): Promise<HandlerAnswer | und
 		options.host.extensions.map((e) => ({ path: e.entry.path, handlers: e.handle.registrations.handlers })),
 	);
 	if (!runner.hasHandlers("project_trust")) return undefined;
-	runner.onError((e) => options.warn(`Extension error (${e.extensionPath}): ${e.error}\n`));
+	runner.onError((e) => options.warn(`Extension error (${e.extensionPath}, ${e.event}): ${e.error}\n`));
 	const ui = createNoopUi() as never;
 	const outcome = await runner.emit(
 		"project_trust",

@@ -50,6 +50,8 @@ export interface ExtensionHost {
 	/** Settings and extension problems, one line each, already formatted. */
 	diagnostics: string[];
 	events: EventBus;
+	/** Where `pi.events` listener failures go once a session reports extension errors (set per runtime). */
+	onEventBusError: ((channel: string, error: unknown) => void) | undefined;
 	moduleLoader: ModuleLoader;
 	/** Flags by name; the first extension to register a name owns it. */
 	flags: Map<string, RegisteredFlag>;
@@ -72,8 +74,10 @@ const SCOPE_ORDER: Record<ExtensionScope, number> = { global: 0, project: 1, set
 
 export async function startExtensionHost(options: ExtensionHostOptions): Promise<ExtensionHost> {
 	const diagnostics: string[] = [];
+	// Before a session exists a failing listener is a start-up diagnostic; afterwards the session reports it.
 	const events = createEventBus((channel, error) => {
-		diagnostics.push(`extension event bus "${channel}": listener failed: ${String(error)}`);
+		if (host.onEventBusError) host.onEventBusError(channel, error);
+		else diagnostics.push(`extension event bus "${channel}": listener failed: ${String(error)}`);
 	});
 	const moduleLoader = await createModuleLoader(
 		options.virtualModules,
@@ -124,7 +128,8 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 	});
 	diagnostics.push(...discovery.diagnostics.map(formatDiagnostic), ...(await load(discovery.entries)));
 
-	return {
+	const host: ExtensionHost = {
+		onEventBusError: undefined,
 		extensions,
 		diagnostics,
 		events,
@@ -165,6 +170,7 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 			return [...project.diagnostics.map(formatDiagnostic), ...(await load(project.entries))];
 		},
 	};
+	return host;
 }
 
 function registerFlags(extension: LoadedExtensionHandle, flags: Map<string, RegisteredFlag>): string[] {

@@ -241,6 +241,21 @@ export default function (pi) {
 		expect(userTexts(server.requests.at(-1)?.body)).toEqual(["user:continue in the new session"]);
 	});
 
+	test("a failing pi.events listener is reported once the session runs; the emitter goes on", async () => {
+		const s = setup(`
+import { log } from "./log.ts";
+export default function (pi) {
+	pi.events.on("ping", () => { throw new Error("listener broke"); });
+	pi.events.on("ping", (data) => log({ got: data }));
+	pi.registerCommand("ping", { handler: async () => { pi.events.emit("ping", 42); log({ emitted: true }); } });
+}
+`);
+		const run = await runPiAsync(["-e", "./ext.ts", "--no-session", "-p", "/ping"], s);
+		expect(run.exitCode).toBe(0);
+		expect(run.stderr).toBe("Extension error (<event-bus>, pi.events:ping): listener broke\n");
+		expect(logged(s.cwd)).toEqual([{ got: 42 }, { emitted: true }]);
+	});
+
 	test("before_agent_start and ctx.getSystemPromptOptions describe the system prompt", async () => {
 		const s = setup(`
 import { log } from "./log.ts";
