@@ -364,6 +364,53 @@ export default function (pi) {
 		await expect(client.setModel("invalid", "model")).rejects.toThrow("Model not found: invalid/model");
 	});
 
+	test("model, thinking, queue-mode, retry and command queries answer with pi's shapes", async () => {
+		const s = setup({
+			".pi/prompts/review.md": "---\ndescription: Review the change\n---\nReview $1",
+		});
+		writeTree(s.home, {
+			".pi/agent/models.json": JSON.stringify({
+				providers: {
+					mock: {
+						baseUrl: server.url,
+						api: "anthropic-messages",
+						apiKey: "mock-key",
+						models: [{ id: "mock-1", reasoning: true }, { id: "mock-2" }],
+					},
+				},
+			}),
+		});
+		const client = await start(s, ["--approve", "--no-session"]);
+		const models = await client.getAvailableModels();
+		expect(models.map((m) => `${m.provider}/${m.id}`)).toEqual(["mock/mock-1", "mock/mock-2"]);
+		expect(await client.getAvailableThinkingLevels()).toContain("high");
+		await client.setThinkingLevel("high");
+		expect((await client.getState()).thinkingLevel).toBe("high");
+		const cycledLevel = await client.cycleThinkingLevel();
+		expect(cycledLevel?.level).toBeDefined();
+		expect(cycledLevel?.level).not.toBe("high");
+		const cycled = await client.cycleModel();
+		expect(cycled).toMatchObject({ model: { provider: "mock", id: "mock-2" }, isScoped: false });
+		// A model without reasoning has only "off", and nothing to cycle.
+		expect(await client.getAvailableThinkingLevels()).toEqual(["off"]);
+		expect(await client.cycleThinkingLevel()).toBeNull();
+		const set = await client.setModel("mock", "mock-1");
+		expect(set).toMatchObject({ provider: "mock", id: "mock-1" });
+		await client.setSteeringMode("all");
+		await client.setFollowUpMode("all");
+		expect(await client.getState()).toMatchObject({ steeringMode: "all", followUpMode: "all" });
+		await client.setAutoCompaction(false);
+		expect((await client.getState()).autoCompactionEnabled).toBe(false);
+		await client.setAutoRetry(false);
+		await client.abortRetry();
+		await client.abortBash();
+		expect(await client.clearQueue()).toEqual({ steering: [], followUp: [] });
+		const commands = await client.getCommands();
+		expect(commands).toContainEqual(expect.objectContaining({ name: "review", source: "prompt" }));
+		await expect(client.exportHtml()).rejects.toThrow();
+		expect(await client.newSession()).toEqual({ cancelled: false });
+	});
+
 	test("garbage lines get pi's error responses and never stop the process", async () => {
 		const s = setup();
 		const proc = Bun.spawn([ensureBinary(), "--mode", "rpc", "--no-session"], {
