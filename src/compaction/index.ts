@@ -18,6 +18,7 @@ export { type CompactionPreparation, prepareCompaction } from "./prepare.ts";
 export {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
+	maxBranchSummaryTokens,
 	maxSummaryTokens,
 	type SummaryPromptOptions,
 	serializeConversation,

@@ -94,10 +94,22 @@ Summarise only what the later part needs in order to make sense:
 Be brief; do not repeat what the later part will show anyway.`;
 }
 
-/** Output budget for a summary: 80 % of the reserve (half of that for a turn-prefix summary). */
-export function maxSummaryTokens(reserveTokens: number, turnPrefix = false): number {
-	const budget = Math.floor(0.8 * reserveTokens);
-	return turnPrefix ? Math.floor(budget / 2) : budget;
+/**
+ * Output budget for a compaction summary, as pi derives it: 80 % of `reserveTokens` (50 % for a turn-prefix
+ * summary), never more than the summarising model's own `maxTokens` (when it states one).
+ */
+export function maxSummaryTokens(reserveTokens: number, modelMaxTokens = 0, turnPrefix = false): number {
+	const budget = Math.floor((turnPrefix ? 0.5 : 0.8) * reserveTokens);
+	return capByModel(budget, modelMaxTokens);
+}
+
+/** Output budget for a branch summary: 4096 tokens, at most the model's `maxTokens`. */
+export function maxBranchSummaryTokens(modelMaxTokens = 0): number {
+	return capByModel(4096, modelMaxTokens);
+}
+
+function capByModel(budget: number, modelMaxTokens: number): number {
+	return modelMaxTokens > 0 ? Math.min(budget, modelMaxTokens) : budget;
 }
 
 /** Longest tool result kept in a serialized transcript. */

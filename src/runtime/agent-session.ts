@@ -49,6 +49,8 @@ export class AgentSession {
 	expandInput: (text: string) => string = (text) => text;
 	/** Compactions in progress (manual or automatic); `get_state.isCompacting`. */
 	compacting = 0;
+	/** Compactions and branch summaries under way; `abort()` aborts them too. */
+	readonly summarizing = new Set<AbortController>();
 	private readonly listeners: SessionListener[] = [];
 	private retryController: AbortController | undefined;
 	private attempt = 0;
@@ -299,6 +301,7 @@ export class AgentSession {
 	abort(): void {
 		this.retryController?.abort();
 		for (const preparation of this.preparing) preparation.abort();
+		for (const summary of this.summarizing) summary.abort();
 		this.agent.abort();
 	}
 

@@ -5,53 +5,34 @@
  */
 import { isContextOverflow } from "../ai/index.ts";
 import { getContextUsage, shouldCompact } from "../compaction/index.ts";
-import { errorMessage } from "../util/index.ts";
-import { type CompactionDeps, type CompactionReason, compactSession } from "./compaction-run.ts";
+import { runCompaction } from "./compaction-lifecycle.ts";
+import { type CompactionDeps, type CompactionReason, currentCompactionSettings } from "./compaction-run.ts";
 
 export function attachAutoCompaction(deps: CompactionDeps): void {
 	const { session } = deps;
-	const run = async (reason: CompactionReason, retry: boolean): Promise<boolean> => {
-		await session.emitEvent({ type: "compaction_start", reason });
-		session.compacting++;
-		try {
-			const result = await compactSession(deps, { reason });
-			await session.emitEvent({
-				type: "compaction_end",
-				reason,
-				...(result ? { result } : {}),
-				aborted: false,
-				willRetry: retry && result !== undefined,
-			});
-			return result !== undefined;
-		} catch (error) {
-			await deps.hooks?.failed?.(errorMessage(error), reason);
-			await session.emitEvent({
-				type: "compaction_end",
-				reason,
-				aborted: false,
-				willRetry: false,
-				errorMessage: errorMessage(error),
-			});
-			return false;
-		} finally {
-			session.compacting--;
-		}
-	};
+	const run = async (reason: CompactionReason, willRetry: boolean): Promise<boolean> =>
+		(await runCompaction(deps, { reason, willRetry })).ok;
 	session.runEndHooks.push(async () => {
-		if (!deps.settings.enabled) return undefined;
+		const settings = currentCompactionSettings(deps);
+		if (!settings.enabled) return undefined;
 		const last = session.lastAssistantMessage();
 		if (!last) return undefined;
 		const model = session.agent.state.model;
 		if (last.stopReason === "error" && isContextOverflow(last)) {
 			const messages = session.agent.state.messages;
-			if (messages[messages.length - 1] === last) messages.pop();
-			if (!(await run("overflow", true))) return undefined;
+			const dropped = messages[messages.length - 1] === last;
+			if (dropped) messages.pop();
+			if (!(await run("overflow", true))) {
+				// Nothing changed: the transcript ends with the failed reply again, as the session file does.
+				if (dropped && session.agent.state.messages === messages) messages.push(last);
+				return undefined;
+			}
 			dropTrailingFailures(session.agent.state.messages);
 			return "continue";
 		}
 		if (last.stopReason === "error" || last.stopReason === "aborted") return undefined;
 		const usage = getContextUsage(session.messages, model.contextWindow);
-		if (shouldCompact(usage.tokens, model.contextWindow, deps.settings)) await run("threshold", false);
+		if (shouldCompact(usage.tokens, model.contextWindow, settings)) await run("threshold", false);
 		return undefined;
 	});
 }

@@ -1,30 +1,46 @@
 /**
- * Running a compaction: prepare it from the current branch, have the model write the summary (and, for a split
- * turn, the prefix summary in parallel), record it as a compaction entry, and continue from the rebuilt context.
- * A failed or aborted compaction changes nothing: the session file and the transcript stay as they were.
+ * Running a compaction: prepare it from the current branch, let `session_before_compact` cancel or supply it, have
+ * the model write the summary (see compaction-summary.ts), record it as a compaction entry, and continue from the
+ * rebuilt context. A failed, cancelled or aborted compaction changes nothing: the session file and the transcript
+ * stay as they were. Events around it live in compaction-lifecycle.ts.
  */
-import type { AgentMessage } from "../agent/index.ts";
-import { type AssistantMessage, completeSimple, isContextOverflow, type Model } from "../ai/index.ts";
+import type { Model, Usage } from "../ai/index.ts";
 import {
-	buildSummaryPrompt,
-	buildTurnPrefixPrompt,
 	type CompactionPreparation,
 	type CompactionSettings,
 	compactionDetails,
+	estimateTokens,
 	formatFileLists,
-	maxSummaryTokens,
 	prepareCompaction,
-	serializeConversation,
 } from "../compaction/index.ts";
 import type { SessionEntry, SessionManager } from "../session/index.ts";
 import type { AgentSession } from "./agent-session.ts";
+import { generateCompactionSummary } from "./compaction-summary.ts";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
-export interface CompactionOutcome {
+/** What a compaction produced, in the shape of pi's `CompactionResult`. */
+export interface CompactionResult {
 	summary: string;
 	firstKeptEntryId: string;
 	tokensBefore: number;
+	/** Estimated size of the rebuilt context. */
+	estimatedTokensAfter?: number;
+	/** What the summary requests cost. */
+	usage?: Usage;
+	/** Files read / modified (built-in summaries), or the extension's own data. */
+	details?: unknown;
+}
+
+/** Earlier name of {@link CompactionResult}. */
+export type CompactionOutcome = CompactionResult;
+
+/** Compaction stopped by `session_before_compact` (`cancel`) or by an abort; nothing was changed. */
+export class CompactionCancelledError extends Error {
+	constructor() {
+		super("Compaction cancelled");
+		this.name = "CompactionCancelledError";
+	}
 }
 
 /** Extension hooks (`session_before_compact` may cancel or supply the compaction; `session_compact` after). */
@@ -35,113 +51,124 @@ export interface CompactionHooks {
 		customInstructions?: string;
 		reason: CompactionReason;
 		signal: AbortSignal;
-	}): Promise<{ cancel?: boolean; compaction?: CompactionOutcome & { details?: unknown } } | undefined>;
+	}): Promise<{ cancel?: boolean; compaction?: CompactionResult } | undefined>;
 	after?(entry: SessionEntry, fromExtension: boolean, reason: CompactionReason): Promise<void>;
-	failed?(errorMessage: string, reason: CompactionReason): Promise<void>;
+	failed?(info: {
+		reason: CompactionReason;
+		errorMessage?: string;
+		aborted: boolean;
+		willRetry: boolean;
+		fromExtension: boolean;
+	}): Promise<void>;
 }
 
 export interface CompactionDeps {
 	session: AgentSession;
 	manager: SessionManager;
-	settings: CompactionSettings;
+	/** Compaction settings; a function is asked for the session's current model each time a compaction runs. */
+	settings: CompactionSettings | ((model: Model) => CompactionSettings);
 	getApiKey: (model: Model) => string | undefined | Promise<string | undefined>;
-	/** The model that writes summaries (settings `compaction.model`; default: the session's). */
-	model?: Model;
+	/** The model that writes summaries (settings `compaction.model`); default: the session's current model. */
+	model?: Model | (() => Model | undefined);
+	/** Settings `branchSummary.reserveTokens`: room kept free when a branch is summarised (default 16384). */
+	branchSummaryReserveTokens?: number;
 	hooks?: CompactionHooks;
 }
 
-/** Compacts the session's current branch. Resolves undefined when there is nothing to compact. */
+/** The settings that apply now, for the session's current model. */
+export function currentCompactionSettings(deps: CompactionDeps): CompactionSettings {
+	const { settings } = deps;
+	return typeof settings === "function" ? settings(deps.session.agent.state.model) : settings;
+}
+
+/** The model that writes summaries now. */
+export function summaryModel(deps: CompactionDeps): Model {
+	const chosen = typeof deps.model === "function" ? deps.model() : deps.model;
+	return chosen ?? deps.session.agent.state.model;
+}
+
+export interface CompactSessionOptions {
+	reason: CompactionReason;
+	customInstructions?: string;
+	signal?: AbortSignal;
+	/** Called once there is something to compact, before any hook or model call. */
+	onPrepared?: () => Promise<void>;
+	/** Called when `session_before_compact` supplied the compaction. */
+	onFromExtension?: () => void;
+}
+
+/**
+ * Compacts the session's current branch. Resolves undefined when there is nothing to compact; throws
+ * `CompactionCancelledError` when an extension cancels or `signal` aborts, and an Error when a summary fails.
+ */
 export async function compactSession(
 	deps: CompactionDeps,
-	options: { reason: CompactionReason; customInstructions?: string; signal?: AbortSignal },
-): Promise<CompactionOutcome | undefined> {
+	options: CompactSessionOptions,
+): Promise<CompactionResult | undefined> {
+	const signal = options.signal ?? new AbortController().signal;
 	const branch = deps.manager.getBranch();
-	const preparation = prepareCompaction(branch, deps.settings);
+	const preparation = prepareCompaction(branch, currentCompactionSettings(deps));
 	if (!preparation) return undefined;
+	await options.onPrepared?.();
+	const stopIfAborted = () => {
+		if (signal.aborted) throw new CompactionCancelledError();
+	};
+	stopIfAborted();
 	const decision = await deps.hooks?.before?.({
 		preparation,
 		branchEntries: branch,
 		...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
 		reason: options.reason,
-		signal: options.signal ?? new AbortController().signal,
+		signal,
 	});
-	if (decision?.cancel) return undefined;
+	if (decision?.cancel) throw new CompactionCancelledError();
+	stopIfAborted();
+	let result: CompactionResult;
+	const fromExtension = decision?.compaction !== undefined;
 	if (decision?.compaction) {
-		const supplied = decision.compaction;
-		deps.manager.appendCompaction(
-			supplied.summary,
-			supplied.firstKeptEntryId,
-			supplied.tokensBefore,
-			supplied.details,
-			true,
+		options.onFromExtension?.();
+		const { summary, firstKeptEntryId, tokensBefore, usage, details } = decision.compaction;
+		result = { summary, firstKeptEntryId, tokensBefore, ...optional({ usage, details }) };
+	} else {
+		const model = summaryModel(deps);
+		const apiKey = await deps.getApiKey(model);
+		stopIfAborted();
+		const generated = await generateCompactionSummary(
+			{
+				model,
+				...(apiKey ? { apiKey } : {}),
+				...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
+				signal,
+			},
+			preparation,
 		);
-		deps.session.agent.state.messages = [...deps.manager.buildSessionContext().messages];
-		await deps.hooks?.after?.(deps.manager.getLeafEntry() as SessionEntry, true, options.reason);
-		return {
-			summary: supplied.summary,
-			firstKeptEntryId: supplied.firstKeptEntryId,
-			tokensBefore: supplied.tokensBefore,
+		result = {
+			summary: `${generated.text}${formatFileLists(preparation.fileOps)}`,
+			firstKeptEntryId: preparation.firstKeptEntryId,
+			tokensBefore: preparation.tokensBefore,
+			usage: generated.usage,
+			details: compactionDetails(preparation.fileOps),
 		};
 	}
-	const model = deps.model ?? deps.session.agent.state.model;
-	const apiKey = await deps.getApiKey(model);
-	const ask = (messages: AgentMessage[], prompt: string, maxTokens: number) =>
-		completeSimple(
-			model,
-			{
-				messages: [
-					{
-						role: "user",
-						content: `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${prompt}`,
-						timestamp: Date.now(),
-					},
-				],
-			},
-			{ maxTokens, ...(apiKey ? { apiKey } : {}), ...(options.signal ? { signal: options.signal } : {}) },
-		);
-	const reserve = deps.settings.reserveTokens;
-	const summaryPrompt = buildSummaryPrompt({
-		...(preparation.previousSummary !== undefined ? { previousSummary: preparation.previousSummary } : {}),
-		...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
-	});
-	// A transcript too long for the summary model itself is retried on its newer half, up to three times.
-	const summarise = async (messages: AgentMessage[]): Promise<AssistantMessage> => {
-		let slice = messages;
-		for (let attempt = 0; ; attempt++) {
-			const reply = await ask(slice, summaryPrompt, maxSummaryTokens(reserve));
-			if (!isContextOverflow(reply) || attempt >= 3 || slice.length < 2) return reply;
-			slice = slice.slice(Math.floor(slice.length / 2));
-		}
-	};
-	const [main, prefix] = await Promise.all([
-		summarise(preparation.messagesToSummarize),
-		preparation.isSplitTurn
-			? ask(preparation.turnPrefixMessages, buildTurnPrefixPrompt(), maxSummaryTokens(reserve, true))
-			: Promise.resolve(undefined),
-	]);
-	for (const reply of [main, prefix]) {
-		if (reply && (reply.stopReason === "error" || reply.stopReason === "aborted")) {
-			throw new Error(`compaction failed: ${reply.errorMessage ?? reply.stopReason}`);
-		}
-	}
-	const text = [textOf(main), prefix ? `## Turn so far\n${textOf(prefix)}` : ""].filter(Boolean).join("\n\n");
-	const summary = `${text}${formatFileLists(preparation.fileOps)}`;
+	stopIfAborted();
 	deps.manager.appendCompaction(
-		summary,
-		preparation.firstKeptEntryId,
-		preparation.tokensBefore,
-		compactionDetails(preparation.fileOps),
+		result.summary,
+		result.firstKeptEntryId,
+		result.tokensBefore,
+		result.details,
+		fromExtension,
+		result.usage,
 	);
-	deps.session.agent.state.messages = [...deps.manager.buildSessionContext().messages];
-	await deps.hooks?.after?.(deps.manager.getLeafEntry() as SessionEntry, false, options.reason);
-	return { summary, firstKeptEntryId: preparation.firstKeptEntryId, tokensBefore: preparation.tokensBefore };
+	const messages = [...deps.manager.buildSessionContext().messages];
+	deps.session.agent.state.messages = messages;
+	result.estimatedTokensAfter = messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+	await deps.hooks?.after?.(deps.manager.getLeafEntry() as SessionEntry, fromExtension, options.reason);
+	return result;
 }
 
-function textOf(message: AssistantMessage | undefined): string {
-	if (!message) return "";
-	return message.content
-		.filter((b) => b.type === "text")
-		.map((b) => (b as { text: string }).text)
-		.join("")
-		.trim();
+function optional<T extends Record<string, unknown>>(fields: T): Partial<T> {
+	const out: Partial<T> = {};
+	for (const [key, value] of Object.entries(fields))
+		if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+	return out;
 }

@@ -3,6 +3,7 @@
  * TUI) and, through the extension host, to extensions.
  */
 import type { AgentEvent, ThinkingLevel } from "../agent/index.ts";
+import type { CompactionResult } from "./compaction-run.ts";
 
 export type SessionEvent =
 	| Exclude<AgentEvent, { type: "agent_end" }>
@@ -14,7 +15,7 @@ export type SessionEvent =
 	| {
 			type: "compaction_end";
 			reason: "manual" | "threshold" | "overflow";
-			result?: { summary: string; firstKeptEntryId: string; tokensBefore: number };
+			result?: CompactionResult;
 			aborted: boolean;
 			willRetry: boolean;
 			errorMessage?: string;

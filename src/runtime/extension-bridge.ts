@@ -214,13 +214,9 @@ export class ExtensionBridge {
 					ctx(),
 				);
 			},
-			failed: async (errorMessage, reason) => {
+			failed: async (info) => {
 				if (!this.runner.hasHandlers("session_compact_failed")) return;
-				await this.runner.emit(
-					"session_compact_failed",
-					{ reason, errorMessage, aborted: false, willRetry: false, fromExtension: false } as never,
-					ctx(),
-				);
+				await this.runner.emit("session_compact_failed", info as never, ctx());
 			},
 		};
 	}

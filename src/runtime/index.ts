@@ -8,10 +8,26 @@ export {
 export { attachAutoCompaction } from "./auto-compaction.ts";
 export { type BoundaryDeps, RunBoundaries } from "./boundaries.ts";
 export {
+	branchInstructions,
+	DEFAULT_BRANCH_SUMMARY_RESERVE,
+	generateBranchSummary,
+	prepareBranchMessages,
+} from "./branch-summary.ts";
+export {
+	type CompactionRequest,
+	type CompactionRunOutcome,
+	compactNow,
+	NothingToCompactError,
+	runCompaction,
+} from "./compaction-lifecycle.ts";
+export {
+	CompactionCancelledError,
 	type CompactionDeps,
 	type CompactionOutcome,
 	type CompactionReason,
+	type CompactionResult,
 	compactSession,
+	currentCompactionSettings,
 } from "./compaction-run.ts";
 export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";

@@ -4,19 +4,10 @@
  * the entries back to the common ancestor, with the files they touched — into a `branch_summary` entry at the new
  * position. `session_before_tree` may cancel or supply the summary; `session_tree` follows.
  */
-import type { AgentMessage } from "../agent/index.ts";
-import { type AssistantMessage, completeSimple } from "../ai/index.ts";
-import {
-	collectFileOps,
-	compactionDetails,
-	entryMessage,
-	estimateTokens,
-	formatFileLists,
-	serializeConversation,
-	toFileOps,
-} from "../compaction/index.ts";
+import type { Usage } from "../ai/index.ts";
 import type { SessionEntry } from "../session/index.ts";
-import type { CompactionDeps } from "./compaction-run.ts";
+import { generateBranchSummary } from "./branch-summary.ts";
+import { type CompactionDeps, summaryModel } from "./compaction-run.ts";
 
 export interface TreeNavigationOptions {
 	summarize?: boolean;
@@ -43,8 +34,9 @@ export interface TreeHooks {
 	): Promise<
 		| {
 				cancel?: boolean;
-				summary?: { summary: string; details?: unknown };
+				summary?: { summary: string; details?: unknown; usage?: Usage };
 				customInstructions?: string;
+				replaceInstructions?: boolean;
 				label?: string;
 		  }
 		| undefined
@@ -57,24 +49,26 @@ export interface TreeHooks {
 	}): Promise<void>;
 }
 
-const BRANCH_PROMPT = `Summarise the conversation above: it is a branch the user is leaving. Write what was tried, what was
-learned or decided, and what state the work was left in, so the conversation can continue elsewhere with that
-knowledge. Use short sections (## Tried, ## Learned, ## State). Keep file paths and names exact.`;
-
+/**
+ * Moves the leaf to `targetId`. With `summarize`, the branch left behind is summarised (or the summary
+ * `session_before_tree` supplies is used) into a `branch_summary` entry at the new position, which then carries the
+ * label; otherwise the label goes to the target. `session.abort()` during the summary abandons the navigation.
+ */
 export async function navigateTree(
 	deps: CompactionDeps & { treeHooks?: TreeHooks },
 	targetId: string,
 	options: TreeNavigationOptions = {},
-): Promise<{ cancelled: boolean }> {
+): Promise<{ cancelled: boolean; aborted?: boolean }> {
 	const { manager, session } = deps;
+	const oldLeafId = manager.getLeafId();
+	if (targetId === oldLeafId) return { cancelled: false };
 	const target = manager.getEntry(targetId);
 	if (!target) throw new Error(`navigateTree: no entry ${targetId} in this session`);
-	const oldLeafId = manager.getLeafId();
 	const oldPath = manager.getBranch();
 	const targetPath = new Set(manager.getBranch(targetId).map((e) => e.id));
 	const common = [...oldPath].reverse().find((e) => targetPath.has(e.id));
 	const entriesToSummarize = oldPath.slice(common ? oldPath.indexOf(common) + 1 : 0);
-	let preparation: TreePreparationInfo = {
+	const preparation: TreePreparationInfo = {
 		targetId,
 		oldLeafId,
 		commonAncestorId: common?.id ?? null,
@@ -84,76 +78,57 @@ export async function navigateTree(
 		...(options.replaceInstructions !== undefined ? { replaceInstructions: options.replaceInstructions } : {}),
 		...(options.label ? { label: options.label } : {}),
 	};
-	const decision = await deps.treeHooks?.before?.(preparation, new AbortController().signal);
-	if (decision?.cancel) return { cancelled: true };
-	if (decision?.customInstructions) preparation = { ...preparation, customInstructions: decision.customInstructions };
-	const label = decision?.label ?? preparation.label;
+	const controller = new AbortController();
+	session.summarizing.add(controller);
+	try {
+		const decision = await deps.treeHooks?.before?.(preparation, controller.signal);
+		if (decision?.cancel) return { cancelled: true };
+		const customInstructions = decision?.customInstructions ?? preparation.customInstructions;
+		const replaceInstructions = decision?.replaceInstructions ?? preparation.replaceInstructions;
+		const label = decision?.label ?? preparation.label;
+		const supplied = options.summarize ? decision?.summary : undefined;
 
-	const isUser = target.type === "message" && (target as { message: { role: string } }).message.role === "user";
-	const newLeafId = isUser ? (target.parentId ?? null) : targetId;
-	let summaryEntry: SessionEntry | undefined;
-	const wantSummary = preparation.userWantsSummary || decision?.summary !== undefined;
-	if (wantSummary && entriesToSummarize.length > 0) {
-		const summary = decision?.summary ?? (await summarise(deps, entriesToSummarize, preparation));
-		const id = manager.branchWithSummary(newLeafId, summary.summary, summary.details, decision?.summary !== undefined);
-		summaryEntry = manager.getEntry(id);
-	} else if (newLeafId === null) manager.resetLeaf();
-	else manager.branch(newLeafId);
-	if (label) manager.appendLabelChange(targetId, label);
-	session.agent.state.messages = [...manager.buildSessionContext().messages];
-	await deps.treeHooks?.after?.({
-		newLeafId: manager.getLeafId(),
-		oldLeafId,
-		...(summaryEntry ? { summaryEntry, fromExtension: decision?.summary !== undefined } : {}),
-	});
-	return { cancelled: false };
-}
+		let summary: { summary: string; details?: unknown; usage?: Usage } | undefined = supplied;
+		if (options.summarize && !supplied && entriesToSummarize.length > 0) {
+			const model = summaryModel(deps);
+			const apiKey = await deps.getApiKey(model);
+			try {
+				summary = await generateBranchSummary(entriesToSummarize, {
+					model,
+					...(apiKey ? { apiKey } : {}),
+					signal: controller.signal,
+					...(customInstructions ? { customInstructions } : {}),
+					...(replaceInstructions !== undefined ? { replaceInstructions } : {}),
+					...(deps.branchSummaryReserveTokens !== undefined ? { reserveTokens: deps.branchSummaryReserveTokens } : {}),
+				});
+			} catch (error) {
+				if (controller.signal.aborted) return { cancelled: true, aborted: true };
+				throw error;
+			}
+		}
+		if (controller.signal.aborted) return { cancelled: true, aborted: true };
 
-async function summarise(
-	deps: CompactionDeps,
-	entries: SessionEntry[],
-	preparation: TreePreparationInfo,
-): Promise<{ summary: string; details: unknown }> {
-	const all = entries.map((e) => entryMessage(e)).filter((m): m is AgentMessage => m !== undefined);
-	// Within a token budget: the newest messages of the branch that fit in the model's window minus the reserve.
-	const model0 = deps.model ?? deps.session.agent.state.model;
-	const budget = Math.max(1000, model0.contextWindow - deps.settings.reserveTokens);
-	const messages: AgentMessage[] = [];
-	let used = 0;
-	for (let i = all.length - 1; i >= 0; i--) {
-		const cost = estimateTokens(all[i] as AgentMessage);
-		if (used + cost > budget && messages.length > 0) break;
-		messages.unshift(all[i] as AgentMessage);
-		used += cost;
+		const isUser = target.type === "message" && (target as { message: { role: string } }).message.role === "user";
+		const newLeafId = isUser || target.type === "custom_message" ? (target.parentId ?? null) : targetId;
+		let summaryEntry: SessionEntry | undefined;
+		if (summary) {
+			const fromExtension = supplied !== undefined;
+			const id = manager.branchWithSummary(newLeafId, summary.summary, summary.details, fromExtension, summary.usage);
+			summaryEntry = manager.getEntry(id);
+			if (label) manager.appendLabelChange(id, label);
+		} else {
+			if (newLeafId === null) manager.resetLeaf();
+			else manager.branch(newLeafId);
+			if (label) manager.appendLabelChange(targetId, label);
+		}
+		session.agent.state.messages = [...manager.buildSessionContext().messages];
+		await deps.treeHooks?.after?.({
+			newLeafId: manager.getLeafId(),
+			oldLeafId,
+			...(summaryEntry ? { summaryEntry, fromExtension: supplied !== undefined } : {}),
+		});
+		return { cancelled: false };
+	} finally {
+		session.summarizing.delete(controller);
 	}
-	const files = toFileOps(collectFileOps(all));
-	const model = deps.model ?? deps.session.agent.state.model;
-	const apiKey = await deps.getApiKey(model);
-	const instructions = preparation.customInstructions
-		? preparation.replaceInstructions
-			? preparation.customInstructions
-			: `${BRANCH_PROMPT}\n\nAlso: ${preparation.customInstructions}`
-		: BRANCH_PROMPT;
-	const reply: AssistantMessage = await completeSimple(
-		model,
-		{
-			messages: [
-				{
-					role: "user",
-					content: `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${instructions}`,
-					timestamp: Date.now(),
-				},
-			],
-		},
-		{ maxTokens: Math.floor(deps.settings.reserveTokens * 0.8), ...(apiKey ? { apiKey } : {}) },
-	);
-	if (reply.stopReason === "error" || reply.stopReason === "aborted") {
-		throw new Error(`branch summary failed: ${reply.errorMessage ?? reply.stopReason}`);
-	}
-	const text = reply.content
-		.filter((b) => b.type === "text")
-		.map((b) => (b as { text: string }).text)
-		.join("")
-		.trim();
-	return { summary: `${text}${formatFileLists(files)}`, details: compactionDetails(files) };
 }

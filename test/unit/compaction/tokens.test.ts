@@ -5,6 +5,7 @@ import {
 	estimateContextTokens,
 	estimateTokens,
 	getContextUsage,
+	maxBranchSummaryTokens,
 	maxSummaryTokens,
 	shouldCompact,
 } from "../../../src/compaction/index.ts";
@@ -104,8 +105,13 @@ describe("shouldCompact", () => {
 		expect(shouldCompact(199_000, 200_000, { ...s, enabled: false })).toBe(false);
 	});
 
-	test("summary budgets", () => {
+	test("summary budgets: 80 % of the reserve (50 % for a turn prefix), capped by the model's maxTokens", () => {
 		expect(maxSummaryTokens(16384)).toBe(13107);
-		expect(maxSummaryTokens(16384, true)).toBe(6553);
+		expect(maxSummaryTokens(16384, 0, true)).toBe(8192);
+		expect(maxSummaryTokens(16384, 8192)).toBe(8192);
+		expect(maxSummaryTokens(16384, 4096, true)).toBe(4096);
+		expect(maxSummaryTokens(1000, 8192)).toBe(800);
+		expect(maxBranchSummaryTokens()).toBe(4096);
+		expect(maxBranchSummaryTokens(2048)).toBe(2048);
 	});
 });

@@ -95,7 +95,10 @@ describe("auto-compaction", () => {
 		faux.setResponses(Array.from({ length: 12 }, () => step));
 		for (let i = 0; i < 3; i++) await session.prompt(`question ${i} ${FILLER}`);
 		const end = events.find((e) => e.type === "compaction_end");
-		expect(end).toMatchObject({ reason: "threshold", errorMessage: "compaction failed: summary model down" });
+		expect(end).toMatchObject({
+			reason: "threshold",
+			errorMessage: "Auto-compaction failed: Summarization failed: summary model down",
+		});
 		expect((session.messages[0] as { role: string }).role).toBe("user");
 	});
 });

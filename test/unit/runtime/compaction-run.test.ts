@@ -56,7 +56,7 @@ describe("compactSession", () => {
 		const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 3000 };
 		await expect(
 			compactSession({ session, manager, settings, getApiKey: () => "k" }, { reason: "manual" }),
-		).rejects.toThrow("compaction failed: summary model down");
+		).rejects.toThrow("Summarization failed: summary model down");
 		expect(manager.getEntries().length).toBe(entries);
 		expect(session.messages.length).toBe(messages);
 	});

@@ -1,0 +1,129 @@
+/**
+ * The model calls of a compaction: the summary of the older turns (a rolling update when an earlier summary exists)
+ * and, for a split turn, the summary of the turn's early part, requested in parallel and merged into one text.
+ * Output budgets follow pi (80 % / 50 % of `reserveTokens`, capped by the model's `maxTokens`).
+ */
+import type { AgentMessage } from "../agent/index.ts";
+import { type AssistantMessage, completeSimple, isContextOverflow, type Model, type Usage } from "../ai/index.ts";
+import {
+	buildSummaryPrompt,
+	buildTurnPrefixPrompt,
+	type CompactionPreparation,
+	maxSummaryTokens,
+	serializeConversation,
+} from "../compaction/index.ts";
+
+export interface GeneratedSummary {
+	/** The summary text, without the file lists. */
+	text: string;
+	/** What the summary requests cost, summed. */
+	usage: Usage;
+}
+
+export interface SummaryRequest {
+	model: Model;
+	apiKey?: string;
+	customInstructions?: string;
+	signal?: AbortSignal;
+}
+
+/** Asks the model for one text over a serialized transcript; a failed or truncated reply throws. */
+export async function askForSummary(
+	request: SummaryRequest,
+	messages: readonly AgentMessage[],
+	prompt: string,
+	maxTokens: number,
+): Promise<AssistantMessage> {
+	return completeSimple(
+		request.model,
+		{
+			messages: [
+				{
+					role: "user",
+					content: `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${prompt}`,
+					timestamp: Date.now(),
+				},
+			],
+		},
+		{
+			maxTokens,
+			...(request.apiKey ? { apiKey: request.apiKey } : {}),
+			...(request.signal ? { signal: request.signal } : {}),
+		},
+	);
+}
+
+/** The reply's text, or an error naming what failed (an error or aborted reply, a summary cut at the token cap). */
+export function replyText(reply: AssistantMessage, label: string): string {
+	if (reply.stopReason === "error" || reply.stopReason === "aborted") {
+		throw new Error(`${label} failed: ${reply.errorMessage || reply.stopReason}`);
+	}
+	if (reply.stopReason === "length") {
+		throw new Error(`${label} failed: generation hit the token cap and the summary is incomplete`);
+	}
+	return reply.content
+		.filter((b) => b.type === "text")
+		.map((b) => (b as { text: string }).text)
+		.join("")
+		.trim();
+}
+
+/** Writes the compaction summary for a preparation. */
+export async function generateCompactionSummary(
+	request: SummaryRequest,
+	preparation: CompactionPreparation,
+): Promise<GeneratedSummary> {
+	const { reserveTokens } = preparation.settings;
+	const summaryPrompt = buildSummaryPrompt({
+		...(preparation.previousSummary !== undefined ? { previousSummary: preparation.previousSummary } : {}),
+		...(request.customInstructions ? { customInstructions: request.customInstructions } : {}),
+	});
+	const maxTokens = maxSummaryTokens(reserveTokens, request.model.maxTokens);
+	// A transcript too long for the summary model itself is retried on its newer half, up to three times.
+	const summarise = async (messages: AgentMessage[]): Promise<AssistantMessage> => {
+		let slice = messages;
+		for (let attempt = 0; ; attempt++) {
+			const reply = await askForSummary(request, slice, summaryPrompt, maxTokens);
+			if (!isContextOverflow(reply) || attempt >= 3 || slice.length < 2) return reply;
+			slice = slice.slice(Math.floor(slice.length / 2));
+		}
+	};
+	const split = preparation.isSplitTurn && preparation.turnPrefixMessages.length > 0;
+	const history = split && preparation.messagesToSummarize.length === 0 ? undefined : preparation.messagesToSummarize;
+	const [main, prefix] = await Promise.all([
+		history ? summarise(history) : Promise.resolve(undefined),
+		split
+			? askForSummary(
+					request,
+					preparation.turnPrefixMessages,
+					buildTurnPrefixPrompt(),
+					maxSummaryTokens(reserveTokens, request.model.maxTokens, true),
+				)
+			: Promise.resolve(undefined),
+	]);
+	// Only the turn prefix is new: the earlier summary (if any) stays the history part.
+	const historyText = main ? replyText(main, "Summarization") : (preparation.previousSummary ?? "No earlier history.");
+	if (!prefix) return { text: historyText, usage: (main as AssistantMessage).usage };
+	const prefixText = replyText(prefix, "Turn prefix summarization");
+	return {
+		text: `${historyText}\n\n---\n\n## Turn so far (split turn)\n\n${prefixText}`,
+		usage: main ? addUsage(main.usage, prefix.usage) : prefix.usage,
+	};
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+	return {
+		input: a.input + b.input,
+		output: a.output + b.output,
+		cacheRead: a.cacheRead + b.cacheRead,
+		cacheWrite: a.cacheWrite + b.cacheWrite,
+		totalTokens: a.totalTokens + b.totalTokens,
+		cost: {
+			input: a.cost.input + b.cost.input,
+			output: a.cost.output + b.cost.output,
+			cacheRead: a.cost.cacheRead + b.cost.cacheRead,
+			cacheWrite: a.cost.cacheWrite + b.cost.cacheWrite,
+			total: a.cost.total + b.cost.total,
+		},
+	};
+}
