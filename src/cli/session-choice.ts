@@ -2,7 +2,8 @@
  * Which session file a run uses: `--no-session` (memory only), `--session <path|id prefix>`, `--continue` (the
  * newest of this folder), `--fork <path|id prefix>` (a new session recording its parent), or a new one. The store
  * is `--session-dir`, else `PI_CODING_AGENT_SESSION_DIR`, else settings `sessionDir`, else
- * `<agentDir>/sessions/--<cwd>--`. Every refusal is a one-line `UserError`.
+ * `<agentDir>/sessions/--<cwd>--`. Every refusal is a one-line `UserError`. A session file another live pi holds
+ * is never written by a second one: the second continues in a fork of it (the session's diagnostics say so).
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
@@ -41,9 +42,9 @@ export function chooseSession(options: SessionChoiceOptions): SessionManager {
 	try {
 		if (none) return SessionManager.inMemory(cwd);
 		if (session !== undefined)
-			return SessionManager.open(locate(session, options, dir), dir, undefined, { onLocked: "throw" });
+			return SessionManager.open(locate(session, options, dir), dir, undefined, { onLocked: "fork" });
 		if (fork !== undefined) return SessionManager.forkFrom(locate(fork, options, dir), cwd, dir);
-		if (cont) return SessionManager.continueRecent(cwd, dir, { onLocked: "throw" });
+		if (cont) return SessionManager.continueRecent(cwd, dir, { onLocked: "fork" });
 		return SessionManager.create(cwd, dir);
 	} catch (error) {
 		if (error instanceof UserError) throw error;

@@ -60,13 +60,20 @@ export class SessionManager extends SessionCore {
 	/**
 	 * Opens a session file for appending (locked; migrated when old). A missing or empty file starts a new session
 	 * at that path. Throws `SessionFormatError` for a file that is not a session and `SessionLockedError` when
-	 * another process holds it (unless `options.onLocked` is "readOnly").
+	 * another process holds it (unless `options.onLocked` is "readOnly" or "fork").
 	 */
 	static open(path: string, sessionDir?: string, cwdOverride?: string, options?: OpenOptions): SessionManager {
 		const file = resolve(path);
 		const manager = new SessionManager(cwdOverride ?? process.cwd(), sessionDir ?? dirname(file), true);
-		manager.loadFile(file, options);
+		const fork = options?.onLocked === "fork";
+		manager.loadFile(file, fork ? { ...options, onLocked: "readOnly" } : options);
 		if (cwdOverride !== undefined) manager.cwd = resolve(cwdOverride);
+		if (fork && manager.readOnlyReason !== undefined) {
+			// Another pi writes this file: never interleave with it, continue in a fork of what it holds now.
+			const held = manager.readOnlyReason;
+			const forked = manager.forkToNewFile();
+			manager.diagnostics.push(`${held}; continuing in a fork: ${forked}`);
+		}
 		return manager;
 	}
 

@@ -321,8 +321,12 @@ export interface NewSessionOptions {
 export interface OpenOptions {
 	/** Never lock or write; appends throw. Torn lines are not cut and old versions are not rewritten on disk. */
 	readOnly?: boolean;
-	/** "throw" (default): `SessionLockedError`; "readOnly": return a read-only manager (see `forkToNewFile`). */
-	onLocked?: "throw" | "readOnly";
+	/**
+	 * "throw" (default): `SessionLockedError`; "readOnly": return a read-only manager (see `forkToNewFile`);
+	 * "fork": continue in a new file of the session dir (all entries, same leaf, `parentSession` = the held file),
+	 * with a diagnostic naming the held file and the fork.
+	 */
+	onLocked?: "throw" | "readOnly" | "fork";
 }
 
 export type SessionListProgress = (loaded: number, total: number) => void;

@@ -93,23 +93,50 @@ describe("sessions through the binary", () => {
 		expect(both.stderr).toBe("Error: --fork cannot be combined with --session, --continue, --resume or --no-session\n");
 	});
 
-	test("a second pi on a session that another pi is writing is refused, never interleaved", async () => {
+	test("a second pi on a session that another pi is writing continues in a fork, never interleaved", async () => {
 		const { home, cwd } = setup();
 		server.push({ kind: "reply", text: "first" });
 		await runPiAsync(["-p", "one"], { home, cwd });
 		const [file] = sessionFiles(home) as [string];
 		server.push({ kind: "reply", text: "slow", chunkSize: 1, frameDelayMs: 150 });
+		const sent = server.requests.length;
 		const slow = runPiAsync(["--session", file, "-p", "two"], { home, cwd });
-		// Wait until the first pi holds the lock (its lock directory exists), then try a second one.
-		for (let i = 0; i < 100 && !existsSync(`${file}.lock`); i++) await Bun.sleep(10);
+		// Wait until the first pi holds the lock and its request is streaming, then start a second one.
+		for (let i = 0; i < 300 && (!existsSync(`${file}.lock`) || server.requests.length === sent); i++) {
+			await Bun.sleep(10);
+		}
+		server.push({ kind: "reply", text: "from the fork" });
 		const second = await runPiAsync(["--session", file, "-p", "three"], { home, cwd });
-		expect(second.exitCode).toBe(1);
-		expect(second.stderr).toContain("session is open in another pi process");
+		expect(second.exitCode).toBe(0);
+		expect(second.stdout).toBe("from the fork\n");
+		// One line on stderr names the held file, says another pi holds it, and names the fork.
+		const notice = second.stderr.trimEnd().split("\n");
+		expect(notice).toHaveLength(1);
+		expect(notice[0]).toStartWith(`session is open in another pi process (pid `);
+		expect(notice[0]).toContain(`: ${file}; continuing in a fork: `);
+		const fork = (notice[0] as string).split("continuing in a fork: ")[1] as string;
+		expect(fork).not.toBe(file);
 		expect((await slow).stdout).toBe("slow\n");
-		const roles = lines(file)
-			.filter((e) => e.type === "message")
-			.map((e) => e.message.role);
-		expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
+		// The held file got only its own process's entries.
+		const texts = (path: string) =>
+			lines(path)
+				.filter((e) => e.type === "message")
+				.map((e) => [e.message.role, JSON.stringify(e.message.content)]);
+		expect(texts(file).map(([role]) => role)).toEqual(["user", "assistant", "user", "assistant"]);
+		expect(JSON.stringify(texts(file))).not.toContain("three");
+		// The fork records its parent and holds the branch as the second pi found it, then its own turn.
+		// (The first pi's "two" may or may not have been written by then; its reply had not.)
+		const forkLines = lines(fork);
+		expect(forkLines[0]).toMatchObject({ type: "session", parentSession: file });
+		const forked = texts(fork);
+		expect(forked.slice(0, 2).map(([, text]) => text)).toEqual([
+			'"one"',
+			JSON.stringify([{ type: "text", text: "first" }]),
+		]);
+		expect(forked.slice(-2).map(([role]) => role)).toEqual(["user", "assistant"]);
+		expect(JSON.stringify(forked.slice(-2))).toContain("three");
+		expect(JSON.stringify(forked.slice(-2))).toContain("from the fork");
+		expect(JSON.stringify(forked)).not.toContain("slow");
 	});
 
 	test("JSON mode's header is the session file's header", async () => {

@@ -74,6 +74,33 @@ describe("one writer per session file", () => {
 		m.close();
 	});
 
+	test("onLocked: fork continues in a new file recording the held one; a diagnostic names both", () => {
+		const { m, file } = saved(tempDir());
+		const before = readFileSync(file, "utf8");
+		const second = SessionManager.open(file, undefined, undefined, { onLocked: "fork" });
+		const fork = second.getSessionFile()!;
+		expect(fork).not.toBe(file);
+		expect(second.isReadOnly()).toBe(false);
+		expect(second.getHeader()?.parentSession).toBe(file);
+		expect(second.getDiagnostics()).toEqual([
+			`session is open in another pi process (pid ${process.pid}): ${file}; continuing in a fork: ${fork}`,
+		]);
+		const added = second.appendMessage(user("the second writes here"));
+		expect(readJsonl(fork).map((l) => l.id)).toEqual([
+			second.getHeader()!.id,
+			...m.getEntries().map((e) => e.id),
+			added,
+		]);
+		expect(readFileSync(file, "utf8")).toBe(before);
+		second.close();
+		// Unlocked, the same option just opens the file.
+		m.close();
+		const again = SessionManager.open(file, undefined, undefined, { onLocked: "fork" });
+		expect(again.getSessionFile()).toBe(file);
+		expect(again.getDiagnostics()).toEqual([]);
+		again.close();
+	});
+
 	test("the lock is taken at the first write and released on close", () => {
 		const dir = tempDir();
 		const m = SessionManager.create("/p", dir);
