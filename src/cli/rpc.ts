@@ -1,10 +1,12 @@
 /**
  * `pi --mode rpc`: the session chosen as for other modes (`--session`, `-c`, `--no-session`, …), extension UI
  * over the protocol (`ctx.hasUI` true, `ctx.mode` "rpc"), extension errors as `extension_error` records, then
- * the JSON-lines loop until stdin ends or a signal arrives. `@file` arguments are refused: prompts arrive as
- * `prompt` commands.
+ * the JSON-lines loop until stdin ends or a signal arrives. Stdout carries only the protocol (other writes to it,
+ * an extension's console.log included, go to stderr). `@file` arguments are refused: prompts arrive as `prompt`
+ * commands.
  */
 import { createRpcUi, runRpcMode } from "../modes/index.ts";
+import { takeOverStdout } from "../modes/rpc/stdout-guard.ts";
 import { formatResourceDiagnostic } from "../resources/index.ts";
 import { RuntimeHost } from "../runtime/index.ts";
 import { UserError } from "../util/index.ts";
@@ -20,7 +22,9 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 	if (args.files.length > 0) {
 		throw new UserError("Error: @file arguments are not accepted in RPC mode; send prompts with the prompt command");
 	}
-	const write = (text: string) => process.stdout.write(text);
+	// From here on only the protocol reaches stdout; an extension's console.log goes to stderr.
+	const stdout = takeOverStdout();
+	const write = stdout.write;
 	const send = (record: object) => write(`${JSON.stringify(record)}\n`);
 	const manager = chooseSession({
 		cwd,
@@ -87,5 +91,6 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 	} finally {
 		if (host) await host.dispose();
 		else manager.close();
+		stdout.restore();
 	}
 }
