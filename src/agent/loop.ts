@@ -97,12 +97,18 @@ async function streamAssistant(
 		stream = failed(config, signal?.aborted ? "Request was aborted" : errorMessage(error), signal?.aborted === true);
 	}
 	let started = false;
-	// message_start carries the message as it was when the stream started (no content yet); by the time this
-	// consumer runs, the provider may already have filled the shared partial.
+	// message_start carries the message as it was when the stream started, as in pi: no content, zero usage, stop
+	// reason "pending", and nothing learnt from the response yet (id, model). By the time this consumer runs, the
+	// provider may already have filled the shared partial, so only the request-side fields are copied.
 	const startSnapshot = (partial: AssistantMessage): AssistantMessage => ({
-		...partial,
+		role: "assistant",
 		content: [],
+		api: partial.api,
+		provider: partial.provider,
+		model: partial.model,
 		usage: emptyUsage(),
+		stopReason: "pending",
+		timestamp: partial.timestamp,
 	});
 	for await (const event of stream) {
 		if (event.type === "start") {

@@ -79,7 +79,8 @@ export interface Usage {
 	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
 }
 
-export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted";
+/** "pending" only marks the snapshot an assistant `message_start` carries: the stream has not finished yet. */
+export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted" | "pending";
 
 export interface UserMessage {
 	role: "user";

@@ -87,6 +87,26 @@ describe("a multi-turn tool loop through the binary", () => {
 		const toolStart = updates.find((u) => u.assistantMessageEvent.type === "toolcall_start");
 		expect(toolStart.assistantMessageEvent).toMatchObject({ id: "t1", toolName: "read" });
 		expect(events.find((e) => e.type === "agent_end").willRetry).toBe(false);
+		// As in pi, an assistant message_start shows the message as the stream began; message_end the final one.
+		const starts = events.filter((e) => e.type === "message_start" && e.message.role === "assistant");
+		const finals = events.filter((e) => e.type === "message_end" && e.message.role === "assistant");
+		expect(starts).toHaveLength(4);
+		for (const start of starts) {
+			expect(Object.keys(start.message)).toEqual([
+				"role",
+				"content",
+				"api",
+				"provider",
+				"model",
+				"usage",
+				"stopReason",
+				"timestamp",
+			]);
+			expect(start.message).toMatchObject({ content: [], stopReason: "pending", usage: { input: 0, output: 0 } });
+		}
+		expect(finals.map((e) => e.message.stopReason)).toEqual(["toolUse", "toolUse", "toolUse", "stop"]);
+		expect(finals[0].message.responseId).toStartWith("msg_");
+		expect(finals[0].message.timestamp).toBe(starts[0].message.timestamp);
 		expect(readFileSync(join(cwd, "calc.js"), "utf8")).toContain("a + b");
 	});
 
