@@ -1,54 +1,68 @@
 /**
  * The prompts of a non-interactive run: piped stdin, `@file` arguments and positional messages. The first prompt
  * is stdin + file contents + the first message; each further message is its own prompt. Text files are inlined as
- * `<file name="ABS_PATH">…</file>`; images (by content) are attached to the first prompt.
+ * `<file name="ABS_PATH">…</file>`; images (by content) are attached to the first prompt, with an empty
+ * `<file name="ABS_PATH"></file>` in the text so the model knows which file each image is. Empty files are skipped.
  */
-import { readFileSync, statSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import type { ImageContent } from "../ai/index.ts";
 import type { PromptInput } from "../modes/index.ts";
-import { expandHome, UserError } from "../util/index.ts";
-
-export function detectImageMime(bytes: Uint8Array): string | undefined {
-	const b = bytes;
-	if (b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return "image/png";
-	if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "image/jpeg";
-	if (b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return "image/gif";
-	if (b[0] === 0x52 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x46 && b[8] === 0x57 && b[9] === 0x45)
-		return "image/webp";
-	return undefined;
-}
+import { readPathVariants, resolveToolPath, sniffImageMimeType } from "../tools/index.ts";
+import { UserError } from "../util/index.ts";
 
 export interface FileInputs {
 	text: string;
 	images: ImageContent[];
 }
 
+/** The file an `@path` argument names: `~` expanded, relative to cwd, with the read tool's spelling fallbacks. */
+function locateFileArgument(file: string, cwd: string): string {
+	const path = resolveToolPath(file, cwd);
+	if (existsSync(path)) return path;
+	return readPathVariants(path).find((variant) => existsSync(variant)) ?? path;
+}
+
+function readFileArgument(path: string): Buffer {
+	let isFile: boolean;
+	try {
+		isFile = statSync(path).isFile();
+	} catch {
+		throw new UserError(`Error: File not found: ${path}`);
+	}
+	// FIFOs and devices could block or never end; directories have no content to inline.
+	if (!isFile) throw new UserError(`Error: not a regular file: ${path}`);
+	try {
+		return readFileSync(path);
+	} catch (error) {
+		const code = (error as { code?: unknown }).code;
+		throw new UserError(`Error: could not read file ${path}${typeof code === "string" ? ` (${code})` : ""}`);
+	}
+}
+
 export function readFileArguments(files: string[], cwd: string): FileInputs {
 	let text = "";
 	const images: ImageContent[] = [];
 	for (const file of files) {
-		const expanded = expandHome(file);
-		const path = isAbsolute(expanded) ? expanded : resolve(cwd, expanded);
-		let bytes: Buffer;
-		try {
-			if (!statSync(path).isFile()) throw new UserError(`Error: not a file: ${path}`);
-			bytes = readFileSync(path);
-		} catch (error) {
-			if (error instanceof UserError) throw error;
-			throw new UserError(`Error: File not found: ${path}`);
+		const path = locateFileArgument(file, cwd);
+		const bytes = readFileArgument(path);
+		if (bytes.length === 0) continue;
+		const mimeType = sniffImageMimeType(bytes);
+		if (mimeType) {
+			images.push({ type: "image", data: bytes.toString("base64"), mimeType });
+			text += `<file name="${path}"></file>\n`;
+		} else {
+			const content = bytes.toString("utf8").replace(/^\uFEFF/, "");
+			text += `<file name="${path}">\n${content}\n</file>\n`;
 		}
-		const mimeType = detectImageMime(bytes);
-		if (mimeType) images.push({ type: "image", data: bytes.toString("base64"), mimeType });
-		else text += `<file name="${path}">\n${bytes.toString("utf8")}\n</file>\n`;
 	}
 	return { text, images };
 }
 
+/** Piped stdin (trimmed; blank counts as none), file text, and the first message form the first prompt. */
 export function buildInputs(stdin: string | undefined, files: FileInputs, messages: string[]): PromptInput[] {
 	const [first, ...rest] = messages;
-	const head = [stdin?.replace(/\n+$/, ""), files.text.replace(/\n$/, ""), first].filter(
-		(p) => p !== undefined && p !== "",
+	const head = [stdin?.trim(), files.text.replace(/\n$/, ""), first].filter(
+		(part): part is string => part !== undefined && part !== "",
 	);
 	const inputs: PromptInput[] = [];
 	if (head.length > 0 || files.images.length > 0) {

@@ -1,4 +1,5 @@
 export { errorMessage, firstLine, UserError } from "./errors.ts";
+export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
 export { isGlob, matchGlob } from "./glob.ts";
 export { expandHome, homeDir } from "./home.ts";
 export { type SchemaCheck, schemaCheck } from "./schema-check.ts";
