@@ -72,16 +72,28 @@ export function resolveModel(source: ModelSource, request: { provider?: string; 
 	return { ok: true, model, ...(parsed.thinking ? { thinking: parsed.thinking } : {}) };
 }
 
+/** A dated snapshot id such as `claude-sonnet-4-5-20250929`; anything else counts as an alias. */
+const DATED_ID = /-\d{8}$/;
+
+/**
+ * Exact id (or `provider/id`) first, else ids or names containing the pattern. Among several, models with
+ * credentials win, then (as in pi) aliases over dated snapshots, then the highest id (`-4-5` over `-4`).
+ */
 function matchModel(candidates: Model[], pattern: string, available: Set<Model>): Model | undefined {
 	const lower = pattern.toLowerCase();
 	const rank = (models: Model[]) =>
-		[...models].sort((a, b) => Number(available.has(b)) - Number(available.has(a)) || a.id.length - b.id.length)[0];
+		[...models].sort(
+			(a, b) =>
+				Number(available.has(b)) - Number(available.has(a)) ||
+				Number(DATED_ID.test(a.id)) - Number(DATED_ID.test(b.id)) ||
+				b.id.localeCompare(a.id),
+		)[0];
 	const exact = candidates.filter(
 		(m) => m.id.toLowerCase() === lower || `${m.provider}/${m.id}`.toLowerCase() === lower,
 	);
 	if (exact.length > 0) return rank(exact);
-	const fuzzy = candidates.filter((m) => m.id.toLowerCase().includes(lower) || m.name.toLowerCase().includes(lower));
-	return rank(fuzzy);
+	const partial = candidates.filter((m) => m.id.toLowerCase().includes(lower) || m.name.toLowerCase().includes(lower));
+	return rank(partial);
 }
 
 function pickDefault(pool: Model[]): Model | undefined {

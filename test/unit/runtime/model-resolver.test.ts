@@ -52,6 +52,21 @@ describe("resolveModel", () => {
 		expect(pick("sonnet")).toBe("anthropic/claude-sonnet-4-5");
 		expect(pick("QWEN2.5")).toBe("ollama/qwen2.5-coder:7b");
 	});
+	test("several partial matches: credentials first, then aliases over dated ids, then the highest id", () => {
+		const family = [
+			model("anthropic", "claude-sonnet-4"),
+			model("anthropic", "claude-sonnet-4-5-20250929"),
+			model("anthropic", "claude-sonnet-4-5"),
+			model("bedrock", "claude-sonnet-4-6"),
+		];
+		const pick = (available: Model[]) => {
+			const r = resolveModel({ getAll: () => family, getAvailable: () => available }, { model: "sonnet" });
+			return r.ok ? `${r.model.provider}/${r.model.id}` : r.error;
+		};
+		expect(pick(family.slice(0, 3))).toBe("anthropic/claude-sonnet-4-5");
+		expect(pick(family)).toBe("bedrock/claude-sonnet-4-6");
+		expect(pick([family[1] as Model])).toBe("anthropic/claude-sonnet-4-5-20250929");
+	});
 	test("unknown model and unknown provider are one-line errors", () => {
 		expect(resolveModel(source(), { model: "nope" })).toEqual({
 			ok: false,
