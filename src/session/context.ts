@@ -22,6 +22,7 @@ import type {
 	SessionEntry,
 	SessionModelRef,
 	SessionProjection,
+	StoredMessage,
 	StoredThinkingLevel,
 	SystemMessage,
 	SystemPromptState,
@@ -290,6 +291,22 @@ export function buildSessionProjection(
 export function buildSessionContext(entries: SessionEntry[], leafId?: string | null, byId?: Map<string, SessionEntry>) {
 	const { messages, thinkingLevel, model, systemPrompt } = buildSessionProjection(entries, leafId, byId);
 	return systemPrompt ? { messages, thinkingLevel, model, systemPrompt } : { messages, thinkingLevel, model };
+}
+
+/**
+ * pi's `sessionEntryToContextMessages`: the messages one entry stands for, without the branch's context edits —
+ * a message as stored (system messages included; missing content as empty), a custom message, a branch summary,
+ * a compaction's summary (after its system-prompt checkpoint, if any); nothing for state-only entries.
+ */
+export function sessionEntryToContextMessages(entry: SessionEntry): StoredMessage[] {
+	if (entry.type === "message") {
+		const message = entry.message as StoredMessage & { content?: unknown };
+		if (message.content != null) return [message];
+		return [{ ...message, content: message.role === "system" ? "" : [] } as StoredMessage];
+	}
+	if (entry.type === "branch_summary" && !entry.summary) return [];
+	const messages: StoredMessage[] = entryToMessages(entry, new Map());
+	return entry.type === "compaction" && entry.systemMessage ? [entry.systemMessage, ...messages] : messages;
 }
 
 /** The latest compaction entry in `entries`, or null. */

@@ -84,11 +84,17 @@ export function parseSessionEntries(content: string): FileEntry[] {
 	return out;
 }
 
-/** Migrates parsed lines (header first) to the current version in place, as `open` does. */
+/**
+ * Migrates parsed lines to the current version in place, as `open` does (pi's signature). The header may be
+ * anywhere (normally first); lines without one are taken as version 1, as pi takes them.
+ */
 export function migrateSessionEntries(entries: FileEntry[]): void {
-	const header = entries[0];
-	if (header?.type !== "session") return;
-	const rest = entries.slice(1) as unknown as Record<string, unknown>[];
-	migrateEntries(header as unknown as Record<string, unknown>, rest, (taken) => newEntryId((id) => taken.has(id)));
-	for (let i = 0; i < rest.length; i++) entries[i + 1] = rest[i] as unknown as FileEntry;
+	const headerIndex = entries.findIndex((e) => e.type === "session");
+	const header = (headerIndex >= 0 ? entries[headerIndex] : { type: "session" }) as unknown as Record<string, unknown>;
+	const positions = entries.flatMap((_, i) => (i === headerIndex ? [] : [i]));
+	const rest = positions.map((i) => entries[i]) as unknown as Record<string, unknown>[];
+	migrateEntries(header, rest, (taken) => newEntryId((id) => taken.has(id)));
+	positions.forEach((position, k) => {
+		entries[position] = rest[k] as unknown as FileEntry;
+	});
 }

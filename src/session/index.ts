@@ -7,6 +7,7 @@ export {
 	buildSessionContext,
 	buildSessionProjection,
 	getLatestCompactionEntry,
+	sessionEntryToContextMessages,
 } from "./context.ts";
 export { SessionReadOnlyError } from "./core.ts";
 export { migrateSessionEntries, parseSessionEntries } from "./entries.ts";
