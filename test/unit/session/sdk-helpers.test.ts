@@ -93,7 +93,7 @@ describe("pi's session helpers (SDK exports) on v1-before-compaction.jsonl", () 
 		// One entry at a time.
 		expect(sessionEntryToContextMessages(latest as SessionEntry).map((m) => m.role)).toEqual(["compactionSummary"]);
 		const user = body.find((e) => e.type === "message" && e.message.role === "user") as SessionEntry;
-		expect(sessionEntryToContextMessages(user)).toEqual([(user as { message: never }).message]);
+		expect(sessionEntryToContextMessages(user)).toEqual([(user as Extract<SessionEntry, { type: "message" }>).message]);
 		const thinking = body.find((e) => e.type === "thinking_level_change") as SessionEntry;
 		expect(sessionEntryToContextMessages(thinking)).toEqual([]);
 	});
@@ -104,7 +104,7 @@ describe("pi's session helpers (SDK exports) on v1-before-compaction.jsonl", () 
 		migrateSessionEntries(lines);
 		const ids = lines.map((e) => (e as SessionEntry).id);
 		expect(ids.every((id) => typeof id === "string")).toBe(true);
-		expect(lines.map((e) => (e as SessionEntry).parentId)).toEqual([null, ids[0], ids[1]]);
+		expect(lines.map((e) => (e as SessionEntry).parentId)).toEqual([null, ids[0] as string, ids[1] as string]);
 		const current = structuredClone(lines);
 		current.unshift({ type: "session", version: 3, id: "s", timestamp: "t", cwd: "/" } as FileEntry);
 		const copy = structuredClone(current);
