@@ -4,7 +4,7 @@
  */
 import { getAgentDir, SettingsStore } from "../config/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
-import { HOST_PACKAGES, VIRTUAL_MODULES } from "../sdk/index.ts";
+import { HOST_PACKAGES, loadVirtualModules } from "../sdk/index.ts";
 import { UserError, VERSION } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
 import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-registrations.ts";
@@ -40,7 +40,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 		agentDir,
 		cliPaths: (args.flags.get("extension") as string[] | undefined) ?? [],
 		noDiscovery: args.flags.get("no-extensions") === true,
-		virtualModules: VIRTUAL_MODULES,
+		virtualModules: loadVirtualModules,
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
 		builtinCommands: args.flags.get("mode") === "rpc" ? new Set() : PRINT_MODE_COMMANDS,
 	});

@@ -32,7 +32,8 @@ export interface ExtensionHostOptions {
 	noDiscovery: boolean;
 	/** Global settings files; their `extensions` entries are loaded in phase 1. */
 	settingsFiles: SettingsFile[];
-	virtualModules: VirtualModuleTable;
+	/** The host modules extensions import; called (once) when the first extension is loaded. */
+	virtualModules: () => Promise<VirtualModuleTable>;
 	isHostPackage: (name: string) => boolean;
 	/** Built-in commands of the running mode; an extension command with one of these names is skipped. */
 	builtinCommands?: ReadonlySet<string>;
@@ -52,7 +53,8 @@ export interface ExtensionHost {
 	events: EventBus;
 	/** Where `pi.events` listener failures go once a session reports extension errors (set per runtime). */
 	onEventBusError: ((channel: string, error: unknown) => void) | undefined;
-	moduleLoader: ModuleLoader;
+	/** The module loader, once an extension has been loaded (none is made for a run without extensions). */
+	readonly moduleLoader: ModuleLoader | undefined;
 	/** Flags by name; the first extension to register a name owns it. */
 	flags: Map<string, RegisteredFlag>;
 	/** The command a `/name` invokes: built-in clashes skipped; duplicates also reachable as `name:N`. */
@@ -79,11 +81,15 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		if (host.onEventBusError) host.onEventBusError(channel, error);
 		else diagnostics.push(`extension event bus "${channel}": listener failed: ${String(error)}`);
 	});
-	const moduleLoader = await createModuleLoader(
-		options.virtualModules,
-		join(agentPaths.cache(options.agentDir), "jiti"),
-		options.loaderKind,
-	);
+	let moduleLoader: ModuleLoader | undefined;
+	const loader = async (): Promise<ModuleLoader> => {
+		moduleLoader ??= await createModuleLoader(
+			await options.virtualModules(),
+			join(agentPaths.cache(options.agentDir), "jiti"),
+			options.loaderKind,
+		);
+		return moduleLoader;
+	};
 	const extensions: LoadedExtensionHandle[] = [];
 	const flags = new Map<string, RegisteredFlag>();
 
@@ -91,7 +97,7 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		const known = new Set(extensions.map((e) => e.entry.path));
 		const fresh = entries.filter((entry) => !known.has(entry.path));
 		const loaded =
-			fresh.length > 0 ? await loadExtensions(fresh, moduleLoader, events) : { extensions: [], diagnostics: [] };
+			fresh.length > 0 ? await loadExtensions(fresh, await loader(), events) : { extensions: [], diagnostics: [] };
 		extensions.push(...loaded.extensions);
 		extensions.sort((a, b) => SCOPE_ORDER[a.entry.scope] - SCOPE_ORDER[b.entry.scope]);
 		const lines = loaded.diagnostics.map(formatDiagnostic);
@@ -133,7 +139,9 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		extensions,
 		diagnostics,
 		events,
-		moduleLoader,
+		get moduleLoader() {
+			return moduleLoader;
+		},
 		flags,
 		findCommand(name) {
 			// Commands registered after start-up (from handlers or other commands) count too.
@@ -151,7 +159,7 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 				for (const [name, value] of extension.handle.flagValues) values.set(name, value);
 				extension.handle.invalidate();
 			}
-			if (reinstantiateOptions?.reimport) moduleLoader.reset();
+			if (reinstantiateOptions?.reimport) moduleLoader?.reset();
 			flags.clear();
 			const lines = await load(previous.map((e) => e.entry));
 			for (const [name, value] of values) flags.get(name)?.extension.handle.flagValues.set(name, value);

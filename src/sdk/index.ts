@@ -1,1 +1,1 @@
-export { HOST_PACKAGES, VIRTUAL_MODULES } from "./virtual-modules.ts";
+export { HOST_PACKAGES, loadVirtualModules, VIRTUAL_SPECIFIERS } from "./virtual-modules.ts";

@@ -2,52 +2,109 @@
  * THE static table of modules that extensions import from the host. Every specifier resolves to a module bundled
  * into the binary, so an extension needs no node_modules for these, and the host copy wins over an extension's
  * own. Both package scopes map to the same modules: `@mariozechner/` (pi ≤ 0.73) and `@earendil-works/` (0.74+).
+ *
+ * The specifiers are known without loading anything; the modules themselves are imported the first time an
+ * extension is loaded (`loadVirtualModules`), so a run without extensions never initialises the SDK surface
+ * (TUI components, typebox's value system, …).
  */
-import * as typebox from "@sinclair/typebox";
-import * as typeboxCompiler from "@sinclair/typebox/compiler";
-import * as typeboxValue from "@sinclair/typebox/value";
 import type { VirtualModuleTable } from "../extensions/index.ts";
-import * as agentCore from "./pi-agent-core.ts";
-import * as ai from "./pi-ai.ts";
-import * as aiCompat from "./pi-ai-compat.ts";
-import * as aiModels from "./pi-ai-models.ts";
-import * as aiOauth from "./pi-ai-oauth.ts";
-import * as aiProvidersAll from "./pi-ai-providers-all.ts";
-import * as codingAgent from "./pi-coding-agent.ts";
-import * as tui from "./pi-tui.ts";
-import * as typeboxCompile from "./typebox-compile.ts";
 
-const piPackages = {
-	"pi-coding-agent": codingAgent,
-	"pi-agent-core": agentCore,
-	"pi-tui": tui,
-	"pi-ai": ai,
-	"pi-ai/oauth": aiOauth,
-	"pi-ai/compat": aiCompat,
-	"pi-ai/providers/all": aiProvidersAll,
-	"pi-ai/models": aiModels,
-} as const;
+const PI_PACKAGES = [
+	"pi-coding-agent",
+	"pi-agent-core",
+	"pi-tui",
+	"pi-ai",
+	"pi-ai/oauth",
+	"pi-ai/compat",
+	"pi-ai/providers/all",
+	"pi-ai/models",
+] as const;
+type PiPackage = (typeof PI_PACKAGES)[number];
 
-export const VIRTUAL_MODULES: VirtualModuleTable = {
-	"@sinclair/typebox": typebox,
-	"@sinclair/typebox/compile": typeboxCompile,
-	"@sinclair/typebox/compiler": typeboxCompiler,
-	"@sinclair/typebox/value": typeboxValue,
-	typebox: typebox,
-	"typebox/compile": typeboxCompile,
-	"typebox/value": typeboxValue,
-	...scoped("@mariozechner/"),
-	...scoped("@earendil-works/"),
-};
+const TYPEBOX_SPECIFIERS = [
+	"@sinclair/typebox",
+	"@sinclair/typebox/compile",
+	"@sinclair/typebox/compiler",
+	"@sinclair/typebox/value",
+	"typebox",
+	"typebox/compile",
+	"typebox/value",
+] as const;
+type TypeboxSpecifier = (typeof TYPEBOX_SPECIFIERS)[number];
 
-function scoped(scope: string): Record<string, Readonly<Record<string, unknown>>> {
-	return Object.fromEntries(Object.entries(piPackages).map(([name, mod]) => [scope + name, mod]));
-}
+const SCOPES = ["@mariozechner/", "@earendil-works/"] as const;
+
+/** Every specifier the host provides. */
+export const VIRTUAL_SPECIFIERS: readonly string[] = [
+	...TYPEBOX_SPECIFIERS,
+	...SCOPES.flatMap((scope) => PI_PACKAGES.map((name) => scope + name)),
+];
 
 /** Package names (not subpaths) pi provides; an extension listing one in `dependencies` gets a warning. */
 export const HOST_PACKAGES: ReadonlySet<string> = new Set(
-	Object.keys(VIRTUAL_MODULES).map((specifier) => {
+	VIRTUAL_SPECIFIERS.map((specifier) => {
 		const parts = specifier.split("/");
 		return specifier.startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
 	}),
 );
+
+let table: Promise<VirtualModuleTable> | undefined;
+
+/** The specifier → module table, imported on first call. */
+export function loadVirtualModules(): Promise<VirtualModuleTable> {
+	table ??= importTable();
+	return table;
+}
+
+async function importTable(): Promise<VirtualModuleTable> {
+	const [
+		typebox,
+		typeboxCompiler,
+		typeboxValue,
+		typeboxCompile,
+		codingAgent,
+		agentCore,
+		tui,
+		ai,
+		aiOauth,
+		aiCompat,
+		aiProvidersAll,
+		aiModels,
+	] = await Promise.all([
+		import("@sinclair/typebox"),
+		import("@sinclair/typebox/compiler"),
+		import("@sinclair/typebox/value"),
+		import("./typebox-compile.ts"),
+		import("./pi-coding-agent.ts"),
+		import("./pi-agent-core.ts"),
+		import("./pi-tui.ts"),
+		import("./pi-ai.ts"),
+		import("./pi-ai-oauth.ts"),
+		import("./pi-ai-compat.ts"),
+		import("./pi-ai-providers-all.ts"),
+		import("./pi-ai-models.ts"),
+	]);
+	const typeboxModules: Record<TypeboxSpecifier, Readonly<Record<string, unknown>>> = {
+		"@sinclair/typebox": typebox,
+		"@sinclair/typebox/compile": typeboxCompile,
+		"@sinclair/typebox/compiler": typeboxCompiler,
+		"@sinclair/typebox/value": typeboxValue,
+		typebox: typebox,
+		"typebox/compile": typeboxCompile,
+		"typebox/value": typeboxValue,
+	};
+	const piPackages: Record<PiPackage, Readonly<Record<string, unknown>>> = {
+		"pi-coding-agent": codingAgent,
+		"pi-agent-core": agentCore,
+		"pi-tui": tui,
+		"pi-ai": ai,
+		"pi-ai/oauth": aiOauth,
+		"pi-ai/compat": aiCompat,
+		"pi-ai/providers/all": aiProvidersAll,
+		"pi-ai/models": aiModels,
+	};
+	const scoped = SCOPES.flatMap((scope) =>
+		PI_PACKAGES.map((name) => [scope + name, piPackages[name]] as [string, Readonly<Record<string, unknown>>]),
+	);
+	return { ...typeboxModules, ...Object.fromEntries(scoped) };
+}

@@ -11,7 +11,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ensureExampleDeps, ensurePackage, PINNED } from "../../scripts/conformance-cache.ts";
-import { VIRTUAL_MODULES } from "../../src/sdk/index.ts";
+import { VIRTUAL_SPECIFIERS } from "../../src/sdk/index.ts";
 import { runPiAsync } from "../helpers/binary.ts";
 import {
 	bareImports,
@@ -66,7 +66,9 @@ function differences(expected: ExampleRegistrations, report: Report): string[] {
 
 /** Bare imports of the example that neither the host nor Node provides: they need an npm install. */
 function npmImports(unitPath: string): string[] {
-	return [...bareImports(entryFiles(unitPath))].filter((spec) => !(spec in VIRTUAL_MODULES) && !isNodeBuiltin(spec));
+	return [...bareImports(entryFiles(unitPath))].filter(
+		(spec) => !VIRTUAL_SPECIFIERS.includes(spec) && !isNodeBuiltin(spec),
+	);
 }
 
 describe("pi example extensions register what their source says", () => {

@@ -4,10 +4,17 @@
  * layer implements. Returned models are the catalogue's own objects: treat them as read-only.
  */
 import type { Model, ThinkingLevel } from "../types.ts";
-import catalog from "./catalog.json" with { type: "json" };
+import catalogText from "./catalog.json" with { type: "text" };
 
 type Catalog = Record<string, Record<string, Model>>;
-const data = catalog as unknown as Catalog;
+// Kept as text and parsed on first use: JSON.parse of the text is several times cheaper than evaluating the same
+// data as an object literal, and runs that never look at the catalogue do not pay for it at all.
+let parsed: Catalog | undefined;
+const catalog = (): Catalog => {
+	// Bun hands a `type: "text"` import over as the file's text; TypeScript still types it as the JSON value.
+	parsed ??= JSON.parse(catalogText as unknown as string) as Catalog;
+	return parsed;
+};
 
 function own<T>(record: Record<string, T>, key: string): T | undefined {
 	return Object.hasOwn(record, key) ? record[key] : undefined;
@@ -15,18 +22,18 @@ function own<T>(record: Record<string, T>, key: string): T | undefined {
 
 /** Provider ids that have built-in models, sorted. */
 export function getProviders(): string[] {
-	return Object.keys(data);
+	return Object.keys(catalog());
 }
 
 /** Built-in models of one provider (empty for an unknown one), or of all providers; sorted by provider, then id. */
 export function getModels(provider?: string): Model[] {
-	if (provider !== undefined) return Object.values(own(data, provider) ?? {});
-	return Object.values(data).flatMap((models) => Object.values(models));
+	if (provider !== undefined) return Object.values(own(catalog(), provider) ?? {});
+	return Object.values(catalog()).flatMap((models) => Object.values(models));
 }
 
 /** One built-in model, or undefined. */
 export function getModel(provider: string, id: string): Model | undefined {
-	const models = own(data, provider);
+	const models = own(catalog(), provider);
 	return models ? own(models, id) : undefined;
 }
 

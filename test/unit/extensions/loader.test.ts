@@ -11,7 +11,7 @@ import {
 	discoverExtensions,
 	loadExtensions,
 } from "../../../src/extensions/index.ts";
-import { HOST_PACKAGES, VIRTUAL_MODULES } from "../../../src/sdk/index.ts";
+import { HOST_PACKAGES, loadVirtualModules } from "../../../src/sdk/index.ts";
 import {
 	BAD_EXTENSIONS,
 	EXPECTED_PROBES,
@@ -42,7 +42,7 @@ for (const kind of ["bun", "jiti"] as const) {
 		test("every loader feature works and host modules win over an extension's own copy", async () => {
 			const dir = makeTempDir();
 			writeFeatureExtensions(dir);
-			const loader = await createModuleLoader(VIRTUAL_MODULES, join(dir, ".jiti-cache"), kind);
+			const loader = await createModuleLoader(await loadVirtualModules(), join(dir, ".jiti-cache"), kind);
 			const found = discover(dir);
 			const result = await loadExtensions(found.entries, loader, createEventBus());
 			expect(result.diagnostics).toEqual([]);
@@ -54,7 +54,7 @@ for (const kind of ["bun", "jiti"] as const) {
 			const dir = makeTempDir();
 			writeBadExtensions(dir);
 			writeTree(dir, { "good.ts": "export default function (pi) { pi.registerCommand('ok', { handler() {} }); }\n" });
-			const loader = await createModuleLoader(VIRTUAL_MODULES, join(dir, ".jiti-cache"), kind);
+			const loader = await createModuleLoader(await loadVirtualModules(), join(dir, ".jiti-cache"), kind);
 			const result = await loadExtensions(discover(dir).entries, loader, createEventBus());
 			expect(result.extensions.map((e) => e.entry.path)).toEqual([join(dir, "good.ts")]);
 			const byFile = new Map(result.diagnostics.map((d) => [d.path.slice(dir.length + 1), d.message]));
@@ -75,7 +75,7 @@ for (const kind of ["bun", "jiti"] as const) {
 					"dep.ts": `export const n = ${n};\n`,
 				});
 			write(1);
-			const loader = await createModuleLoader(VIRTUAL_MODULES, join(dir, ".jiti-cache"), kind);
+			const loader = await createModuleLoader(await loadVirtualModules(), join(dir, ".jiti-cache"), kind);
 			const entries = discover(dir).entries;
 			await loadExtensions(entries, loader, createEventBus());
 			expect(probes().r).toBe(1);
@@ -91,7 +91,7 @@ describe("loader (bun) specifics", () => {
 	test("a syntax error names its line", async () => {
 		const dir = makeTempDir();
 		writeFileSync(join(dir, "s.ts"), "export default function () {\n  let x = ;\n}\n");
-		const loader = await createModuleLoader(VIRTUAL_MODULES, dir, "bun");
+		const loader = await createModuleLoader(await loadVirtualModules(), dir, "bun");
 		const result = await loadExtensions(discover(dir).entries, loader, createEventBus());
 		expect(result.diagnostics[0]?.message).toMatch(/failed to load: Unexpected ; at line 2:\d+/);
 	});
