@@ -5,8 +5,7 @@
  * an extension's console.log included, go to stderr). `@file` arguments are refused: prompts arrive as `prompt`
  * commands.
  */
-import { createRpcUi, runRpcMode } from "../modes/index.ts";
-import { takeOverStdout } from "../modes/rpc/stdout-guard.ts";
+import { createRpcUi, runRpcMode, takeOverStdout } from "../modes/index.ts";
 import { formatResourceDiagnostic } from "../resources/index.ts";
 import { RuntimeHost } from "../runtime/index.ts";
 import { UserError } from "../util/index.ts";

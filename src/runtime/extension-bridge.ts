@@ -4,8 +4,8 @@
  * `before_agent_start`), and the session's events forwarded as extension events. Handler failures are reported
  * once through `onError` and never end a turn.
  */
-import type { AgentMessage, AgentTool } from "../agent/index.ts";
-import type { ImageContent, ModelRegistry } from "../ai/index.ts";
+import type { AgentTool } from "../agent/index.ts";
+import type { ModelRegistry } from "../ai/index.ts";
 import { getContextUsage } from "../compaction/index.ts";
 import {
 	type CommandContextSource,
@@ -26,7 +26,7 @@ import type { SessionEvent } from "./events.ts";
 import type { ExtensionHost } from "./extension-host.ts";
 import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
 import type { TreeHooks, TreeNavigationOptions } from "./navigate-tree.ts";
-import type { BeforeAgentStartResult, InputResult, InputSource, StreamingBehavior } from "./prompt-input.ts";
+import { createPromptHooks } from "./prompt-hooks.ts";
 import { installProviderHooks } from "./provider-hooks.ts";
 
 export interface ExtensionBridgeOptions {
@@ -186,12 +186,7 @@ export class ExtensionBridge {
 		};
 		installProviderHooks(agent, this.runner, ctx);
 		session.subscribe((event) => this.forward(event));
-		session.promptHooks = {
-			input: (text, images, source, streamingBehavior, signal) =>
-				this.input(text, images, source, streamingBehavior, signal),
-			beforeAgentStart: (text, images, systemPrompt, signal) =>
-				this.beforeAgentStart(text, images, systemPrompt, signal),
-		};
+		session.promptHooks = createPromptHooks(this.runner, ctx, () => this.systemPromptOptions());
 	}
 
 	/** `session_before_compact` (cancel or supply), `session_compact`, `session_compact_failed`. */
@@ -262,61 +257,6 @@ export class ExtensionBridge {
 			this.scope.context(),
 		);
 		this.scope.invalidate();
-	}
-
-	/** The `input` event: undefined when an extension handled the input; abandoned (continue) when `signal` aborts. */
-	private async input(
-		text: string,
-		images: ImageContent[] | undefined,
-		source: InputSource,
-		streamingBehavior: StreamingBehavior | undefined,
-		signal: AbortSignal,
-	): Promise<InputResult | undefined> {
-		const original = { text, ...(images ? { images } : {}) };
-		if (!this.runner.hasHandlers("input")) return original;
-		const input = await this.runner.emit(
-			"input",
-			{ text, source, ...(images ? { images } : {}), ...(streamingBehavior ? { streamingBehavior } : {}) },
-			this.scope.context(),
-			{ signal },
-		);
-		if (input.action === "handled") return undefined;
-		if (input.action === "transform")
-			return { text: input.text, ...((input.images ?? images) ? { images: input.images ?? images } : {}) };
-		return original;
-	}
-
-	/** `before_agent_start`: messages collected from every handler, the system prompt chained (this run only). */
-	private async beforeAgentStart(
-		text: string,
-		images: ImageContent[] | undefined,
-		systemPrompt: string,
-		signal: AbortSignal,
-	): Promise<BeforeAgentStartResult> {
-		if (!this.runner.hasHandlers("before_agent_start")) return { messages: [] };
-		const outcome = await this.runner.emit(
-			"before_agent_start",
-			{
-				prompt: text,
-				...(images ? { images } : {}),
-				systemPrompt,
-				systemPromptOptions: this.systemPromptOptions(),
-			} as never,
-			this.scope.context(),
-			{ signal },
-		);
-		const messages = outcome.messages.map(
-			(m): AgentMessage =>
-				({
-					role: "custom",
-					customType: m.customType,
-					content: m.content ?? [],
-					display: m.display ?? true,
-					...(m.details !== undefined ? { details: m.details } : {}),
-					timestamp: Date.now(),
-				}) as unknown as AgentMessage,
-		);
-		return { messages, ...(outcome.systemPrompt !== undefined ? { systemPrompt: outcome.systemPrompt } : {}) };
 	}
 
 	private async forward(event: SessionEvent): Promise<void> {

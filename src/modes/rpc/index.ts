@@ -23,6 +23,7 @@ export {
 	successResponse,
 } from "./protocol.ts";
 export { type RpcModeOptions, runRpcMode } from "./server.ts";
+export { type StdoutTakeover, takeOverStdout } from "./stdout-guard.ts";
 export type * from "./types.ts";
 export { RPC_COMMAND_TYPES, RPC_UI_DIALOG_METHODS } from "./types.ts";
 export { createRpcUi, type RpcUi } from "./ui.ts";
