@@ -3,6 +3,9 @@
  * - `--compile-autoload-package-json`: an extension's own dependency whose entry is not a root index.js resolves.
  * - no autoloading of bunfig.toml or .env from the folder pi starts in: a repo must not inject preload code or env.
  * - jiti is left out: it serves only Node (SDK) use and the binary never reaches it.
+ * - `--splitting`: what is reached only through `import()` (the CLI behind `--version`, the SDK modules behind the
+ *   first extension) becomes its own chunk inside the binary, loaded when first imported, so `pi --version` does not
+ *   load the whole application.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +17,7 @@ mkdirSync(join(root, "dist"), { recursive: true });
 const args = [
 	"build",
 	"--compile",
+	"--splitting",
 	"--bytecode",
 	"--format=esm",
 	"--minify-syntax",

@@ -1,5 +1,4 @@
 /** Session ids (UUID v7, or a caller-supplied id that is safe in a file name) and 8-hex entry ids. */
-import { randomUUID } from "node:crypto";
 
 export { uuidv7 } from "../util/index.ts";
 
@@ -12,7 +11,7 @@ export function newEntryId(taken: (id: string) => boolean): string {
 		const id = Buffer.from(crypto.getRandomValues(new Uint8Array(4))).toString("hex");
 		if (!taken(id)) return id;
 	}
-	return randomUUID();
+	return crypto.randomUUID();
 }
 
 const SESSION_ID_RE = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;

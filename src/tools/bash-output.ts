@@ -3,7 +3,6 @@
  * stays in memory, while everything is counted. Once the output outgrows the limits, the full output is spilled to
  * `<tmpdir>/pi-bash-<16 hex>.log` — what was received so far first, then every later chunk.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -153,7 +152,7 @@ export class OutputCollector {
 	}
 
 	private openSpill(): void {
-		this.path = join(tmpdir(), `pi-bash-${randomBytes(8).toString("hex")}.log`);
+		this.path = join(tmpdir(), `pi-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")}.log`);
 		this.fd = openSync(this.path, "w");
 		for (const chunk of this.pending ?? []) this.writeFile(chunk);
 		this.pending = undefined;

@@ -5,7 +5,6 @@
  * `setWidget` (string lines only), `setTitle` and `setEditorText`/`pasteToEditor` are one-way requests. What
  * needs a terminal degrades as pi documents: `custom()` gives undefined, component setters do nothing.
  */
-import { randomUUID } from "node:crypto";
 import type { RpcExtensionUIRequest, RpcExtensionUIResponse } from "./types.ts";
 
 type Request = RpcExtensionUIRequest extends infer R ? (R extends unknown ? Omit<R, "type" | "id"> : never) : never;
@@ -27,7 +26,7 @@ interface DialogOptions {
 export function createRpcUi(send: (record: RpcExtensionUIRequest) => void): RpcUi {
 	const pending = new Map<string, (response: RpcExtensionUIResponse | undefined) => void>();
 	const request = (fields: Request) => {
-		const record = { type: "extension_ui_request", id: randomUUID(), ...fields } as RpcExtensionUIRequest;
+		const record = { type: "extension_ui_request", id: crypto.randomUUID(), ...fields } as RpcExtensionUIRequest;
 		send(record);
 		return record.id;
 	};
