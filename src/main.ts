@@ -3,13 +3,13 @@
  * the CLI. This is the one top-level catch: user errors print their one line, anything else is a bug and prints
  * its stack. Both exit non-zero.
  */
-import { UserError, VERSION } from "./util/index.ts";
+import { flushStdio, UserError, VERSION, writeStderr, writeStdout } from "./util/index.ts";
 
 const argv = process.argv.slice(2);
 
 async function run(): Promise<number> {
 	if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
-		process.stdout.write(`${VERSION}\n`);
+		writeStdout(`${VERSION}\n`);
 		return 0;
 	}
 	const { main } = await import("./cli/index.ts");
@@ -20,12 +20,12 @@ try {
 	process.exitCode = await run();
 } catch (error) {
 	if (error instanceof UserError) {
-		process.stderr.write(`${error.message}\n`);
+		writeStderr(`${error.message}\n`);
 		process.exitCode = error.exitCode;
 	} else {
-		process.stderr.write(
-			`pi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-		);
+		writeStderr(`pi: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
 		process.exitCode = 2;
 	}
 }
+// Output written through Bun's sinks may still wait on a full pipe; the process must not end before it leaves.
+await flushStdio();

@@ -5,7 +5,7 @@
 import { getAgentDir, SettingsStore } from "../config/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, loadVirtualModules } from "../sdk/index.ts";
-import { UserError, VERSION } from "../util/index.ts";
+import { UserError, VERSION, writeStderr, writeStdout } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
 import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-registrations.ts";
 import { renderHelp } from "./help.ts";
@@ -20,8 +20,8 @@ import { decideTrust } from "./trust.ts";
 /** Built-in commands of print and JSON modes (the terminal UI has many more). */
 const PRINT_MODE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload"]);
 
-const out = (text: string) => process.stdout.write(text);
-const err = (text: string) => process.stderr.write(text);
+const out = writeStdout;
+const err = writeStderr;
 
 export async function main(argv: readonly string[]): Promise<number> {
 	const args = parseArgs(argv);

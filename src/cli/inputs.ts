@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import type { ImageContent } from "../ai/index.ts";
 import type { PromptInput } from "../modes/index.ts";
 import { readPathVariants, resolveToolPath, sniffImageMimeType } from "../tools/index.ts";
-import { UserError } from "../util/index.ts";
+import { readStdinIfPiped, UserError } from "../util/index.ts";
 
 export interface FileInputs {
 	text: string;
@@ -72,11 +72,7 @@ export function buildInputs(stdin: string | undefined, files: FileInputs, messag
 	return inputs;
 }
 
-/** All of stdin when it is piped; undefined for a terminal. */
-export async function readPipedStdin(): Promise<string | undefined> {
-	if (process.stdin.isTTY) return undefined;
-	const chunks: Buffer[] = [];
-	for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
-	const text = Buffer.concat(chunks).toString("utf8");
-	return text === "" ? undefined : text;
+/** All of stdin when it is piped; undefined for a terminal (or /dev/null). */
+export function readPipedStdin(): Promise<string | undefined> {
+	return readStdinIfPiped();
 }
