@@ -11,8 +11,10 @@ import { startMockLlm } from "../../test/support/mock-llm/index.ts";
 import { BINARY, median, tempHome } from "./lib.ts";
 
 const runs = Number(process.argv[2] ?? 10);
-if (!existsSync(BINARY)) {
-	console.error(`bench: ${BINARY} is missing; run npm run build first`);
+/** PI_BENCH_BINARY measures another build (e.g. a before/after comparison) instead of dist/pi. */
+const binary = process.env.PI_BENCH_BINARY ?? BINARY;
+if (!existsSync(binary)) {
+	console.error(`bench: ${binary} is missing; run npm run build first`);
 	process.exit(1);
 }
 const server = startMockLlm();
@@ -72,7 +74,8 @@ function writeSession(path: string, count: number): void {
 
 const source = join(home, "source.jsonl");
 writeSession(source, 2000);
-const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
+if (process.env.PI_TRACE) env.PI_TRACE = process.env.PI_TRACE;
 
 async function once(command: string): Promise<{ wall: number; mock: number }> {
 	const file = join(home, `run-${Math.random().toString(36).slice(2)}.jsonl`);
@@ -83,7 +86,7 @@ async function once(command: string): Promise<{ wall: number; mock: number }> {
 		server.push({ kind: "reply", text: "## Goal\nSummary of the session." }, { kind: "reply", text: "prefix" });
 	}
 	const started = performance.now();
-	const proc = Bun.spawn([BINARY, "--session", file, "-e", ext, "-p", command], {
+	const proc = Bun.spawn([binary, "--session", file, "-e", ext, "-p", command], {
 		env,
 		cwd: home,
 		stdout: "pipe",
@@ -93,6 +96,7 @@ async function once(command: string): Promise<{ wall: number; mock: number }> {
 	await proc.exited;
 	const wall = performance.now() - started;
 	if (proc.exitCode !== 0) throw new Error(`pi ${command} failed: ${err}`);
+	if (process.env.PI_TRACE) process.stderr.write(`--- ${command}\n${err}`);
 	const mock = server.requests.slice(first).reduce((sum, r) => sum + (r.serverMs ?? 0), 0);
 	return { wall, mock };
 }

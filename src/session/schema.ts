@@ -8,6 +8,7 @@
  */
 import { type TSchema, Type } from "@sinclair/typebox";
 import { type SchemaCheck, schemaCheck } from "../util/index.ts";
+import { PRECOMPILED } from "./validators.generated.ts";
 
 const Str = Type.String();
 const OptStr = Type.Optional(Type.String());
@@ -104,6 +105,20 @@ export const MessageSchemas: Record<string, TSchema> = {
 	system: SystemMessageSchema,
 };
 
+/**
+ * Every schema a session file is checked against, by name ("header", "envelope", "entry:<type>",
+ * "message:<role>"). scripts/gen-validators.ts compiles them ahead of time into validators.generated.ts, so
+ * opening a session never pays TypeBox's run-time compilation (10–30 ms for these schemas in a fresh process).
+ */
+export function sessionValidatorSchemas(): Record<string, TSchema> {
+	const out: Record<string, TSchema> = { header: SessionHeaderSchema, envelope: EntryEnvelopeSchema };
+	for (const variant of SessionEntrySchema.anyOf) out[`entry:${variant.properties.type.const}`] = variant;
+	for (const [role, schema] of Object.entries(MessageSchemas)) out[`message:${role}`] = schema;
+	return out;
+}
+
+const checkFor = (name: string, schema: TSchema) => schemaCheck(schema, [], PRECOMPILED[name]);
+
 const entryChecks = new Map<string, SchemaCheck<TSchema>>();
 const messageChecks = new Map<string, SchemaCheck<TSchema>>();
 let headerCheck: SchemaCheck<TSchema> | undefined;
@@ -133,7 +148,7 @@ export function isKnownEntryType(type: string): boolean {
 
 /** Checks a parsed header line: undefined when valid, else a short reason. */
 export function checkHeader(value: unknown): string | undefined {
-	headerCheck ??= schemaCheck(SessionHeaderSchema);
+	headerCheck ??= checkFor("header", SessionHeaderSchema);
 	if (!isObject(value) || value.type !== "session") return "line 1 is not a session header";
 	return headerCheck.Check(value) ? undefined : `bad session header (${firstError(headerCheck, value)})`;
 }
@@ -150,10 +165,10 @@ export function checkEntry(value: unknown): string | undefined {
 	if (!check) {
 		const schema = entrySchemaFor(type);
 		if (!schema) {
-			envelopeCheck ??= schemaCheck(EntryEnvelopeSchema);
+			envelopeCheck ??= checkFor("envelope", EntryEnvelopeSchema);
 			return envelopeCheck.Check(value) ? undefined : `bad ${type} entry (${firstError(envelopeCheck, value)})`;
 		}
-		check = schemaCheck(schema);
+		check = checkFor(`entry:${type}`, schema);
 		entryChecks.set(type, check);
 	}
 	if (!check.Check(value)) return `bad ${type} entry (${firstError(check, value)})`;
@@ -167,7 +182,7 @@ function checkMessage(message: { role: string }): string | undefined {
 	if (!check) {
 		const schema = Object.hasOwn(MessageSchemas, role) ? MessageSchemas[role] : undefined;
 		if (!schema) return undefined;
-		check = schemaCheck(schema);
+		check = checkFor(`message:${role}`, schema);
 		messageChecks.set(role, check);
 	}
 	return check.Check(message) ? undefined : `bad ${role} message (${firstError(check, message)})`;

@@ -17,9 +17,19 @@ export interface SchemaCheck<T extends TSchema> {
 	FirstError(value: unknown): ValueError | undefined;
 }
 
-export function schemaCheck<T extends TSchema>(schema: T, references: TSchema[] = []): SchemaCheck<T> {
+/**
+ * `precompiled`: the check compiled ahead of time from this same schema (see scripts/gen-validators.ts); used from
+ * the first call when given.
+ */
+export function schemaCheck<T extends TSchema>(
+	schema: T,
+	references: TSchema[] = [],
+	precompiled?: (value: unknown) => boolean,
+): SchemaCheck<T> {
 	let calls = 0;
-	let compiled: TypeCheck<T> | undefined;
+	let compiled: Pick<TypeCheck<T>, "Check"> | undefined = precompiled
+		? { Check: (value: unknown): value is Static<T> => precompiled(value) }
+		: undefined;
 	return {
 		Check(value: unknown): value is Static<T> {
 			if (compiled) return compiled.Check(value);

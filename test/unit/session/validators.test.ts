@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Value } from "@sinclair/typebox/value";
+import { renderValidators } from "../../../scripts/gen-validators.ts";
+import { sessionValidatorSchemas } from "../../../src/session/schema.ts";
+import { PRECOMPILED } from "../../../src/session/validators.generated.ts";
+
+describe("precompiled session validators", () => {
+	test("src/session/validators.generated.ts is up to date (regenerate: bun scripts/gen-validators.ts)", () => {
+		const file = join(import.meta.dir, "..", "..", "..", "src", "session", "validators.generated.ts");
+		expect(readFileSync(file, "utf8")).toBe(renderValidators());
+	});
+
+	test("each precompiled check agrees with its TypeBox schema on valid and broken values", () => {
+		const samples: unknown[] = [
+			{ type: "session", version: 3, id: "s1", timestamp: "t", cwd: "/" },
+			{ type: "session", id: "" },
+			{ type: "message", id: "a1b2c3d4", parentId: null, timestamp: "t", message: { role: "user", content: "hi" } },
+			{ type: "message", id: "a1b2c3d4", parentId: null, timestamp: "t", message: { role: "user", content: 5 } },
+			{ role: "user", content: [{ type: "text", text: "x" }], timestamp: 1 },
+			{ role: "assistant", content: [{ type: "toolCall", id: "c", name: "bash", arguments: {} }] },
+			{ role: "toolResult", toolCallId: "c", toolName: "bash", content: [], isError: false, timestamp: 1 },
+			{ type: "label", id: "x", parentId: "y", timestamp: "t", targetId: "z", label: "l" },
+			{ type: "compaction", id: "x", parentId: "y", timestamp: "t", summary: 3 },
+			null,
+			"text",
+			[],
+		];
+		const schemas = sessionValidatorSchemas();
+		expect(Object.keys(PRECOMPILED).sort()).toEqual(Object.keys(schemas).sort());
+		for (const [name, schema] of Object.entries(schemas)) {
+			const check = PRECOMPILED[name] as (value: unknown) => boolean;
+			for (const sample of samples) expect([name, check(sample)]).toEqual([name, Value.Check(schema, sample)]);
+		}
+	});
+});
