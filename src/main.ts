@@ -29,3 +29,5 @@ try {
 }
 // Output written through Bun's sinks may still wait on a full pipe; the process must not end before it leaves.
 await flushStdio();
+// The run is over: a timer or a handle an extension left behind must not keep the process alive.
+process.exit();

@@ -5,7 +5,7 @@
  * an extension's console.log included, go to stderr). `@file` arguments are refused: prompts arrive as `prompt`
  * commands.
  */
-import { createRpcUi, runRpcMode, takeOverStdout } from "../modes/index.ts";
+import { createRpcUi, runRpcMode, streamLineInput, takeOverStdout } from "../modes/index.ts";
 import { formatResourceDiagnostic } from "../resources/index.ts";
 import { RuntimeHost } from "../runtime/index.ts";
 import { UserError } from "../util/index.ts";
@@ -80,7 +80,7 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 				...(shellPath ? { shellPath } : {}),
 			},
 			ui,
-			input: process.stdin,
+			input: streamLineInput(process.stdin),
 			write,
 			onShutdownRequest: (request) => {
 				shutdownHook = request;

@@ -14,7 +14,13 @@ export {
 } from "./client-core.ts";
 export type { RpcContext } from "./context.ts";
 export { v8JsonParseErrorMessage } from "./json-error.ts";
-export { attachJsonlLineReader, JsonlLineSplitter, serializeJsonLine } from "./jsonl.ts";
+export {
+	attachJsonlLineReader,
+	JsonlLineSplitter,
+	type LineInput,
+	serializeJsonLine,
+	streamLineInput,
+} from "./jsonl.ts";
 export {
 	errorResponse,
 	type ParsedCommandLine,

@@ -85,3 +85,25 @@ export function attachJsonlLineReader(stream: Readable, onLine: (line: string) =
 		stream.off("end", onEnd);
 	};
 }
+
+/** Where RPC command lines come from: delivers each line, then `onEnd` once at end of input. */
+export interface LineInput {
+	/** Starts reading; the returned function stops it (and lets the process end). */
+	listen(onLine: (line: string) => void, onEnd: () => void): () => void;
+}
+
+/** Lines of a Node readable stream (`process.stdin` under Node, a child's stdout). */
+export function streamLineInput(stream: Readable): LineInput {
+	return {
+		listen(onLine, onEnd) {
+			const detach = attachJsonlLineReader(stream, onLine);
+			stream.on("end", onEnd);
+			return () => {
+				detach();
+				stream.off("end", onEnd);
+				// A paused stream no longer holds the event loop open.
+				stream.pause();
+			};
+		},
+	};
+}

@@ -12,7 +12,7 @@ import { configHandlers } from "./commands-config.ts";
 import { handlePrompt, runHandlers } from "./commands-run.ts";
 import { sessionHandlers } from "./commands-session.ts";
 import type { RpcContext, RpcHandler } from "./context.ts";
-import { attachJsonlLineReader } from "./jsonl.ts";
+import type { LineInput } from "./jsonl.ts";
 import { errorResponse, parseCommandLine, successResponse } from "./protocol.ts";
 import type { RpcCommand, RpcCommandType } from "./types.ts";
 import type { RpcUi } from "./ui.ts";
@@ -20,7 +20,7 @@ import type { RpcUi } from "./ui.ts";
 export interface RpcModeOptions {
 	context: Omit<RpcContext, "send" | "bash">;
 	ui: RpcUi;
-	input: NodeJS.ReadableStream;
+	input: LineInput;
 	/** Writes raw text to stdout. */
 	write: (text: string) => void;
 	/** Registers the `ctx.shutdown()` hook of extensions. */
@@ -112,15 +112,7 @@ export function runRpcMode(o: RpcModeOptions): Promise<number> {
 		inFlight.add(running);
 		void running.finally(() => inFlight.delete(running));
 	};
-	const detachLines = attachJsonlLineReader(o.input as never, onLine);
-	const onEnd = () => void shutdown(0);
-	o.input.on("end", onEnd);
-	const detach = () => {
-		detachLines();
-		o.input.off("end", onEnd);
-		// A paused stdin no longer holds the event loop open: after a signal or ctx.shutdown() the process can end.
-		o.input.pause();
-	};
+	const detach = o.input.listen(onLine, () => void shutdown(0));
 
 	const signalHandlers: (() => void)[] = [];
 	if (o.handleSignals !== false) {

@@ -5,6 +5,7 @@
  * `console.log` can neither corrupt nor impersonate protocol records. `restore` puts everything back.
  */
 import { Console } from "node:console";
+import { writeStdout } from "../../util/index.ts";
 
 const STDOUT_CONSOLE_METHODS = [
 	"log",
@@ -32,13 +33,27 @@ export interface StdoutTakeover {
 }
 
 export function takeOverStdout(): StdoutTakeover {
+	const saved = new Map(STDOUT_CONSOLE_METHODS.map((name) => [name, console[name]]));
+	const target = console as unknown as ConsoleMethods;
+	// Built on first use: creating a Console over process.stderr costs start-up time most runs never need.
+	let toStderr: ConsoleMethods | undefined;
+	const redirected = (): ConsoleMethods => {
+		toStderr ??= new Console({ stdout: process.stderr, stderr: process.stderr }) as unknown as ConsoleMethods;
+		return toStderr;
+	};
+	for (const name of STDOUT_CONSOLE_METHODS) target[name] = (...args: unknown[]) => redirected()[name](...args);
+	const restoreConsole = () => {
+		for (const [name, method] of saved) target[name] = method as ConsoleMethods[typeof name];
+	};
+	if (typeof Bun !== "undefined") {
+		// Under Bun the protocol goes out through a file sink on descriptor 1, and `process.stdout` (built lazily,
+		// at a cost) is never created: anyone who asks for it gets stderr. The override stays until exit.
+		Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
+		return { write: writeStdout, restore: restoreConsole };
+	}
 	const stdout = process.stdout;
 	const realWrite = stdout.write;
 	const raw = realWrite.bind(stdout);
-	const saved = new Map(STDOUT_CONSOLE_METHODS.map((name) => [name, console[name]]));
-	const toStderr = new Console({ stdout: process.stderr, stderr: process.stderr }) as unknown as ConsoleMethods;
-	const target = console as unknown as ConsoleMethods;
-	for (const name of STDOUT_CONSOLE_METHODS) target[name] = toStderr[name].bind(toStderr);
 	stdout.write = ((...args: Parameters<typeof process.stderr.write>) =>
 		process.stderr.write(...args)) as typeof stdout.write;
 	return {
@@ -47,7 +62,7 @@ export function takeOverStdout(): StdoutTakeover {
 		},
 		restore: () => {
 			stdout.write = realWrite;
-			for (const [name, method] of saved) target[name] = method as ConsoleMethods[typeof name];
+			restoreConsole();
 		},
 	};
 }
