@@ -256,6 +256,19 @@ export default function (pi) {
 		expect(logged(s.cwd)).toEqual([{ got: 42 }, { emitted: true }]);
 	});
 
+	test("a timer an extension leaves running does not keep pi alive after the run", async () => {
+		const s = setup(`
+export default function (pi) {
+	setInterval(() => {}, 1000);
+	pi.registerCommand("noop", { handler: async () => {} });
+}
+`);
+		const started = Date.now();
+		const run = await runPiAsync(["-e", "./ext.ts", "--no-session", "-p", "/noop"], s);
+		expect(run.exitCode).toBe(0);
+		expect(Date.now() - started).toBeLessThan(4000);
+	});
+
 	test("before_agent_start and ctx.getSystemPromptOptions describe the system prompt", async () => {
 		const s = setup(`
 import { log } from "./log.ts";
