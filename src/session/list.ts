@@ -4,7 +4,7 @@
  * skipped silently here; `open` is where a bad file is reported.
  */
 import { closeSync, openSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { newEntryId } from "./ids.ts";
 import { loadSessionFile } from "./load.ts";
 import { readFirstLine, readRange } from "./scan.ts";
@@ -48,10 +48,20 @@ export function readHeader(path: string): SessionHeader | undefined {
 }
 
 /**
- * The most recently modified valid session file in `sessionDir`, or null. One stat per file and one header read
- * for the winner (more only when the newest files are not sessions); no sort, no full reads.
+ * The most recently modified valid session file in `sessionDir`, or null. With `cwd`, only a session whose header
+ * names that working directory counts (as pi 0.87.1: a shared session dir holds other projects' sessions too).
+ * One stat per file and one header read for the winner (more only when the newest files do not qualify); no sort,
+ * no full reads.
  */
-export function findMostRecentSession(sessionDir: string): string | null {
+export function findMostRecentSession(sessionDir: string, cwd?: string): string | null {
+	const wanted = cwd ? resolve(cwd) : undefined;
+	const qualifies = (path: string) => {
+		const header = readHeader(path);
+		if (!header) return false;
+		return (
+			wanted === undefined || (typeof header.cwd === "string" && header.cwd !== "" && resolve(header.cwd) === wanted)
+		);
+	};
 	let names: string[];
 	try {
 		names = readdirSync(sessionDir);
@@ -73,7 +83,7 @@ export function findMostRecentSession(sessionDir: string): string | null {
 			if ((candidates[i]?.mtime ?? -1) > (candidates[best]?.mtime ?? -1)) best = i;
 		}
 		const { path } = candidates[best] as { path: string };
-		if (readHeader(path)) return path;
+		if (qualifies(path)) return path;
 		candidates.splice(best, 1);
 	}
 	return null;

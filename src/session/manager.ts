@@ -80,7 +80,7 @@ export class SessionManager extends SessionCore {
 	/** Opens the most recently modified session in the session dir, or creates one. */
 	static continueRecent(cwd: string, sessionDir?: string, options?: OpenOptions): SessionManager {
 		const dir = sessionDir ?? getDefaultSessionDir(cwd);
-		const recent = findMostRecentSession(dir);
+		const recent = findMostRecentSession(dir, cwd);
 		return recent
 			? SessionManager.open(recent, sessionDir, undefined, options)
 			: SessionManager.create(cwd, sessionDir);

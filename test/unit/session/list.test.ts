@@ -129,3 +129,27 @@ describe("forks record their parent", () => {
 		expect(mem.getEntries()).toHaveLength(1);
 	});
 });
+
+describe("findMostRecentSession with a working directory", () => {
+	test("only a session whose header names that cwd counts (a shared session dir holds other projects too)", async () => {
+		const { mkdirSync, utimesSync, writeFileSync } = await import("node:fs");
+		const { join } = await import("node:path");
+		const { findMostRecentSession } = await import("../../../src/session/index.ts");
+		const { makeTempDir } = await import("../../helpers/tmp.ts");
+		const dir = makeTempDir("pi-recent-");
+		mkdirSync(dir, { recursive: true });
+		const write = (name: string, cwd: string, secondsAgo: number) => {
+			const path = join(dir, name);
+			writeFileSync(path, `${JSON.stringify({ type: "session", version: 3, id: name, timestamp: "t", cwd })}\n`);
+			const when = new Date(Date.now() - secondsAgo * 1000);
+			utimesSync(path, when, when);
+			return path;
+		};
+		const mine = write("a.jsonl", "/work/project", 60);
+		write("b.jsonl", "/work/other", 10);
+		expect(findMostRecentSession(dir, "/work/project")).toBe(mine);
+		expect(findMostRecentSession(dir, "/work/project/")).toBe(mine);
+		expect(findMostRecentSession(dir)).toBe(join(dir, "b.jsonl"));
+		expect(findMostRecentSession(dir, "/work/none")).toBeNull();
+	});
+});
