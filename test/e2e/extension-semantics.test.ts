@@ -9,6 +9,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { EVENT_NAMES } from "../../src/extensions/index.ts";
 import { type JsonAgentSessionEvent, RpcClient } from "../../src/modes/rpc/index.ts";
 import { ensureBinary, runPiAsync, writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir, writeTree } from "../helpers/tmp.ts";
@@ -267,6 +268,71 @@ export default function (pi) {
 		const run = await runPiAsync(["-e", "./ext.ts", "--no-session", "-p", "/noop"], s);
 		expect(run.exitCode).toBe(0);
 		expect(Date.now() - started).toBeLessThan(4000);
+	});
+
+	test("one turn with a tool call fires every event in pi's order", async () => {
+		const s = setup(`
+import { appendFileSync } from "node:fs";
+const NAMES = ${JSON.stringify(EVENT_NAMES)};
+export default function (pi) {
+	for (const name of NAMES) {
+		pi.on(name, async (event) => {
+			const role = event?.message?.role;
+			appendFileSync(process.cwd() + "/order.log", name + (role ? ":" + role : "") + "\\n");
+		});
+	}
+}
+`);
+		server.push(
+			{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] },
+			{ kind: "reply", text: "done" },
+		);
+		const run = await runPiAsync(["-e", "./ext.ts", "--no-session", "-p", "go"], s);
+		expect(run.stderr).toBe("");
+		const order = readFileSync(join(s.cwd, "order.log"), "utf8")
+			.trim()
+			.split("\n")
+			// Streamed updates repeat; one of each run is enough to place them.
+			.filter((name, i, all) => !(name.includes("_update") && all[i - 1] === name));
+		const request = [
+			"context",
+			"context_with_system",
+			"before_provider_request",
+			"before_provider_headers",
+			"after_provider_response",
+		];
+		expect(order).toEqual([
+			"session_start",
+			"resources_discover",
+			"input",
+			"before_agent_start",
+			"agent_start",
+			"turn_start",
+			"message_start:user",
+			"message_end:user",
+			...request,
+			"message_start:assistant",
+			"message_update:assistant",
+			"message_end:assistant",
+			"tool_execution_start",
+			"tool_call",
+			"tool_execution_update",
+			"tool_result",
+			"tool_execution_end",
+			"message_start:toolResult",
+			"message_end:toolResult",
+			"turn_end:assistant",
+			"turn_start",
+			...request,
+			"message_start:assistant",
+			"message_update:assistant",
+			"message_end:assistant",
+			"turn_end:assistant",
+			"agent_end",
+			"agent_before_settle",
+			"agent_settled",
+			"session_shutdown",
+		]);
 	});
 
 	test("before_agent_start and ctx.getSystemPromptOptions describe the system prompt", async () => {
