@@ -5,10 +5,10 @@
  * With `--check`, writes nothing and exits 1 when the file is out of date.
  * Usage: bun scripts/gen-validators.ts [--check]
  */
-import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { sessionValidatorSchemas } from "../src/session/schema.ts";
+import { writeOrCheck } from "./generated-file.ts";
 
 const target = join(import.meta.dir, "..", "src", "session", "validators.generated.ts");
 
@@ -28,24 +28,4 @@ export function renderValidators(): string {
 	return lines.join("\n");
 }
 
-if (import.meta.main) {
-	const text = renderValidators();
-	if (process.argv.includes("--check")) {
-		let current = "";
-		try {
-			current = readFileSync(target, "utf8");
-		} catch {
-			// A missing file is simply out of date.
-		}
-		if (current !== text) {
-			console.error(
-				"validators: src/session/validators.generated.ts is out of date; run bun scripts/gen-validators.ts",
-			);
-			process.exit(1);
-		}
-		console.log("validators: up to date");
-	} else {
-		writeFileSync(target, text);
-		console.log(`validators: wrote ${target}`);
-	}
-}
+if (import.meta.main) writeOrCheck("validators", target, renderValidators(), "bun scripts/gen-validators.ts");

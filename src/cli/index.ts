@@ -87,7 +87,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 	}
 
 	if (mode === "rpc") {
-		return runRpc({ cwd, agentDir, args, settings, store, host, credentials, trusted, out, err });
+		return runRpc({ cwd, agentDir, args, settings, store, host, credentials, trusted, err });
 	}
 	const print = json || args.flags.get("print") === true || !process.stdin.isTTY || !process.stdout.isTTY;
 	if (!print) throw new UserError('Error: the interactive terminal UI is not available yet; use pi -p "prompt"');

@@ -124,7 +124,7 @@ export class AgentSession {
 	/** The text of each queued message. */
 	queuedTexts(): { steering: string[]; followUp: string[] } {
 		const { steering, followUp } = this.agent.queuedMessages;
-		return { steering: steering.map(messageText), followUp: followUp.map(messageText) };
+		return { steering: steering.map((m) => messageText(m)), followUp: followUp.map((m) => messageText(m)) };
 	}
 
 	/** Stops a retry that is waiting out its delay (the run then ends with the error). */

@@ -66,15 +66,15 @@ export function userMessage(text: string, images: ImageContent[] | undefined): A
 	};
 }
 
-/** The text of a user (or custom) message, images left out. */
-export function messageText(message: AgentMessage): string {
+/** The text of a user (or custom) message, images left out; text blocks joined by `separator`. */
+export function messageText(message: AgentMessage, separator = "\n"): string {
 	const content = (message as { content?: unknown }).content;
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return "";
 	return content
 		.filter((b: { type?: string }) => b.type === "text")
 		.map((b: { text?: string }) => b.text ?? "")
-		.join("\n");
+		.join(separator);
 }
 
 /** Text and images of `pi.sendUserMessage` content (a string, or text and image blocks). */

@@ -15,7 +15,7 @@ import type { CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent, SessionListener } from "./events.ts";
 import type { ExtensionBridge, SessionControl, SessionStartInfo } from "./extension-bridge.ts";
 import type { ExtensionHost } from "./extension-host.ts";
-import type { StreamingBehavior } from "./prompt-input.ts";
+import { messageText, type StreamingBehavior } from "./prompt-input.ts";
 
 /** One session's runtime: its file, its agent session (absent without a usable model) and its extension bridge. */
 export interface SessionRuntime {
@@ -136,7 +136,7 @@ export class RuntimeHost implements SessionControl {
 		else {
 			if (entry.type !== "message" || entry.message.role !== "user") throw new Error("Invalid entry ID for forking");
 			targetLeaf = entry.parentId;
-			selectedText = textOf(entry.message as AgentMessage);
+			selectedText = messageText(entry.message as AgentMessage, "");
 		}
 		if (await this.cancelledBy("session_before_fork", { entryId, position })) return { cancelled: true };
 		const previousSessionFile = manager.getSessionFile();
@@ -249,14 +249,4 @@ export class RuntimeHost implements SessionControl {
 
 function opt(previousSessionFile: string | undefined): { previousSessionFile?: string } {
 	return previousSessionFile ? { previousSessionFile } : {};
-}
-
-function textOf(message: AgentMessage): string {
-	const content = (message as { content?: unknown }).content;
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((b: { type?: string }) => b.type === "text")
-		.map((b: { text?: string }) => b.text ?? "")
-		.join("");
 }

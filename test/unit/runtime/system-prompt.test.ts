@@ -9,13 +9,13 @@ const hidden: PromptTool = { name: "secret", promptGuidelines: ["Hidden tools st
 
 describe("buildSystemPrompt", () => {
 	test("default: tools with snippets, their guidelines, then date and cwd last", () => {
-		const prompt = buildSystemPrompt({ cwd: "/work/p", tools: [read, bash, hidden], date });
+		const prompt = buildSystemPrompt({ cwd: "/repo/p", tools: [read, bash, hidden], date });
 		expect(prompt).toContain("Available tools:\n- read: Read files\n- bash: Run commands\n\nGuidelines:\n");
 		expect(prompt).not.toContain("- secret:");
 		expect(prompt).toContain("- Read before editing.");
 		expect(prompt).toContain("- Hidden tools still add guidelines.");
 		expect(prompt).toContain("- Use bash for file operations such as ls, rg and find");
-		expect(prompt.endsWith("Current date: 2025-03-04\nCurrent working directory: /work/p")).toBe(true);
+		expect(prompt.endsWith("Current date: 2025-03-04\nCurrent working directory: /repo/p")).toBe(true);
 	});
 
 	test("with search tools the bash advice changes; a guideline shared by two tools appears once", () => {

@@ -145,11 +145,11 @@ describe("findMostRecentSession with a working directory", () => {
 			utimesSync(path, when, when);
 			return path;
 		};
-		const mine = write("a.jsonl", "/work/project", 60);
-		write("b.jsonl", "/work/other", 10);
-		expect(findMostRecentSession(dir, "/work/project")).toBe(mine);
-		expect(findMostRecentSession(dir, "/work/project/")).toBe(mine);
+		const mine = write("a.jsonl", "/repo/project", 60);
+		write("b.jsonl", "/repo/other", 10);
+		expect(findMostRecentSession(dir, "/repo/project")).toBe(mine);
+		expect(findMostRecentSession(dir, "/repo/project/")).toBe(mine);
 		expect(findMostRecentSession(dir)).toBe(join(dir, "b.jsonl"));
-		expect(findMostRecentSession(dir, "/work/none")).toBeNull();
+		expect(findMostRecentSession(dir, "/repo/none")).toBeNull();
 	});
 });
