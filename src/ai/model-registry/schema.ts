@@ -9,6 +9,7 @@ import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { errorMessage } from "../../util/index.ts";
+import { PRECOMPILED } from "./validators.generated.ts";
 
 const NonEmpty = Type.String({ minLength: 1 });
 const Headers = Type.Record(Type.String(), Type.String());
@@ -135,7 +136,9 @@ export function parseModelsJson(path: string, text: string): ModelsJsonLoad {
 	} catch (error) {
 		return { errors: [`${path}: invalid JSON: ${errorMessage(error)}; custom models are ignored`] };
 	}
-	if (Value.Check(ModelsJsonSchema, raw)) return { config: raw, errors: [] };
+	// The check compiled ahead of time (scripts/gen-validators.ts); TypeBox itself only explains a failure.
+	if ((PRECOMPILED["models-json"] as (value: unknown) => boolean)(raw))
+		return { config: raw as ModelsJson, errors: [] };
 	const seen = new Set<string>();
 	const errors: string[] = [];
 	for (const error of Value.Errors(ModelsJsonSchema, raw)) {

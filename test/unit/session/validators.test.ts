@@ -2,14 +2,16 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
-import { renderValidators } from "../../../scripts/gen-validators.ts";
+import { GENERATED_VALIDATORS, renderValidators } from "../../../scripts/gen-validators.ts";
 import { sessionValidatorSchemas } from "../../../src/session/schema.ts";
 import { PRECOMPILED } from "../../../src/session/validators.generated.ts";
 
 describe("precompiled session validators", () => {
-	test("src/session/validators.generated.ts is up to date (regenerate: bun scripts/gen-validators.ts)", () => {
-		const file = join(import.meta.dir, "..", "..", "..", "src", "session", "validators.generated.ts");
-		expect(readFileSync(file, "utf8")).toBe(renderValidators());
+	test("every validators.generated.ts is up to date (regenerate: bun scripts/gen-validators.ts)", () => {
+		for (const [file, schemas] of Object.entries(GENERATED_VALIDATORS)) {
+			const path = join(import.meta.dir, "..", "..", "..", "src", file);
+			expect([file, readFileSync(path, "utf8")]).toEqual([file, renderValidators(schemas())]);
+		}
 	});
 
 	test("each precompiled check agrees with its TypeBox schema on valid and broken values", () => {
