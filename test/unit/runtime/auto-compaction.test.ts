@@ -1,12 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { type Context, fauxAssistantMessage, fauxText, registerFauxProvider } from "../../../src/ai/index.ts";
-import {
-	attachAutoCompaction,
-	createAgentSession,
-	recordSession,
-	type SessionEvent,
-} from "../../../src/runtime/index.ts";
-import { SessionManager } from "../../../src/session/index.ts";
+import { attachAutoCompaction, type SessionEvent } from "../../../src/runtime/index.ts";
+import { recordedSession } from "../../support/recorded-session.ts";
 
 const faux = registerFauxProvider({ provider: "faux-small", models: [{ id: "small", contextWindow: 6000 }] });
 afterAll(() => faux.unregister());
@@ -15,16 +10,10 @@ const FILLER = "lorem ipsum dolor sit amet ".repeat(150); // ≈ 1000 tokens
 const isSummaryRequest = (context: Context) => JSON.stringify(context.messages).includes("<conversation>");
 
 function setup() {
-	const manager = SessionManager.inMemory("/projects/demo");
-	const session = createAgentSession({
-		model: faux.getModel(),
-		thinkingLevel: "off",
-		tools: [],
+	const { manager, session } = recordedSession(faux.getModel(), {
 		systemPrompt: "sys",
-		getApiKey: () => "k",
 		retry: { enabled: false, maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
 	});
-	recordSession(session, manager);
 	attachAutoCompaction({
 		session,
 		manager,

@@ -17,12 +17,11 @@ import {
 	attachAutoCompaction,
 	type CompactionDeps,
 	compactNow,
-	createAgentSession,
-	recordSession,
 	runCompaction,
 	type SessionEvent,
 } from "../../../src/runtime/index.ts";
 import { SessionManager } from "../../../src/session/index.ts";
+import { recordedSession } from "../../support/recorded-session.ts";
 
 const faux = registerFauxProvider({
 	provider: "faux-life",
@@ -39,15 +38,7 @@ const SETTINGS: CompactionSettings = { enabled: false, reserveTokens: 16384, kee
 type Failed = Parameters<NonNullable<NonNullable<CompactionDeps["hooks"]>["failed"]>>[0];
 
 async function setup(hooks: CompactionDeps["hooks"] = {}) {
-	const manager = SessionManager.inMemory("/projects/demo");
-	const session = createAgentSession({
-		model: faux.getModel(),
-		thinkingLevel: "off",
-		tools: [],
-		systemPrompt: "",
-		getApiKey: () => "k",
-	});
-	recordSession(session, manager);
+	const { manager, session } = recordedSession(faux.getModel());
 	faux.setResponses([0, 1, 2].map((i) => fauxAssistantMessage([fauxText(`answer ${i} ${FILLER}`)])));
 	for (let i = 0; i < 3; i++) await session.prompt(`question ${i} ${FILLER}`);
 	const events: SessionEvent[] = [];

@@ -1,22 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { fauxAssistantMessage, fauxText, registerFauxProvider } from "../../../src/ai/index.ts";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../../src/compaction/index.ts";
-import { compactSession, createAgentSession, recordSession } from "../../../src/runtime/index.ts";
+import { compactSession, createAgentSession } from "../../../src/runtime/index.ts";
 import { SessionManager } from "../../../src/session/index.ts";
+import { recordedSession } from "../../support/recorded-session.ts";
 
 const faux = registerFauxProvider();
 afterAll(() => faux.unregister());
 
 async function longSession() {
-	const manager = SessionManager.inMemory("/projects/demo");
-	const session = createAgentSession({
-		model: faux.getModel(),
-		thinkingLevel: "off",
-		tools: [],
-		systemPrompt: "sys",
-		getApiKey: () => "k",
-	});
-	recordSession(session, manager);
+	const { manager, session } = recordedSession(faux.getModel(), { systemPrompt: "sys" });
 	const filler = "lorem ipsum dolor sit amet ".repeat(200);
 	for (let i = 0; i < 6; i++) {
 		faux.setResponses([fauxAssistantMessage([fauxText(`answer ${i} ${filler}`)])]);

@@ -8,8 +8,9 @@ import {
 	type SimpleStreamOptions,
 } from "../../../src/ai/index.ts";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../../src/compaction/index.ts";
-import { createAgentSession, navigateTree, prepareBranchMessages, recordSession } from "../../../src/runtime/index.ts";
+import { createAgentSession, navigateTree, prepareBranchMessages } from "../../../src/runtime/index.ts";
 import { SessionManager } from "../../../src/session/index.ts";
+import { recordedSession } from "../../support/recorded-session.ts";
 import { assistantMsg, text, toolResultMsg } from "../compaction/helpers.ts";
 
 const faux = registerFauxProvider({ provider: "faux-tree" });
@@ -23,15 +24,7 @@ afterAll(() => {
 });
 
 async function twoTurns() {
-	const manager = SessionManager.inMemory("/projects/demo");
-	const session = createAgentSession({
-		model: faux.getModel(),
-		thinkingLevel: "off",
-		tools: [],
-		systemPrompt: "",
-		getApiKey: () => "k",
-	});
-	recordSession(session, manager);
+	const { manager, session } = recordedSession(faux.getModel());
 	faux.setResponses([fauxAssistantMessage([fauxText("A1")]), fauxAssistantMessage([fauxText("A2")])]);
 	await session.prompt("Q1");
 	await session.prompt("Q2 try approach B");
