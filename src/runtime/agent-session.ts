@@ -9,6 +9,8 @@ import type { AssistantMessage, ImageContent } from "../ai/index.ts";
 import type { SessionEvent, SessionListener } from "./events.ts";
 import {
 	BUSY_MESSAGE,
+	type CustomMessageInput,
+	customMessage,
 	type InputResult,
 	type InputSource,
 	messageText,
@@ -30,13 +32,6 @@ export interface AgentSessionOptions {
  * makes the session continue the run once more (e.g. after compacting away a context overflow).
  */
 export type RunEndHook = () => Promise<"continue" | undefined>;
-
-export interface CustomMessageInput {
-	customType: string;
-	content: unknown;
-	display?: boolean;
-	details?: unknown;
-}
 
 export class AgentSession {
 	readonly agent: Agent;
@@ -229,14 +224,7 @@ export class AgentSession {
 		input: CustomMessageInput,
 		options: { triggerTurn?: boolean; deliverAs?: StreamingBehavior | "nextTurn" } = {},
 	): Promise<void> {
-		const message = {
-			role: "custom",
-			customType: input.customType,
-			content: input.content ?? [],
-			display: input.display ?? true,
-			...(input.details !== undefined ? { details: input.details } : {}),
-			timestamp: Date.now(),
-		} as unknown as AgentMessage;
+		const message = customMessage(input);
 		if (options.deliverAs === "nextTurn") this.nextTurn.push(message);
 		else if (this.isStreaming && options.triggerTurn !== false) {
 			if (options.deliverAs === "followUp") this.agent.followUp(message);

@@ -16,6 +16,7 @@ import type {
 import type { SessionManager } from "../session/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import { convertToLlm } from "./convert-to-llm.ts";
+import { customMessage } from "./prompt-input.ts";
 
 export interface BoundaryDeps {
 	session: AgentSession;
@@ -137,17 +138,6 @@ export class RunBoundaries {
 		}
 		if (rebuild) this.d.session.agent.state.messages = [...manager.buildSessionContext().messages] as AgentMessage[];
 	}
-}
-
-function customMessage(draft: Extract<SessionBoundaryDraft, { type: "custom_message" }>): AgentMessage {
-	return {
-		role: "custom",
-		customType: draft.customType,
-		content: draft.content,
-		display: draft.display,
-		...(draft.details !== undefined ? { details: draft.details } : {}),
-		timestamp: Date.now(),
-	} as unknown as AgentMessage;
 }
 
 function outcomeOf(message: AgentMessage): AgentActivityOutcome {

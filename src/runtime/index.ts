@@ -2,7 +2,6 @@ export { serializeConversation } from "../compaction/index.ts";
 export {
 	AgentSession,
 	type AgentSessionOptions,
-	type CustomMessageInput,
 	type RunEndHook,
 } from "./agent-session.ts";
 export { attachAutoCompaction } from "./auto-compaction.ts";
@@ -56,6 +55,7 @@ export {
 } from "./model-resolver.ts";
 export { navigateTree, type TreeHooks, type TreeNavigationOptions, type TreePreparationInfo } from "./navigate-tree.ts";
 export {
+	type CustomMessageInput,
 	type InputSource,
 	type PromptHooks,
 	type PromptOptions,

@@ -3,9 +3,8 @@
  * on; a transform chains, `handled` stops the prompt; an aborted caller abandons a handler that never settles) and
  * `before_agent_start` (every handler's messages collected, the system prompt chained, for this run only).
  */
-import type { AgentMessage } from "../agent/index.ts";
 import type { ExtensionRunner } from "../extensions/index.ts";
-import type { PromptHooks } from "./prompt-input.ts";
+import { customMessage, type PromptHooks } from "./prompt-input.ts";
 
 export function createPromptHooks(
 	runner: ExtensionRunner,
@@ -40,17 +39,7 @@ export function createPromptHooks(
 				context() as never,
 				{ signal },
 			);
-			const messages = outcome.messages.map(
-				(m): AgentMessage =>
-					({
-						role: "custom",
-						customType: m.customType,
-						content: m.content ?? [],
-						display: m.display ?? true,
-						...(m.details !== undefined ? { details: m.details } : {}),
-						timestamp: Date.now(),
-					}) as unknown as AgentMessage,
-			);
+			const messages = outcome.messages.map(customMessage);
 			return { messages, ...(outcome.systemPrompt !== undefined ? { systemPrompt: outcome.systemPrompt } : {}) };
 		},
 	};

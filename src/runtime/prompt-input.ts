@@ -6,6 +6,7 @@
  */
 import type { AgentMessage } from "../agent/index.ts";
 import type { ImageContent } from "../ai/index.ts";
+import type { CustomMessageInput as ExtensionCustomMessage } from "../extensions/index.ts";
 
 /** Who typed the text: the user at a terminal or in print mode, an RPC client, or an extension. */
 export type InputSource = "interactive" | "rpc" | "extension";
@@ -64,6 +65,28 @@ export function userMessage(text: string, images: ImageContent[] | undefined): A
 		content: images && images.length > 0 ? [{ type: "text", text }, ...images] : text,
 		timestamp: Date.now(),
 	};
+}
+
+/**
+ * A custom message as extensions hand it over (`sendMessage`, `before_agent_start`, boundary entries): the typed
+ * `CustomMessageInput` of the extension API, read leniently because untyped extensions leave out `display` or
+ * pass no content.
+ */
+export type CustomMessageInput = Omit<ExtensionCustomMessage, "content" | "display"> & {
+	content?: unknown;
+	display?: boolean;
+};
+
+/** A `custom` transcript message: missing content becomes [], `display` defaults to true. */
+export function customMessage(input: CustomMessageInput): AgentMessage {
+	return {
+		role: "custom",
+		customType: input.customType,
+		content: input.content ?? [],
+		display: input.display ?? true,
+		...(input.details !== undefined ? { details: input.details } : {}),
+		timestamp: Date.now(),
+	} as unknown as AgentMessage;
 }
 
 /** The text of a user (or custom) message, images left out; text blocks joined by `separator`. */

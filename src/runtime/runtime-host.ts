@@ -10,12 +10,12 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentMessage } from "../agent/index.ts";
 import { SessionManager } from "../session/index.ts";
-import type { AgentSession, CustomMessageInput } from "./agent-session.ts";
+import type { AgentSession } from "./agent-session.ts";
 import type { CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent, SessionListener } from "./events.ts";
 import type { ExtensionBridge, SessionControl, SessionStartInfo } from "./extension-bridge.ts";
 import type { ExtensionHost } from "./extension-host.ts";
-import { messageText, type StreamingBehavior } from "./prompt-input.ts";
+import { type CustomMessageInput, messageText, type StreamingBehavior } from "./prompt-input.ts";
 
 /** One session's runtime: its file, its agent session (absent without a usable model) and its extension bridge. */
 export interface SessionRuntime {
