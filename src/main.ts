@@ -3,7 +3,7 @@
  * the CLI. This is the one top-level catch: user errors print their one line, anything else is a bug and prints
  * its stack. Both exit non-zero.
  */
-import { flushStdio, UserError, VERSION, writeStderr, writeStdout } from "./util/index.ts";
+import { flushStdio, printTimings, timing, UserError, VERSION, writeStderr, writeStdout } from "./util/index.ts";
 
 const argv = process.argv.slice(2);
 
@@ -12,7 +12,9 @@ async function run(): Promise<number> {
 		writeStdout(`${VERSION}\n`);
 		return 0;
 	}
+	timing("entry module");
 	const { main } = await import("./cli/index.ts");
+	timing("cli modules loaded");
 	return main(argv);
 }
 
@@ -27,6 +29,8 @@ try {
 		process.exitCode = 2;
 	}
 }
+timing("done");
+printTimings();
 // Output written through Bun's sinks may still wait on a full pipe; the process must not end before it leaves.
 await flushStdio();
 // The run is over: a timer or a handle an extension left behind must not keep the process alive.

@@ -29,8 +29,8 @@ writeFileSync(
 	}),
 );
 const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
-/** PI_TRACE is passed on (a build with trace points prints its timings; they are shown for each run). */
-if (process.env.PI_TRACE) env.PI_TRACE = process.env.PI_TRACE;
+/** PI_TIMING=1 is passed on: pi prints its start-up phases to stderr, shown for each run. */
+if (process.env.PI_TIMING) env.PI_TIMING = process.env.PI_TIMING;
 
 async function runOnce(args: string[], steps: MockStep[]): Promise<{ wallMs: number; rssMiB: number; mockMs: number }> {
 	const first = server.requests.length;
@@ -41,7 +41,7 @@ async function runOnce(args: string[], steps: MockStep[]): Promise<{ wallMs: num
 	await proc.exited;
 	const wallMs = performance.now() - started;
 	if (proc.exitCode !== 0) throw new Error(`pi ${args.join(" ")} exited ${proc.exitCode}: ${err}${out}`);
-	if (process.env.PI_TRACE) process.stderr.write(`--- pi ${args.join(" ")}\n${err}`);
+	if (process.env.PI_TIMING) process.stderr.write(`--- pi ${args.join(" ")}\n${err}`);
 	const mockMs = server.requests.slice(first).reduce((sum, r) => sum + (r.serverMs ?? 0), 0);
 	return { wallMs, rssMiB: (proc.resourceUsage()?.maxRSS ?? 0) / 1024 / 1024, mockMs };
 }

@@ -75,7 +75,7 @@ function writeSession(path: string, count: number): void {
 const source = join(home, "source.jsonl");
 writeSession(source, 2000);
 const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home };
-if (process.env.PI_TRACE) env.PI_TRACE = process.env.PI_TRACE;
+if (process.env.PI_TIMING) env.PI_TIMING = process.env.PI_TIMING;
 
 async function once(command: string): Promise<{ wall: number; mock: number }> {
 	const file = join(home, `run-${Math.random().toString(36).slice(2)}.jsonl`);
@@ -96,7 +96,7 @@ async function once(command: string): Promise<{ wall: number; mock: number }> {
 	await proc.exited;
 	const wall = performance.now() - started;
 	if (proc.exitCode !== 0) throw new Error(`pi ${command} failed: ${err}`);
-	if (process.env.PI_TRACE) process.stderr.write(`--- ${command}\n${err}`);
+	if (process.env.PI_TIMING) process.stderr.write(`--- ${command}\n${err}`);
 	const mock = server.requests.slice(first).reduce((sum, r) => sum + (r.serverMs ?? 0), 0);
 	return { wall, mock };
 }

@@ -10,7 +10,7 @@ import {
 	emptyUsage,
 	streamSimple,
 } from "../ai/index.ts";
-import { errorMessage } from "../util/index.ts";
+import { errorMessage, timing } from "../util/index.ts";
 import { type Emit, executeToolCalls } from "./tool-execution.ts";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage, StreamFn } from "./types.ts";
 
@@ -78,6 +78,7 @@ async function streamAssistant(
 		const messages = config.transformContext
 			? await config.transformContext(context.messages, signal)
 			: context.messages;
+		timing("llm call: context ready");
 		const llmMessages = await config.convertToLlm(messages);
 		const apiKey = await config.getApiKey?.(config.model.provider);
 		const tools = context.tools?.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
@@ -110,6 +111,7 @@ async function streamAssistant(
 		stopReason: "pending",
 		timestamp: partial.timestamp,
 	});
+	timing("llm call: stream opened");
 	for await (const event of stream) {
 		if (event.type === "start") {
 			started = true;
@@ -122,6 +124,7 @@ async function streamAssistant(
 			await emit({ type: "message_update", message: event.partial, assistantMessageEvent: event });
 		}
 	}
+	timing("llm call: stream ended");
 	const final = await stream.result();
 	if (!started) await emit({ type: "message_start", message: final });
 	await emit({ type: "message_end", message: final });

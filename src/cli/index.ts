@@ -5,7 +5,7 @@
 import { getAgentDir, SettingsStore } from "../config/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, loadVirtualModules } from "../sdk/index.ts";
-import { UserError, VERSION, writeStderr, writeStdout } from "../util/index.ts";
+import { timing, UserError, VERSION, writeStderr, writeStdout } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
 import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-registrations.ts";
 import { renderHelp } from "./help.ts";
@@ -31,9 +31,11 @@ export async function main(argv: readonly string[]): Promise<number> {
 	}
 	const cwd = process.cwd();
 	const agentDir = getAgentDir();
+	timing("args parsed");
 	const store = new SettingsStore({ agentDir, cwd, projectTrusted: false });
 	const shown = new Set(store.diagnostics);
 	for (const line of shown) err(`${line}\n`);
+	timing("settings read");
 	const host = await startExtensionHost({
 		settingsFiles: store.files.filter((f) => f.scope === "global"),
 		cwd,
@@ -46,6 +48,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 	});
 	for (const line of host.diagnostics) err(`${line}\n`);
 
+	timing("extensions loaded");
 	const mode = args.flags.get("mode");
 	if (mode !== undefined && mode !== "text" && mode !== "json" && mode !== "rpc") {
 		throw new UserError(`Error: --mode must be text, json or rpc (got "${mode}")`);
@@ -79,7 +82,9 @@ export async function main(argv: readonly string[]): Promise<number> {
 	const values = resolveExtensionFlags(args, specs);
 	for (const [name, value] of values) host.flags.get(name)?.extension.handle.flagValues.set(name, value);
 
+	timing("trust decided");
 	const credentials = createCredentials(agentDir, (line) => err(`${line}\n`));
+	timing("credentials and models");
 	const listModels = args.flags.get("list-models");
 	if (listModels !== undefined) {
 		out(renderModelList(credentials.registry.getAvailable(), typeof listModels === "string" ? listModels : undefined));

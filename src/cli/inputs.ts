@@ -4,11 +4,11 @@
  * `<file name="ABS_PATH">…</file>`; images (by content) are attached to the first prompt, with an empty
  * `<file name="ABS_PATH"></file>` in the text so the model knows which file each image is. Empty files are skipped.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+
 import type { ImageContent } from "../ai/index.ts";
 import type { PromptInput } from "../modes/index.ts";
 import { readPathVariants, resolveToolPath, sniffImageMimeType } from "../tools/index.ts";
-import { readStdinIfPiped, UserError } from "../util/index.ts";
+import { existsSync, readFileSync, readStdinIfPiped, statSync, UserError } from "../util/index.ts";
 
 export interface FileInputs {
 	text: string;

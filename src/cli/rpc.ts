@@ -6,7 +6,7 @@
  * commands.
  */
 import type { ExtensionError } from "../extensions/index.ts";
-import { createRpcUi, runRpcMode, streamLineInput, takeOverStdout } from "../modes/index.ts";
+import { createRpcUi, runRpcMode, streamLineInput, takeOverStdout, webStreamLineInput } from "../modes/index.ts";
 import { UserError } from "../util/index.ts";
 import { runWithSession, type SessionRunOptions } from "./session-run.ts";
 
@@ -16,8 +16,9 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 	if (o.args.files.length > 0) {
 		throw new UserError("Error: @file arguments are not accepted in RPC mode; send prompts with the prompt command");
 	}
-	// From here on only the protocol reaches stdout; an extension's console.log goes to stderr.
-	const stdout = takeOverStdout();
+	// From here on only the protocol reaches stdout; an extension's console.log or process.stdout.write goes to
+	// stderr. Without extensions no other code writes to process.stdout, so it is left alone (touching it is costly).
+	const stdout = takeOverStdout({ guardProcessStdout: o.host.extensions.length > 0 });
 	const send = (record: object) => stdout.write(`${JSON.stringify(record)}\n`);
 	const ui = createRpcUi(send);
 	let shutdownHook: (() => void) | undefined;
@@ -42,7 +43,7 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 					...(o.settings.shellPath ? { shellPath: o.settings.shellPath } : {}),
 				},
 				ui,
-				input: streamLineInput(process.stdin),
+				input: typeof Bun !== "undefined" ? webStreamLineInput(Bun.stdin.stream()) : streamLineInput(process.stdin),
 				write: stdout.write,
 				onShutdownRequest: (request) => {
 					shutdownHook = request;

@@ -5,11 +5,11 @@
  * `<agentDir>/sessions/--<cwd>--`. Every refusal is a one-line `UserError`. A session file another live pi holds
  * is never written by a second one: the second continues in a fork of it (the session's diagnostics say so).
  */
-import { existsSync } from "node:fs";
+
 import { isAbsolute, resolve } from "node:path";
 import { ENV_SESSION_DIR } from "../config/index.ts";
 import { findSessionsByIdPrefix, getDefaultSessionDir, SessionManager } from "../session/index.ts";
-import { errorMessage, expandHome, UserError } from "../util/index.ts";
+import { errorMessage, existsSync, expandHome, UserError } from "../util/index.ts";
 import type { FlagValue } from "./args.ts";
 
 export interface SessionChoiceOptions {

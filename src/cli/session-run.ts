@@ -9,6 +9,7 @@ import type { ExtensionError, ExtensionMode, ScopedModel } from "../extensions/i
 import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
 import type { ExtensionHost, SessionRuntime, SessionStartInfo } from "../runtime/index.ts";
 import { RuntimeHost } from "../runtime/index.ts";
+import { timing } from "../util/index.ts";
 import type { ParsedArgs } from "./args.ts";
 import { createRuntimeFactory } from "./runtime-factory.ts";
 import { resolveScopedModels } from "./scoped-models.ts";
@@ -59,8 +60,10 @@ export async function runWithSession(
 		for (const line of manager.getDiagnostics()) err(`${line}\n`);
 		const name = args.flags.get("name") as string | undefined;
 		if (name) manager.appendSessionInfo(name);
+		timing("session chosen");
 		const resources = createResources(o);
 		for (const d of resources.getDiagnostics()) err(`${formatResourceDiagnostic(d)}\n`);
+		timing("resources loaded");
 		const scopedModels = resolveScopedModels(
 			args.flags.get("models") as string | undefined,
 			o.credentials.registry,
@@ -86,10 +89,13 @@ export async function runWithSession(
 			(line) => err(`${line}\n`),
 			(runtime, start) => discoverExtensionResources(runtime, resources, cwd, err, start.reason),
 		);
+		timing("runtime started");
 		return await body({ host, resources, scopedModels });
 	} finally {
+		timing("mode finished");
 		if (host) await host.dispose();
 		else manager.close();
+		timing("disposed");
 	}
 }
 

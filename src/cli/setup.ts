@@ -2,7 +2,7 @@
  * Everything a non-interactive run needs before the first prompt: credentials and models (auth.json, env,
  * models.json, `--api-key`), the model and thinking level, the active tools and the system prompt.
  */
-import { existsSync, readFileSync } from "node:fs";
+
 import { resolve } from "node:path";
 import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
 import { AuthStorage, type Model, ModelRegistry } from "../ai/index.ts";
@@ -21,7 +21,7 @@ import {
 } from "../runtime/index.ts";
 import type { SessionContext } from "../session/index.ts";
 import { type BuiltinTool, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "../tools/index.ts";
-import { UserError } from "../util/index.ts";
+import { existsSync, readFileSync, UserError } from "../util/index.ts";
 import type { FlagValue } from "./args.ts";
 
 export interface SetupOptions {

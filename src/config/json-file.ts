@@ -7,9 +7,13 @@
  * left behind by a killed process goes stale after `LOCK_STALE_MS` and is taken over. A file that is not a JSON
  * object is never replaced: the write is refused with an error naming the file.
  */
+
+import { basename, dirname, join, resolve } from "node:path";
 import {
 	closeSync,
+	errorMessage,
 	fchmodSync,
+	firstLine,
 	fsyncSync,
 	mkdirSync,
 	openSync,
@@ -18,9 +22,7 @@ import {
 	rmSync,
 	statSync,
 	writeSync,
-} from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { errorMessage, firstLine } from "../util/index.ts";
+} from "../util/index.ts";
 
 /** A held lock whose mtime is older than this is considered abandoned (proper-lockfile's minimum is 2000). */
 export const LOCK_STALE_MS = 3000;

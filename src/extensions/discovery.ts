@@ -7,9 +7,9 @@
  * `index.ts`/`index.js`. Order: global → project → settings → cli, sorted by name within a folder, deduplicated by
  * real path (the first occurrence keeps its place).
  */
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+
 import { isAbsolute, join, resolve } from "node:path";
-import { expandHome } from "../util/index.ts";
+import { existsSync, expandHome, readdirSync, realpathSync, statSync } from "../util/index.ts";
 import { isDirectory, readManifest } from "./manifest.ts";
 import type { ExtensionDiagnostic, ExtensionEntry, ExtensionScope } from "./types.ts";
 

@@ -1,6 +1,5 @@
 /** `pi.exec(command, args, options)`: run a program without a shell and collect its output. Never rejects. */
-import { spawn } from "node:child_process";
-import { errorMessage } from "../util/index.ts";
+import { childProcess, errorMessage } from "../util/index.ts";
 import type { ExecOptions, ExecResult } from "./types.ts";
 
 export function execCommand(command: string, args: string[], options: ExecOptions = {}): Promise<ExecResult> {
@@ -16,7 +15,7 @@ export function execCommand(command: string, args: string[], options: ExecOption
 			options.signal?.removeEventListener("abort", onAbort);
 			resolvePromise({ stdout, stderr, code, killed });
 		};
-		const child = spawn(command, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+		const child = childProcess().spawn(command, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
 		const kill = () => {
 			killed = true;
 			child.kill("SIGKILL");

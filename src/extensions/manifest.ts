@@ -2,11 +2,11 @@
  * An extension folder's package.json: which entry files it declares (`pi.extensions`, globs and `!` exclusions
  * allowed) and whether it lists a host-provided package as its own dependency.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+
 import { join, relative, resolve, sep } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { errorMessage, isGlob, matchGlob } from "../util/index.ts";
+import { errorMessage, isGlob, matchGlob, readdirSync, readFileSync, statSync } from "../util/index.ts";
 import type { ExtensionDiagnostic } from "./types.ts";
 
 const Manifest = Type.Object({

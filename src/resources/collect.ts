@@ -2,8 +2,9 @@
  * Finding resource files on disk. Folders are read in name order; entries starting with `.` and `node_modules`
  * are skipped; symlinks are followed (broken ones skipped).
  */
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+
 import { basename, extname, join, resolve } from "node:path";
+import { existsSync, readdirSync, realpathSync, statSync } from "../util/index.ts";
 
 export type EntryKind = "file" | "dir" | "missing";
 

@@ -7,10 +7,10 @@
  * `APPEND_SYSTEM.md` is appended to it; for each, the project `.pi/` file wins over the agent-dir one, but only
  * when the project is trusted. The runtime builds the prompt; this module only returns `{ path, content }`.
  */
-import { readFileSync } from "node:fs";
+
 import { join, resolve } from "node:path";
 import { agentPaths, CONTEXT_FILE_NAMES, projectPaths } from "../config/index.ts";
-import { errorMessage } from "../util/index.ts";
+import { errorMessage, readFileSync } from "../util/index.ts";
 import { ancestorsUpTo, canonicalPath, kindOf } from "./collect.ts";
 import type { ContextFile, ResourceDiagnostic } from "./types.ts";
 

@@ -13,8 +13,7 @@
  *   `${@:N:L}`               L arguments from the N-th
  * Substitution is one pass over the template: text coming from arguments is never substituted again.
  */
-import { readFileSync } from "node:fs";
-import { errorMessage } from "../util/index.ts";
+import { errorMessage, readFileSync } from "../util/index.ts";
 import { stem } from "./collect.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 import type { PromptTemplate, ResourceCandidate, ResourceDiagnostic } from "./types.ts";

@@ -6,9 +6,9 @@
  * optional fields only warn. A name that differs from the folder name is accepted silently, as in pi. Loose `.md`
  * files that are not skills (no frontmatter description) are skipped without a warning. Unknown fields are ignored.
  */
-import { readFileSync } from "node:fs";
+
 import { basename, dirname } from "node:path";
-import { errorMessage } from "../util/index.ts";
+import { errorMessage, readFileSync } from "../util/index.ts";
 import { stem } from "./collect.ts";
 import { parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
 import type { ResourceCandidate, ResourceDiagnostic, Skill } from "./types.ts";

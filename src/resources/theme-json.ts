@@ -4,8 +4,7 @@
  * built-in theme's value, so one mistake never makes the whole theme unusable. A file that is not JSON, has no
  * `colors` object, or has a name containing `/` is not loaded.
  */
-import { readFileSync } from "node:fs";
-import { errorMessage } from "../util/index.ts";
+import { errorMessage, readFileSync } from "../util/index.ts";
 import { stem } from "./collect.ts";
 import {
 	BUILTIN_THEME_JSON,

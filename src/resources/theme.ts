@@ -1,10 +1,10 @@
 /**
  * The runtime `Theme` extensions draw with: `fg(token, text)`, `bg(token, text)`, text attributes, and the raw
- * escape sequences. Styling goes through chalk. Colour output follows the terminal: none at all with `NO_COLOR`
+ * escape sequences. Colour output follows the terminal: none at all with `NO_COLOR`
  * (or `FORCE_COLOR=0`), 24-bit when `COLORTERM` says `truecolor`/`24bit` (or the `terminal.trueColor` setting
  * forces it), otherwise hex colours are approximated in the 256-colour palette.
  */
-import { Chalk, type ChalkInstance } from "chalk";
+import { ATTRIBUTES, sgr } from "./sgr.ts";
 import type { ThemeDefinition } from "./theme-json.ts";
 import type { ColorValue, ThemeBg, ThemeColor } from "./theme-tokens.ts";
 import type { SourceInfo } from "./types.ts";
@@ -75,7 +75,6 @@ export class Theme {
 	sourceInfo?: SourceInfo;
 	readonly definition: ThemeDefinition;
 	private readonly support: ColorSupport;
-	private readonly chalk: ChalkInstance;
 
 	constructor(definition: ThemeDefinition, support: ColorSupport) {
 		this.definition = definition;
@@ -83,16 +82,19 @@ export class Theme {
 		if (definition.sourcePath !== undefined) this.sourcePath = definition.sourcePath;
 		if (definition.sourceInfo !== undefined) this.sourceInfo = definition.sourceInfo;
 		this.support = support;
-		this.chalk = new Chalk({ level: !support.enabled ? 0 : support.mode === "truecolor" ? 3 : 2 });
 	}
 
 	private paint(value: ColorValue, layer: "fg" | "bg"): ((text: string) => string) | undefined {
 		if (value === "" || !this.support.enabled) return undefined;
-		const c = this.chalk;
-		if (typeof value === "number") return layer === "fg" ? c.ansi256(value) : c.bgAnsi256(value);
-		if (this.support.mode === "truecolor") return layer === "fg" ? c.hex(value) : c.bgHex(value);
-		const index = hexToAnsi256(value);
-		return layer === "fg" ? c.ansi256(index) : c.bgAnsi256(index);
+		const open = this.ansi(value, layer);
+		const close = layer === "fg" ? "\x1b[39m" : "\x1b[49m";
+		return (text) => sgr(open, close, text);
+	}
+
+	private attribute(name: keyof typeof ATTRIBUTES, text: string): string {
+		if (!this.support.enabled) return text;
+		const [open, close] = ATTRIBUTES[name];
+		return sgr(open, close, text);
 	}
 
 	/** Text in a foreground colour ("" tokens leave the terminal's default colour). */
@@ -105,23 +107,23 @@ export class Theme {
 	}
 
 	bold(text: string): string {
-		return this.chalk.bold(text);
+		return this.attribute("bold", text);
 	}
 
 	italic(text: string): string {
-		return this.chalk.italic(text);
+		return this.attribute("italic", text);
 	}
 
 	underline(text: string): string {
-		return this.chalk.underline(text);
+		return this.attribute("underline", text);
 	}
 
 	inverse(text: string): string {
-		return this.chalk.inverse(text);
+		return this.attribute("inverse", text);
 	}
 
 	strikethrough(text: string): string {
-		return this.chalk.strikethrough(text);
+		return this.attribute("strikethrough", text);
 	}
 
 	private ansi(value: ColorValue, layer: "fg" | "bg"): string {

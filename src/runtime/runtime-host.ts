@@ -6,10 +6,11 @@
  * go stale; the extension factories run again; a new runtime is built on the new session file; `session_start`
  * (reason new/resume/fork/reload) goes to the new extensions. Listeners subscribed here follow every replacement.
  */
-import { existsSync } from "node:fs";
+
 import { resolve } from "node:path";
 import type { AgentMessage } from "../agent/index.ts";
 import { SessionManager } from "../session/index.ts";
+import { existsSync } from "../util/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent, SessionListener } from "./events.ts";

@@ -6,8 +6,9 @@
  * - An existing file is locked when opened for writing (see lock.ts) and migrated (rewritten once) when old.
  * - Memory changes only after the write succeeded, so a failed append leaves memory and file in agreement.
  */
-import { existsSync, mkdirSync, statSync } from "node:fs";
+
 import { dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, statSync } from "../util/index.ts";
 import type { ContextDefaults } from "./context.ts";
 import { headerLine } from "./entries.ts";
 import { rewriteWithBackup, SessionFile, SessionFileChangedError, writeNewFile } from "./file.ts";

@@ -9,6 +9,8 @@
  * - `rewriteWithBackup` replaces an existing file atomically, keeping the original as `<file>.v<N>.bak` until the
  *   rename has succeeded — used once per file for migrations.
  */
+
+import { dirname } from "node:path";
 import {
 	closeSync,
 	copyFileSync,
@@ -20,8 +22,7 @@ import {
 	renameSync,
 	unlinkSync,
 	writeSync,
-} from "node:fs";
-import { dirname } from "node:path";
+} from "../util/index.ts";
 import { readRange } from "./scan.ts";
 import type { LineSource } from "./store.ts";
 

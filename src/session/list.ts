@@ -3,8 +3,9 @@
  * read, never whole files), one by id, and `SessionInfo` rows for pickers. Files that are not sessions are
  * skipped silently here; `open` is where a bad file is reported.
  */
-import { closeSync, openSync, readdirSync, statSync } from "node:fs";
+
 import { join, resolve } from "node:path";
+import { closeSync, openSync, readdirSync, statSync } from "../util/index.ts";
 import { newEntryId } from "./ids.ts";
 import { loadSessionFile } from "./load.ts";
 import { readFirstLine, readRange } from "./scan.ts";

@@ -7,8 +7,9 @@
  * steps, which are microseconds apart). Our own few lines rather than proper-lockfile: pi does not lock session
  * files, so no other program shares this protocol, and loading proper-lockfile (graceful-fs) cost ~5 ms per start.
  */
-import { mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+
 import { hostname } from "node:os";
+import { mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from "../util/index.ts";
 
 const STALE_MS = 10_000;
 const NO_OWNER_GRACE_MS = 2_000;

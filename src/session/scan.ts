@@ -4,7 +4,7 @@
  * `role`) without parsing the line. The peek only recognises the key order pi and this layer write; anything
  * else is simply parsed in full by the caller.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "../util/index.ts";
 
 const CHUNK = 4 << 20;
 const LF = 10;

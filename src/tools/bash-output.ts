@@ -3,10 +3,11 @@
  * stays in memory, while everything is counted. Once the output outgrows the limits, the full output is spilled to
  * `<tmpdir>/pi-bash-<16 hex>.log` — what was received so far first, then every later chunk.
  */
-import { closeSync, openSync, writeSync } from "node:fs";
+
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
+import { closeSync, openSync, writeSync } from "../util/index.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.ts";
 import type { TruncationResult } from "./types.ts";
 

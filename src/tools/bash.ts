@@ -4,13 +4,12 @@
  * stays bounded. The process runs in its own group so timeout and abort kill everything it started; a background
  * child that keeps the pipes open does not hold up the result (we stop reading when the shell exits).
  */
-import { spawn } from "node:child_process";
-import { statSync } from "node:fs";
+
 import { constants } from "node:os";
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import type { AgentToolUpdateCallback } from "../agent/index.ts";
-import { errorMessage } from "../util/index.ts";
+import { childProcess, errorMessage, statSync } from "../util/index.ts";
 import { execWithBun } from "./bash-bun.ts";
 import { OutputCollector } from "./bash-output.ts";
 import { killProcessTree, resolveShell } from "./shell.ts";
@@ -116,7 +115,7 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 				});
 			}
 			return new Promise((resolve, reject) => {
-				const child = spawn(shell.shell, [...shell.args, command], {
+				const child = childProcess().spawn(shell.shell, [...shell.args, command], {
 					cwd,
 					env: env ?? process.env,
 					detached: process.platform !== "win32",

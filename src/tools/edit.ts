@@ -5,8 +5,9 @@
  * preserved outside the replaced spans: encoding (UTF-8, or Latin-1 for anything else), BOM and line endings are
  * kept (see edit-text.ts). The read-modify-write runs inside the file mutation queue.
  */
-import { readFile, stat, writeFile } from "node:fs/promises";
+
 import { Type } from "@sinclair/typebox";
+import { fsPromises } from "../util/index.ts";
 import description from "./edit.txt" with { type: "text" };
 import { renderDiff } from "./edit-diff.ts";
 import { type EditEntry, locateEdits } from "./edit-match.ts";
@@ -56,11 +57,11 @@ export interface EditToolOptions {
 export const localEditOperations: EditOperations = {
 	readFile: async (path) => {
 		// Refuse FIFOs and devices before opening them: reading one could block forever or never end.
-		const info = await stat(path);
+		const info = await fsPromises().stat(path);
 		if (!info.isFile() && !info.isDirectory()) throw new Error(`Not a regular file: ${path}`);
-		return readFile(path);
+		return fsPromises().readFile(path);
 	},
-	writeFile: (path, content) => writeFile(path, content),
+	writeFile: (path, content) => fsPromises().writeFile(path, content),
 };
 
 /**

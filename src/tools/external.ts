@@ -3,7 +3,7 @@
  * it works and supports the flags we pass; otherwise the tools fall back to their own implementation. Each probe
  * runs once per process.
  */
-import { spawnSync } from "node:child_process";
+import { childProcess } from "../util/index.ts";
 import { findExecutable } from "./shell.ts";
 
 let rgPath: string | null | undefined;
@@ -11,7 +11,11 @@ let fdPath: string | null | undefined;
 
 function helpText(path: string, args: string[]): string | undefined {
 	try {
-		const result = spawnSync(path, args, { encoding: "utf8", timeout: 5000, stdio: ["ignore", "pipe", "pipe"] });
+		const result = childProcess().spawnSync(path, args, {
+			encoding: "utf8",
+			timeout: 5000,
+			stdio: ["ignore", "pipe", "pipe"],
+		});
 		return result.status === 0 ? `${result.stdout}${result.stderr}` : undefined;
 	} catch {
 		// Not runnable: treat as missing.

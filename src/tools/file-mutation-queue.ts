@@ -7,8 +7,9 @@
  * The queue key is the file's real path (symlinks resolved) when it exists; for a file that does not exist yet it
  * is the real path of its parent directory joined with the file name, or failing that the plain resolved path.
  */
-import { realpathSync } from "node:fs";
+
 import { basename, dirname, join, resolve } from "node:path";
+import { realpathSync } from "../util/index.ts";
 
 /** Last queued operation per key; each entry settles (never rejects) when that operation is done. */
 const tails = new Map<string, Promise<void>>();

@@ -3,11 +3,10 @@
  * Uses fd when it is on PATH, else our own walker with the same .gitignore handling as grep. Results are paths
  * relative to the searched directory, `/`-separated, directories with a trailing `/`.
  */
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+
 import { isAbsolute, relative, sep } from "node:path";
 import { Type } from "@sinclair/typebox";
-import { matchGlob } from "../util/index.ts";
+import { childProcess, existsSync, matchGlob } from "../util/index.ts";
 import { findFd, throwIfAborted } from "./external.ts";
 import { walkTree } from "./ignore.ts";
 import { resolveToolPath } from "./paths.ts";
@@ -98,7 +97,7 @@ function findWithFd(
 	if (full) args.push("--full-path");
 	args.push("--", full ?? pattern, searchPath);
 	return new Promise((resolve, reject) => {
-		const child = spawn(fd, args, { stdio: ["ignore", "pipe", "pipe"] });
+		const child = childProcess().spawn(fd, args, { stdio: ["ignore", "pipe", "pipe"] });
 		const out: Buffer[] = [];
 		let stderr = "";
 		const onAbort = () => child.kill("SIGKILL");

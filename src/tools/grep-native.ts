@@ -3,11 +3,10 @@
  * 8 KB), and reads each file in chunks, matching line by line with a JS RegExp while keeping only the few lines
  * needed for before-context. Stops as soon as the consumer has enough.
  */
-import { constants } from "node:fs";
+
 import type { FileHandle } from "node:fs/promises";
-import { open } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import { matchGlob } from "../util/index.ts";
+import { fsConstants, fsPromises, matchGlob } from "../util/index.ts";
 import { throwIfAborted } from "./external.ts";
 import { type WalkOptions, walkTree } from "./ignore.ts";
 
@@ -104,7 +103,7 @@ async function searchFile(path: string, regex: RegExp, search: GrepSearch): Prom
 	let handle: FileHandle;
 	try {
 		// O_NONBLOCK: a path swapped for a FIFO after the walk looked at it must not block the open.
-		handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+		handle = await fsPromises().open(path, fsConstants().O_RDONLY | fsConstants().O_NONBLOCK);
 	} catch {
 		// Unreadable or vanished: nothing to search.
 		return true;

@@ -2,7 +2,7 @@
  * grep through ripgrep: `rg --json` events are parsed line by line and fed to the same sink as our own search;
  * rg is killed as soon as the sink has enough.
  */
-import { spawn } from "node:child_process";
+import { childProcess } from "../util/index.ts";
 import type { GrepSearch } from "./grep-native.ts";
 
 const STDERR_LIMIT = 16 * 1024;
@@ -31,7 +31,7 @@ export function ripgrepArgs(search: GrepSearch): string[] {
 }
 
 export async function grepRipgrep(rgPath: string, search: GrepSearch): Promise<void> {
-	const child = spawn(rgPath, ripgrepArgs(search), { stdio: ["ignore", "pipe", "pipe"] });
+	const child = childProcess().spawn(rgPath, ripgrepArgs(search), { stdio: ["ignore", "pipe", "pipe"] });
 	let stopped = false;
 	let hits = 0;
 	let stderr = "";

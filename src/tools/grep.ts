@@ -3,9 +3,10 @@
  * .gitignore rules, hidden files included, binary files skipped). Output is `path:N: text` per matching line and
  * `path-N- text` for context lines, paths relative to the searched directory.
  */
-import { statSync } from "node:fs";
+
 import { basename, relative, sep } from "node:path";
 import { Type } from "@sinclair/typebox";
+import { statSync } from "../util/index.ts";
 import { findRipgrep, throwIfAborted } from "./external.ts";
 import { type GrepHit, type GrepSearch, grepNative } from "./grep-native.ts";
 import { grepRipgrep } from "./grep-rg.ts";

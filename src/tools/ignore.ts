@@ -6,9 +6,8 @@
  * are included; `.git` itself is always skipped. Symlinks are reported but never followed, so loops cannot occur.
  */
 import type { Dirent } from "node:fs";
-import { existsSync, readFileSync } from "node:fs";
-import { lstat, readdir } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { existsSync, fsPromises, readFileSync } from "../util/index.ts";
 
 export interface IgnoreRule {
 	regex: RegExp;
@@ -210,7 +209,7 @@ async function entryKind(dir: string, entry: Dirent): Promise<WalkEntry["kind"]>
 	if (entry.isFile()) return "file";
 	try {
 		// Some file systems do not report types in readdir.
-		const stats = await lstat(join(dir, entry.name));
+		const stats = await fsPromises().lstat(join(dir, entry.name));
 		if (stats.isSymbolicLink()) return "symlink";
 		if (stats.isDirectory()) return "directory";
 		return stats.isFile() ? "file" : "other";
@@ -234,7 +233,7 @@ export async function* walkTree(root: string, options: WalkOptions = {}): AsyncG
 		const frame = stack.pop() as Frame;
 		let entries: Dirent[];
 		try {
-			entries = await readdir(frame.dir, { withFileTypes: true });
+			entries = await fsPromises().readdir(frame.dir, { withFileTypes: true });
 		} catch {
 			// Permission denied or removed meanwhile: skip this directory.
 			continue;

@@ -2,10 +2,10 @@
  * The `ls` tool: one directory's entries, dotfiles included, sorted case-insensitively, directories marked with a
  * trailing `/`.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
-import { errorMessage } from "../util/index.ts";
+import { errorMessage, existsSync, readdirSync, statSync } from "../util/index.ts";
 import { throwIfAborted } from "./external.ts";
 import { resolveToolPath } from "./paths.ts";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.ts";

@@ -4,8 +4,7 @@
  * `readRange` — that let the tool refuse non-regular files and read only the part of a file it needs. Without them
  * the tool falls back to `readFile` of the whole file. The local default implements all of them.
  */
-import { constants } from "node:fs";
-import { access, open, readFile, stat } from "node:fs/promises";
+import { fsConstants, fsPromises } from "../util/index.ts";
 
 export type ReadFileKind = "file" | "directory" | "other";
 
@@ -43,7 +42,7 @@ export function sniffImageMimeType(head: Uint8Array): string | undefined {
 
 async function localReadRange(path: string, start: number, length: number): Promise<Buffer> {
 	// O_NONBLOCK: if the path was swapped for a FIFO after the stat check, opening must not hang.
-	const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+	const handle = await fsPromises().open(path, fsConstants().O_RDONLY | fsConstants().O_NONBLOCK);
 	try {
 		const buffer = Buffer.allocUnsafe(length);
 		const { bytesRead } = await handle.read(buffer, 0, length, start);
@@ -54,10 +53,10 @@ async function localReadRange(path: string, start: number, length: number): Prom
 }
 
 export const localReadOperations: ReadOperations = {
-	readFile: (path) => readFile(path),
-	access: (path) => access(path, constants.R_OK),
+	readFile: (path) => fsPromises().readFile(path),
+	access: (path) => fsPromises().access(path, fsConstants().R_OK),
 	stat: async (path) => {
-		const info = await stat(path);
+		const info = await fsPromises().stat(path);
 		const kind: ReadFileKind = info.isFile() ? "file" : info.isDirectory() ? "directory" : "other";
 		return { kind, size: info.size };
 	},

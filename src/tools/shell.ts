@@ -3,9 +3,9 @@
  * everything it started. Commands are spawned detached, so the shell leads its own process group and one
  * group-wide SIGKILL reaches its children and grandchildren.
  */
-import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+
 import { delimiter, join } from "node:path";
+import { accessSync, childProcess, existsSync, fsConstants, statSync } from "../util/index.ts";
 
 export interface ShellConfig {
 	/** The shell executable. */
@@ -20,7 +20,7 @@ function isExecutableFile(path: string): boolean {
 	try {
 		if (!statSync(path).isFile()) return false;
 		if (isWindows) return true;
-		accessSync(path, constants.X_OK);
+		accessSync(path, fsConstants().X_OK);
 		return true;
 	} catch {
 		// Missing or not executable: not a candidate.
@@ -77,7 +77,7 @@ export function resolveShell(shellPath?: string): ShellConfig {
 export function killProcessTree(pid: number): void {
 	if (isWindows) {
 		try {
-			spawn("taskkill", ["/F", "/T", "/PID", String(pid)], { stdio: "ignore", detached: true });
+			childProcess().spawn("taskkill", ["/F", "/T", "/PID", String(pid)], { stdio: "ignore", detached: true });
 		} catch {
 			// taskkill unavailable: nothing more we can do.
 		}

@@ -2,9 +2,10 @@
  * The `write` tool: creates or replaces a whole file, creating missing parent directories. Runs inside the file
  * mutation queue so it never interleaves with an `edit` or another `write` of the same file.
  */
-import { mkdir, stat, writeFile } from "node:fs/promises";
+
 import { dirname } from "node:path";
 import { Type } from "@sinclair/typebox";
+import { fsPromises } from "../util/index.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./paths.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
@@ -32,12 +33,14 @@ export const localWriteOperations: WriteOperations = {
 	writeFile: async (path, content) => {
 		// Opening a FIFO for writing blocks until a reader appears: refuse it (and sockets) up front. A stat failure
 		// (usually: the file does not exist yet) is left for writeFile to handle or report.
-		const info = await stat(path).catch(() => undefined);
+		const info = await fsPromises()
+			.stat(path)
+			.catch(() => undefined);
 		if (info && (info.isFIFO() || info.isSocket())) throw new Error(`Not a regular file: ${path}`);
-		await writeFile(path, content, "utf8");
+		await fsPromises().writeFile(path, content, "utf8");
 	},
 	mkdir: async (dir) => {
-		await mkdir(dir, { recursive: true });
+		await fsPromises().mkdir(dir, { recursive: true });
 	},
 };
 

@@ -1,8 +1,11 @@
+export { childProcess, fsPromises } from "./builtins.ts";
 export { errorMessage, firstLine, UserError } from "./errors.ts";
+export * from "./fs.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
 export { isGlob, matchGlob } from "./glob.ts";
 export { expandHome, homeDir } from "./home.ts";
 export { type SchemaCheck, schemaCheck } from "./schema-check.ts";
 export { flushStdio, readStdinIfPiped, writeStderr, writeStdout } from "./stdio.ts";
+export { printTimings, timing } from "./timings.ts";
 export { uuidv7 } from "./uuid.ts";
 export { APP_NAME, PI_COMPAT_VERSION, VERSION } from "./version.ts";

@@ -1,3 +1,5 @@
+import { fstatSync } from "./fs.ts";
+
 /**
  * Standard input and output without Node's stream layer. Under Bun, the first touch of `process.stdout`,
  * `process.stderr` or `process.stdin` builds Node-compatible stream objects, which costs ~30 ms per process start
@@ -68,7 +70,6 @@ export async function flushStdio(): Promise<void> {
  * terminal or a character device such as /dev/null, which are never read.
  */
 export async function readStdinIfPiped(): Promise<string | undefined> {
-	const { fstatSync } = await import("node:fs");
 	let piped: boolean;
 	try {
 		const stat = fstatSync(0);

@@ -72,11 +72,19 @@ interface Run extends RunResult {
  * Runs the binary with `replies` scripted answers queued; returns its output and the requests it made. Answers a
  * failed run did not ask for are consumed afterwards, so the next run starts with an empty queue.
  */
-async function pi(args: string[], options: { replies?: number; stdin?: string } = {}): Promise<Run> {
+async function pi(
+	args: string[],
+	options: { replies?: number; stdin?: string; env?: Record<string, string> } = {},
+): Promise<Run> {
 	const replies = options.replies ?? 1;
 	const before = server.requests.length;
 	for (let i = 0; i < replies; i++) server.push({ kind: "reply", text: `answer ${i + 1}` });
-	const run = await runPiAsync(args, { home, cwd, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
+	const run = await runPiAsync(args, {
+		home,
+		cwd,
+		...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+		...(options.env ? { env: options.env } : {}),
+	});
 	const requests = server.requests.slice(before);
 	while (server.pending() > 0) {
 		await fetch(`${server.url}/v1/messages`, { method: "POST", body: "{}" }).then((r) => r.text());
@@ -236,5 +244,29 @@ describe("prompt inputs", () => {
 		const run = await pi(["-p"], { stdin: "just stdin\n" });
 		expect(run.stdout).toBe("answer 1\n");
 		expect(lastUserContent(run.requests[0])[0].text).toBe("just stdin");
+	});
+});
+
+describe("PI_TIMING", () => {
+	test("PI_TIMING=1 prints the start-up phases to stderr after the answer; without it nothing is printed", async () => {
+		const timed = await pi(["-p", "hi"], { env: { PI_TIMING: "1" } });
+		expect(timed.exitCode).toBe(0);
+		expect(timed.stdout).toBe("answer 1\n");
+		const lines = timed.stderr.trimEnd().split("\n");
+		expect(lines[0]).toBe("pi timings (ms since process start, phase duration):");
+		const labels = lines.slice(1).map((line) => line.replace(/^\s*[\d.]+\s+\+[\d.]+\s+/, ""));
+		for (const label of [
+			"cli modules loaded",
+			"credentials and models",
+			"runtime started",
+			"llm call: stream opened",
+			"done",
+		]) {
+			expect(labels).toContain(label);
+		}
+		const times = lines.slice(1).map((line) => Number(line.trim().split(/\s+/)[0]));
+		expect(times).toEqual([...times].sort((a, b) => a - b));
+		const plain = await pi(["-p", "hi"]);
+		expect(plain.stderr).toBe("");
 	});
 });

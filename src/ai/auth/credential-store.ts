@@ -14,8 +14,11 @@
  * Key order (pi 0.87.1, docs/models.md "Authenticate"): runtime key → auth.json → configured key (models.json or
  * registerProvider `apiKey`) → the provider's environment variables.
  */
+
+import { basename, dirname, join, resolve } from "node:path";
 import {
 	closeSync,
+	errorMessage,
 	fchmodSync,
 	fsyncSync,
 	mkdirSync,
@@ -24,9 +27,7 @@ import {
 	renameSync,
 	rmSync,
 	writeSync,
-} from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
-import { errorMessage } from "../../util/index.ts";
+} from "../../util/index.ts";
 import { getEnvApiKey } from "../env-keys.ts";
 import { resolveValue, type ValueEnv } from "./resolve-value.ts";
 

@@ -13,7 +13,7 @@
  * Command results can be cached for the process lifetime (`cache: true`, what auth.json wants) or run on every
  * call (models.json). Failures are cached too: a broken command is not re-run on every lookup.
  */
-import { spawnSync } from "node:child_process";
+import { childProcess } from "../../util/index.ts";
 
 export type ValueEnv = Readonly<Record<string, string | undefined>>;
 
@@ -125,7 +125,7 @@ export function isValueConfigured(raw: string, options: ResolveValueOptions = {}
 
 function runCommand(command: string, timeoutMs: number): ValueResult {
 	const label = `command "!${command}"`;
-	const run = spawnSync("sh", ["-c", command], {
+	const run = childProcess().spawnSync("sh", ["-c", command], {
 		encoding: "utf8",
 		timeout: timeoutMs,
 		stdio: ["ignore", "pipe", "pipe"],

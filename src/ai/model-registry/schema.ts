@@ -4,11 +4,11 @@
  * number`. Unknown fields are allowed (newer pi versions add some); `//` and `/* *\/` comments and a BOM are
  * accepted, as pi does.
  */
-import { readFileSync } from "node:fs";
+
 import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
-import { errorMessage } from "../../util/index.ts";
+import { errorMessage, readFileSync } from "../../util/index.ts";
 import { PRECOMPILED } from "./validators.generated.ts";
 
 const NonEmpty = Type.String({ minLength: 1 });

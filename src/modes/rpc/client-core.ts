@@ -12,7 +12,8 @@
  *   `onExtensionUIRequest` listeners. Lines that are not JSON are ignored (stdout is protocol only).
  * - `stop()` closes stdin first (the server's orderly shutdown), then escalates to SIGTERM and SIGKILL.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { childProcess } from "../../util/index.ts";
 import { attachJsonlLineReader, serializeJsonLine } from "./jsonl.ts";
 import type {
 	JsonAgentSessionEvent,
@@ -113,7 +114,7 @@ export class RpcClientCore {
 		this.exitError = null;
 		this.stderr = "";
 		const [file, argv] = this.commandLine();
-		const child = spawn(file, argv, {
+		const child = childProcess().spawn(file, argv, {
 			cwd: this.options.cwd,
 			env: { ...process.env, ...this.options.env },
 			stdio: ["pipe", "pipe", "pipe"],

@@ -20,6 +20,7 @@ export {
 	type LineInput,
 	serializeJsonLine,
 	streamLineInput,
+	webStreamLineInput,
 } from "./jsonl.ts";
 export {
 	errorResponse,

@@ -7,7 +7,7 @@
  * extension's `ctx.shutdown()` ends the process after the current command, or once the run has settled.
  */
 import { toWireEvent } from "../../runtime/index.ts";
-import { errorMessage } from "../../util/index.ts";
+import { errorMessage, timing } from "../../util/index.ts";
 import { configHandlers } from "./commands-config.ts";
 import { handlePrompt, runHandlers } from "./commands-run.ts";
 import { sessionHandlers } from "./commands-session.ts";
@@ -96,9 +96,12 @@ export function runRpcMode(o: RpcModeOptions): Promise<number> {
 		if (shutdownRequested && !host.session?.isStreaming) void shutdown(0);
 	};
 
+	let lines = 0;
 	const onLine = (line: string) => {
 		if (shuttingDown) return;
+		if (lines++ === 0) timing("rpc: first line read");
 		const parsed = parseCommandLine(line);
+		if (lines === 1) timing("rpc: first line parsed");
 		if (!parsed.ok) {
 			send(parsed.response);
 			return;
@@ -112,6 +115,7 @@ export function runRpcMode(o: RpcModeOptions): Promise<number> {
 		inFlight.add(running);
 		void running.finally(() => inFlight.delete(running));
 	};
+	timing("rpc: listening");
 	const detach = o.input.listen(onLine, () => void shutdown(0));
 
 	const signalHandlers: (() => void)[] = [];

@@ -3,8 +3,11 @@
  * sends everything else that would reach it — `process.stdout.write` and the console methods that print to stdout
  * (Bun's console does not go through `process.stdout.write`) — to stderr, as pi does, so an extension's
  * `console.log` can neither corrupt nor impersonate protocol records. `restore` puts everything back.
+ *
+ * Under Bun, any property operation on `process.stdout` builds Node's stdout stream first (10–20 ms of start-up
+ * on a slow machine), and pi's own code never writes to it: `guardProcessStdout` is false when no extension is
+ * loaded, and then only the console methods are redirected.
  */
-import { Console } from "node:console";
 import { writeStdout } from "../../util/index.ts";
 
 const STDOUT_CONSOLE_METHODS = [
@@ -32,12 +35,15 @@ export interface StdoutTakeover {
 	restore(): void;
 }
 
-export function takeOverStdout(): StdoutTakeover {
+export function takeOverStdout(
+	options: { guardProcessStdout: boolean } = { guardProcessStdout: true },
+): StdoutTakeover {
 	const saved = new Map(STDOUT_CONSOLE_METHODS.map((name) => [name, console[name]]));
 	const target = console as unknown as ConsoleMethods;
 	// Built on first use: creating a Console over process.stderr costs start-up time most runs never need.
 	let toStderr: ConsoleMethods | undefined;
 	const redirected = (): ConsoleMethods => {
+		const { Console } = process.getBuiltinModule("node:console");
 		toStderr ??= new Console({ stdout: process.stderr, stderr: process.stderr }) as unknown as ConsoleMethods;
 		return toStderr;
 	};
@@ -48,7 +54,9 @@ export function takeOverStdout(): StdoutTakeover {
 	if (typeof Bun !== "undefined") {
 		// Under Bun the protocol goes out through a file sink on descriptor 1, and `process.stdout` (built lazily,
 		// at a cost) is never created: anyone who asks for it gets stderr. The override stays until exit.
-		Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
+		if (options.guardProcessStdout) {
+			Object.defineProperty(process, "stdout", { configurable: true, enumerable: true, get: () => process.stderr });
+		}
 		return { write: writeStdout, restore: restoreConsole };
 	}
 	const stdout = process.stdout;

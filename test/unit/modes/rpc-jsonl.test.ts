@@ -1,6 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
-import { attachJsonlLineReader, JsonlLineSplitter, serializeJsonLine } from "../../../src/modes/rpc/index.ts";
+import {
+	attachJsonlLineReader,
+	JsonlLineSplitter,
+	serializeJsonLine,
+	webStreamLineInput,
+} from "../../../src/modes/rpc/index.ts";
 
 /** Feeds `chunks` to a fresh splitter, ends it, and returns the lines it delivered. */
 function split(chunks: (string | Uint8Array)[], end = true): string[] {
@@ -104,6 +109,61 @@ describe("attachJsonlLineReader", () => {
 		expect(lines).toEqual(['{"a":1}', '{"b":2}']);
 		detach();
 		expect(stream.listenerCount("data")).toBe(0);
+	});
+});
+
+describe("webStreamLineInput", () => {
+	test("lines of a byte stream split anywhere, the final line without LF, then end once", async () => {
+		const text = '{"a":1}\r\n{"b":"é"}\n{"c":3}';
+		const all = bytes(text);
+		const stream = new ReadableStream<Uint8Array>({
+			start(controller) {
+				// One byte per chunk: every boundary, the middle of "é" included.
+				for (const byte of all) controller.enqueue(new Uint8Array([byte]));
+				controller.close();
+			},
+		});
+		const lines: string[] = [];
+		let ends = 0;
+		await new Promise<void>((resolve) => {
+			webStreamLineInput(stream).listen(
+				(line) => lines.push(line),
+				() => {
+					ends++;
+					resolve();
+				},
+			);
+		});
+		expect(lines).toEqual(['{"a":1}', '{"b":"é"}', '{"c":3}']);
+		expect(ends).toBe(1);
+	});
+
+	test("stopping delivers nothing more and cancels the stream", async () => {
+		let cancelled = false;
+		let push: ((text: string) => void) | undefined;
+		const stream = new ReadableStream<Uint8Array>({
+			start(controller) {
+				push = (text) => controller.enqueue(bytes(text));
+			},
+			cancel() {
+				cancelled = true;
+			},
+		});
+		const lines: string[] = [];
+		let ended = false;
+		const stop = webStreamLineInput(stream).listen(
+			(line) => lines.push(line),
+			() => {
+				ended = true;
+			},
+		);
+		push?.("one\n");
+		await Bun.sleep(5);
+		stop();
+		await Bun.sleep(5);
+		expect(lines).toEqual(["one"]);
+		expect(ended).toBe(false);
+		expect(cancelled).toBe(true);
 	});
 });
 

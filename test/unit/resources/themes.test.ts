@@ -145,6 +145,17 @@ describe("Theme", () => {
 		expect(t.getBashModeBorderColor()("x")).toBe(t.fg("bashMode", "x"));
 	});
 
+	test("nested spans reopen the outer style, and every line carries its own style", () => {
+		const t = new Theme(def(), TRUE);
+		const accent = "\x1b[38;2;255;128;0m";
+		const inner = t.fg("muted", "in");
+		expect(t.fg("accent", `a${inner}b`)).toBe(`${accent}a\x1b[38;5;244min\x1b[39m${accent}b\x1b[39m`);
+		expect(t.bold(`x${t.bold("y")}z`)).toBe("\x1b[1mx\x1b[1my\x1b[22m\x1b[1mz\x1b[22m");
+		expect(t.bold("one\ntwo\r\nthree")).toBe("\x1b[1mone\x1b[22m\n\x1b[1mtwo\x1b[22m\r\n\x1b[1mthree\x1b[22m");
+		expect(t.bold("")).toBe("");
+		expect(t.fg("accent", "")).toBe("");
+	});
+
 	test("with colour off everything is plain", () => {
 		const t = new Theme(def(), OFF);
 		expect(t.fg("accent", "x")).toBe("x");

@@ -1,0 +1,21 @@
+/**
+ * Node built-ins that most runs never touch, loaded on first use instead of at start-up. In the compiled binary
+ * `node:child_process` and `node:fs/promises` cost several milliseconds each to initialise on a slow machine, and
+ * `pi -p hello` or an RPC client asking for state needs neither. `process.getBuiltinModule` (Bun, Node ≥ 20.16)
+ * loads a built-in synchronously, so callers stay as they were.
+ */
+type ChildProcessModule = typeof import("node:child_process");
+type FsPromisesModule = typeof import("node:fs/promises");
+
+let childProcessModule: ChildProcessModule | undefined;
+let fsPromisesModule: FsPromisesModule | undefined;
+
+export function childProcess(): ChildProcessModule {
+	childProcessModule ??= process.getBuiltinModule("node:child_process");
+	return childProcessModule;
+}
+
+export function fsPromises(): FsPromisesModule {
+	fsPromisesModule ??= process.getBuiltinModule("node:fs/promises");
+	return fsPromisesModule;
+}
