@@ -122,7 +122,7 @@ export class SessionFile implements LineSource {
 	}
 }
 
-function writeLines(path: string, lines: Iterable<string>): number {
+function writeLines(path: string, lines: Iterable<string>, durable: boolean): number {
 	const fd = openSync(path, "w");
 	let size = 0;
 	try {
@@ -143,7 +143,7 @@ function writeLines(path: string, lines: Iterable<string>): number {
 			if (batchLength >= BATCH) drain();
 		}
 		drain();
-		fsyncSync(fd);
+		if (durable) fsyncSync(fd);
 	} finally {
 		closeSync(fd);
 	}
@@ -171,13 +171,16 @@ function removeQuietly(path: string): void {
 	}
 }
 
-/** Creates (or replaces) `path` with `lines` atomically. Returns the byte size written. */
+/**
+ * Creates (or replaces) `path` with `lines` atomically: no process crash leaves a half-written first line. It is
+ * not forced to disk (no fsync, as pi never does for sessions): a new session's first write is on the start-up
+ * path of every `pi -p`, and an fsync there costs milliseconds. Returns the byte size written.
+ */
 export function writeNewFile(path: string, lines: Iterable<string>): number {
 	const tmp = `${path}.tmp`;
 	try {
-		const size = writeLines(tmp, lines);
+		const size = writeLines(tmp, lines, false);
 		renameSync(tmp, path);
-		syncDir(path);
 		return size;
 	} catch (error) {
 		removeQuietly(tmp);
@@ -193,7 +196,8 @@ export function rewriteWithBackup(path: string, lines: Iterable<string>, version
 	const tmp = `${path}.tmp`;
 	const backup = `${path}.v${version}.bak`;
 	try {
-		const size = writeLines(tmp, lines);
+		// A migration replaces data the user already has: it is made durable before the original goes.
+		const size = writeLines(tmp, lines, true);
 		removeQuietly(backup);
 		try {
 			linkSync(path, backup);

@@ -8,8 +8,16 @@
  * files, so no other program shares this protocol, and loading proper-lockfile (graceful-fs) cost ~5 ms per start.
  */
 
-import { hostname } from "node:os";
-import { mkdirSync, readFileSync, rmdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from "../util/index.ts";
+import {
+	mkdirSync,
+	os,
+	readFileSync,
+	rmdirSync,
+	statSync,
+	unlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "../util/index.ts";
 
 const STALE_MS = 10_000;
 const NO_OWNER_GRACE_MS = 2_000;
@@ -57,6 +65,23 @@ function processExists(pid: number): boolean {
 		// EPERM: it exists but belongs to another user.
 		return (error as NodeJS.ErrnoException).code === "EPERM";
 	}
+}
+
+let host: string | undefined;
+
+/**
+ * This machine's name, recorded with the lock. On Linux the kernel publishes it as a file, which saves loading
+ * `node:os` (slow to initialise under Bun) on the path of every run that writes a session; elsewhere `os.hostname()`.
+ */
+function hostname(): string {
+	if (host !== undefined) return host;
+	try {
+		host = readFileSync("/proc/sys/kernel/hostname", "utf8").trim();
+	} catch {
+		// Not Linux (or no /proc): ask the OS module.
+	}
+	if (!host) host = os().hostname();
+	return host;
 }
 
 /** Whether the current lock holder is known to be gone. */

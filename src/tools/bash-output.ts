@@ -4,10 +4,9 @@
  * `<tmpdir>/pi-bash-<16 hex>.log` — what was received so far first, then every later chunk.
  */
 
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
-import { closeSync, openSync, writeSync } from "../util/index.ts";
+import { closeSync, openSync, os, writeSync } from "../util/index.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.ts";
 import type { TruncationResult } from "./types.ts";
 
@@ -153,7 +152,10 @@ export class OutputCollector {
 	}
 
 	private openSpill(): void {
-		this.path = join(tmpdir(), `pi-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")}.log`);
+		this.path = join(
+			os().tmpdir(),
+			`pi-bash-${Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString("hex")}.log`,
+		);
 		this.fd = openSync(this.path, "w");
 		for (const chunk of this.pending ?? []) this.writeFile(chunk);
 		this.pending = undefined;

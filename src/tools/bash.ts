@@ -5,11 +5,10 @@
  * child that keeps the pipes open does not hold up the result (we stop reading when the shell exits).
  */
 
-import { constants } from "node:os";
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import type { AgentToolUpdateCallback } from "../agent/index.ts";
-import { childProcess, errorMessage, statSync } from "../util/index.ts";
+import { childProcess, errorMessage, os, statSync } from "../util/index.ts";
 import { execWithBun } from "./bash-bun.ts";
 import { OutputCollector } from "./bash-output.ts";
 import { killProcessTree, resolveShell } from "./shell.ts";
@@ -72,7 +71,7 @@ function isDirectory(path: string): boolean {
 
 function signalExitCode(signal: NodeJS.Signals | null): number | null {
 	if (!signal) return null;
-	const number = constants.signals[signal];
+	const number = os().constants.signals[signal];
 	return number ? 128 + number : null;
 }
 

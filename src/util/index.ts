@@ -1,4 +1,4 @@
-export { childProcess, fsPromises } from "./builtins.ts";
+export { childProcess, fsPromises, os } from "./builtins.ts";
 export { errorMessage, firstLine, UserError } from "./errors.ts";
 export * from "./fs.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
