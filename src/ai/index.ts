@@ -9,7 +9,7 @@ export {
 	parseRetryAfter,
 } from "./errors.ts";
 export { AssistantMessageEventStreamImpl, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
-export { joinUrl, ProviderError, postJson } from "./http.ts";
+export { joinUrl, ProviderError, postJson, preconnect } from "./http.ts";
 export * from "./model-registry/index.ts";
 export {
 	findModels,

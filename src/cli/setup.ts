@@ -5,7 +5,7 @@
 
 import { resolve } from "node:path";
 import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
-import { AuthStorage, type Model, ModelRegistry } from "../ai/index.ts";
+import { AuthStorage, type Model, ModelRegistry, preconnect } from "../ai/index.ts";
 import { agentPaths, type StartupSettings } from "../config/index.ts";
 import { formatSkillsForPrompt, type ResourceLoader } from "../resources/index.ts";
 import {
@@ -108,6 +108,8 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 			noModelReason: `No API key found for ${model.provider}. Set its API key or pass --api-key.`,
 		};
 	}
+	// The first request goes to this server: connecting now overlaps with building the session.
+	preconnect(model);
 	const restored = savedModel && options.sessionContext?.thinkingLevel;
 	const requested = flag("thinking") ?? resolution.thinking ?? (restored || undefined) ?? settings.defaultThinkingLevel;
 	const thinking = clampThinking(model, thinkingLevel(requested, options.warn));
