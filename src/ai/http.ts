@@ -23,8 +23,10 @@ export interface PostOptions {
  * so the set-up that still runs before the request overlaps with it. Only for http(s) base URLs; a no-op
  * elsewhere (Node, custom schemes).
  */
-export function preconnect(model: Pick<Model, "baseUrl">): void {
-	const start = (fetch as { preconnect?: (url: string) => void }).preconnect;
+export function preconnect(
+	model: Pick<Model, "baseUrl">,
+	start: ((url: string) => void) | undefined = (fetch as { preconnect?: (url: string) => void }).preconnect,
+): void {
 	if (typeof start !== "function" || !/^https?:\/\//i.test(model.baseUrl ?? "")) return;
 	try {
 		start(model.baseUrl);

@@ -1,34 +1,34 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { preconnect } from "../../../src/ai/index.ts";
 
-const original = (fetch as { preconnect?: unknown }).preconnect;
-afterEach(() => {
-	(fetch as { preconnect?: unknown }).preconnect = original;
-});
-
-function recordPreconnects(): string[] {
+function recorder(): { urls: string[]; start: (url: string) => void } {
 	const urls: string[] = [];
-	(fetch as { preconnect?: unknown }).preconnect = (url: string) => {
-		urls.push(url);
-		if (url.includes("bad")) throw new Error("cannot");
+	return {
+		urls,
+		start: (url) => {
+			urls.push(url);
+			if (url.includes("bad")) throw new Error("cannot");
+		},
 	};
-	return urls;
 }
 
 describe("preconnect", () => {
 	test("connects ahead to http(s) base URLs only", () => {
-		const urls = recordPreconnects();
-		preconnect({ baseUrl: "https://api.example.test/v1" });
-		preconnect({ baseUrl: "http://127.0.0.1:9" });
-		preconnect({ baseUrl: "faux://local" });
-		preconnect({ baseUrl: "" });
+		const { urls, start } = recorder();
+		preconnect({ baseUrl: "https://api.example.test/v1" }, start);
+		preconnect({ baseUrl: "http://127.0.0.1:9" }, start);
+		preconnect({ baseUrl: "faux://local" }, start);
+		preconnect({ baseUrl: "" }, start);
 		expect(urls).toEqual(["https://api.example.test/v1", "http://127.0.0.1:9"]);
 	});
 
-	test("a URL fetch cannot preconnect to is ignored, and without fetch.preconnect nothing happens", () => {
-		recordPreconnects();
-		expect(() => preconnect({ baseUrl: "https://bad.example.test" })).not.toThrow();
-		(fetch as { preconnect?: unknown }).preconnect = undefined;
-		expect(() => preconnect({ baseUrl: "https://api.example.test" })).not.toThrow();
+	test("a URL that cannot be preconnected is ignored; without fetch.preconnect nothing happens", () => {
+		const { start } = recorder();
+		expect(() => preconnect({ baseUrl: "https://bad.example.test" }, start)).not.toThrow();
+		expect(() => preconnect({ baseUrl: "https://api.example.test" }, undefined)).not.toThrow();
+	});
+
+	test("under Bun the default is fetch.preconnect", () => {
+		expect(typeof (fetch as { preconnect?: unknown }).preconnect).toBe("function");
 	});
 });
