@@ -8,9 +8,17 @@ import type { Model } from "../ai/index.ts";
 
 export const THINKING_LEVELS: readonly ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
+/**
+ * Where models come from. `getProviders` and `getModels` let a source answer without building every model (the
+ * registry loads a built-in provider's models only when asked); without them the lists from `getAll` are used.
+ */
 export interface ModelSource {
 	getAll(): Model[];
 	getAvailable(): Model[];
+	/** Provider ids that have models. */
+	getProviders?(): string[];
+	/** One provider's models. */
+	getModels?(provider: string): Model[];
 }
 
 export interface ParsedModelPattern {
@@ -49,21 +57,24 @@ const DEFAULT_MODELS: ReadonlyArray<[string, RegExp]> = [
 export type ModelResolution = { ok: true; model: Model; thinking?: ThinkingLevel } | { ok: false; error: string };
 
 export function resolveModel(source: ModelSource, request: { provider?: string; model?: string }): ModelResolution {
-	const all = source.getAll();
-	const available = new Set(source.getAvailable());
-	const providers = new Set(all.map((m) => m.provider));
+	const availableList = source.getAvailable();
+	const available = new Set(availableList);
+	const providers = new Set(source.getProviders?.() ?? source.getAll().map((m) => m.provider));
 	if (request.provider && !providers.has(request.provider)) {
 		return { ok: false, error: `Error: unknown provider "${request.provider}" (see pi --list-models)` };
 	}
 	if (!request.model) {
-		const pool = all.filter((m) => available.has(m) && (!request.provider || m.provider === request.provider));
+		// Available models come in the same provider order as all models.
+		const pool = availableList.filter((m) => !request.provider || m.provider === request.provider);
 		const model = pickDefault(pool);
 		if (!model) return { ok: false, error: noModelsMessage(request.provider) };
 		return { ok: true, model };
 	}
 	const parsed = parseModelPattern(request.model, providers);
 	const provider = parsed.provider ?? request.provider;
-	const candidates = provider ? all.filter((m) => m.provider === provider) : all;
+	const candidates = provider
+		? (source.getModels?.(provider) ?? source.getAll().filter((m) => m.provider === provider))
+		: source.getAll();
 	const model = matchModel(candidates, parsed.pattern, available);
 	if (!model) {
 		const where = provider ? ` for provider "${provider}"` : "";

@@ -6,7 +6,8 @@
  *   3. extension `registerProvider`: `models` replace the provider's list; `baseUrl` alone re-points it
  *   4. models.json `modelOverrides`: patch whatever model carries that id (unknown ids are ignored)
  * Header values are kept raw here (resolved per request by the registry), never put on `Model.headers`.
- * Pure functions: problems are returned, not thrown.
+ * Problems are returned, not thrown. Each provider is composed on its own, when first asked for: a run that uses
+ * one provider never loads the other providers' built-in models.
  */
 import type { Model, ModelCompat } from "../types.ts";
 import type { ModelsJson, ModelsJsonProvider } from "./schema.ts";
@@ -15,15 +16,35 @@ import type { ModelDefinition, ModelOverride, ProviderConfig } from "./types.ts"
 export const DEFAULT_CONTEXT_WINDOW = 128_000;
 export const DEFAULT_MAX_TOKENS = 16_384;
 
+/** The built-in models, by provider: the list of providers is known without loading any model. */
+export interface BuiltinCatalog {
+	/** Provider ids in catalogue order. */
+	providers: readonly string[];
+	/** One provider's built-in models. */
+	models(provider: string): readonly Model[];
+}
+
+/** A catalogue over a plain list of models (providers in order of first appearance). */
+export function catalogFromList(models: readonly Model[]): BuiltinCatalog {
+	const byProvider = new Map<string, Model[]>();
+	for (const model of models) {
+		const list = byProvider.get(model.provider);
+		if (list) list.push(model);
+		else byProvider.set(model.provider, [model]);
+	}
+	return { providers: [...byProvider.keys()], models: (provider) => byProvider.get(provider) ?? [] };
+}
+
 export interface ComposeInput {
-	builtins: readonly Model[];
+	builtins: BuiltinCatalog;
 	json?: ModelsJson;
 	extensions: ReadonlyMap<string, ProviderConfig>;
 }
 
-export interface Composed {
+/** One provider through every layer. */
+export interface ComposedProvider {
 	models: Model[];
-	/** Raw (unresolved) headers per model, keyed by `modelKey`: provider-level first, model-level over them. */
+	/** Raw (unresolved) headers per model id: provider-level first, model-level over them. */
 	headers: Map<string, Record<string, string>>;
 	/** models.json problems, each `<json path>: <problem>`. */
 	jsonErrors: string[];
@@ -35,10 +56,6 @@ interface Layer {
 	api?: string;
 	baseUrl?: string;
 	compat?: ModelCompat;
-}
-
-export function modelKey(provider: string, id: string): string {
-	return `${provider}\u0000${id}`;
 }
 
 /** `providers.ollama`, or `providers["my.proxy"]` for names that are not plain identifiers. */
@@ -185,34 +202,78 @@ function headersFor(id: string, json: ModelsJsonProvider | undefined, ext: Provi
 	};
 }
 
-/** All providers' models through every layer. */
-export function composeModels(input: ComposeInput): Composed {
+/** One provider's models through every layer. */
+function composeProvider(provider: string, input: ComposeInput): ComposedProvider {
 	const jsonErrors: string[] = [];
 	const extensionErrors: string[] = [];
-	const byProvider = new Map<string, Model[]>();
-	for (const model of input.builtins) {
-		const list = byProvider.get(model.provider);
-		if (list) list.push(model);
-		else byProvider.set(model.provider, [model]);
-	}
-	const jsonProviders = input.json?.providers ?? {};
-	const names = new Set([...byProvider.keys(), ...Object.keys(jsonProviders), ...input.extensions.keys()]);
-	const models: Model[] = [];
 	const headers = new Map<string, Record<string, string>>();
-	for (const provider of names) {
-		const entry = jsonProviders[provider];
-		const ext = input.extensions.get(provider);
-		let list = byProvider.get(provider) ?? [];
-		if (entry) list = applyJson(provider, list, entry, jsonErrors);
-		if (ext) list = applyExtension(provider, list, ext, extensionErrors);
-		const overrides = entry?.modelOverrides ?? {};
-		for (const model of list) {
-			const over = Object.hasOwn(overrides, model.id) ? overrides[model.id] : undefined;
-			const final = over ? applyOverride(model, over as ModelOverride) : model;
-			models.push(final);
-			const raw = headersFor(model.id, entry, ext);
-			if (Object.keys(raw).length > 0) headers.set(modelKey(provider, model.id), raw);
-		}
+	const jsonProviders = input.json?.providers ?? {};
+	const entry = Object.hasOwn(jsonProviders, provider) ? jsonProviders[provider] : undefined;
+	const ext = input.extensions.get(provider);
+	let list: readonly Model[] = input.builtins.models(provider);
+	if (entry) list = applyJson(provider, list, entry, jsonErrors);
+	if (ext) list = applyExtension(provider, list, ext, extensionErrors);
+	const overrides = entry?.modelOverrides ?? {};
+	const models: Model[] = [];
+	for (const model of list) {
+		const over = Object.hasOwn(overrides, model.id) ? overrides[model.id] : undefined;
+		models.push(over ? applyOverride(model, over as ModelOverride) : model);
+		const raw = headersFor(model.id, entry, ext);
+		if (Object.keys(raw).length > 0) headers.set(model.id, raw);
 	}
 	return { models, headers, jsonErrors, extensionErrors };
+}
+
+/**
+ * All providers' models: built-in providers in catalogue order, then models.json's, then extensions'. A provider
+ * is composed on first use and kept.
+ */
+export class ModelComposition {
+	readonly providers: readonly string[];
+	private readonly composed = new Map<string, ComposedProvider>();
+
+	private readonly input: ComposeInput;
+
+	constructor(input: ComposeInput) {
+		// A snapshot: providers composed later must see the layers as they were at construction.
+		this.input = { ...input, extensions: new Map(input.extensions) };
+		const json = Object.keys(input.json?.providers ?? {});
+		this.providers = [...new Set([...input.builtins.providers, ...json, ...input.extensions.keys()])];
+	}
+
+	provider(name: string): ComposedProvider {
+		let done = this.composed.get(name);
+		if (!done) {
+			done = composeProvider(name, this.input);
+			this.composed.set(name, done);
+		}
+		return done;
+	}
+
+	/** Every model, provider by provider. */
+	models(): Model[] {
+		return this.providers.flatMap((name) => this.provider(name).models);
+	}
+
+	/** Whether a provider has models; a built-in provider no layer touches always has, without loading them. */
+	hasModels(name: string): boolean {
+		if (!this.isLayered(name) && this.input.builtins.providers.includes(name)) return true;
+		return this.provider(name).models.length > 0;
+	}
+
+	/** models.json problems, provider by provider (only providers models.json names are composed). */
+	jsonErrors(): string[] {
+		const named = this.providers.filter((name) => Object.hasOwn(this.input.json?.providers ?? {}, name));
+		return named.flatMap((name) => this.provider(name).jsonErrors);
+	}
+
+	/** registerProvider problems, provider by provider. */
+	extensionErrors(): string[] {
+		const named = this.providers.filter((name) => this.input.extensions.has(name));
+		return named.flatMap((name) => this.provider(name).extensionErrors);
+	}
+
+	private isLayered(name: string): boolean {
+		return Object.hasOwn(this.input.json?.providers ?? {}, name) || this.input.extensions.has(name);
+	}
 }

@@ -15,7 +15,7 @@ import {
 	valueKind,
 } from "../auth/resolve-value.ts";
 import { PROVIDER_ENV_KEYS } from "../env-keys.ts";
-import { getModels } from "../models/index.ts";
+import { getModels, getProviders } from "../models/index.ts";
 import { registerApiProvider, unregisterApiProviders } from "../registry.ts";
 import { failedStream, stream, streamSimple } from "../stream.ts";
 import type {
@@ -26,7 +26,7 @@ import type {
 	SimpleStreamOptions,
 	StreamOptions,
 } from "../types.ts";
-import { type Composed, composeModels, modelKey } from "./compose.ts";
+import { type BuiltinCatalog, catalogFromList, ModelComposition } from "./compose.ts";
 import { type ModelsJson, readModelsJson } from "./schema.ts";
 import type { ModelRegistryOptions, ProviderConfig } from "./types.ts";
 
@@ -38,19 +38,23 @@ export type RequestAuth =
 export class ModelRegistry {
 	readonly authStorage: AuthStorage;
 	readonly modelsJsonPath: string | undefined;
-	private readonly builtinSource: () => readonly Model[];
+	private readonly builtinSource: () => BuiltinCatalog;
 	private readonly env: ValueEnv;
-	private builtins: readonly Model[] = [];
+	private builtins: BuiltinCatalog = { providers: [], models: () => [] };
 	private builtinProviders = new Set<string>();
 	private json: ModelsJson | undefined;
 	private errors: string[] = [];
 	private readonly extensions = new Map<string, ProviderConfig>();
-	private composed: Composed = { models: [], headers: new Map(), jsonErrors: [], extensionErrors: [] };
+	private composed = new ModelComposition({ builtins: this.builtins, extensions: new Map() });
 
 	constructor(options: ModelRegistryOptions) {
 		this.authStorage = options.authStorage;
 		this.modelsJsonPath = options.modelsJsonPath;
-		this.builtinSource = options.builtinModels ?? (() => getModels());
+		const list = options.builtinModels;
+		// The catalogue's providers are listed without loading their models; each loads when first composed.
+		this.builtinSource = list
+			? () => catalogFromList(list())
+			: () => ({ providers: getProviders(), models: (provider) => getModels(provider) });
 		this.env = options.env ?? process.env;
 		this.authStorage.setConfiguredKeyResolver(this.keyResolver());
 		this.refresh();
@@ -63,16 +67,16 @@ export class ModelRegistry {
 	/** Re-reads the built-in catalogue and models.json, then rebuilds the list. Never throws. */
 	refresh(): void {
 		this.builtins = this.builtinSource();
-		this.builtinProviders = new Set(this.builtins.map((m) => m.provider));
+		this.builtinProviders = new Set(this.builtins.providers);
 		this.errors = [];
 		this.json = undefined;
 		if (this.modelsJsonPath !== undefined) {
 			const load = readModelsJson(this.modelsJsonPath);
 			this.errors.push(...load.errors);
 			if (load.config) {
-				const trial = this.compose(load.config);
-				if (trial.jsonErrors.length === 0) this.json = load.config;
-				else this.errors.push(...trial.jsonErrors.map((e) => `${this.modelsJsonPath}: ${e}`));
+				const jsonErrors = this.compose(load.config).jsonErrors();
+				if (jsonErrors.length === 0) this.json = load.config;
+				else this.errors.push(...jsonErrors.map((e) => `${this.modelsJsonPath}: ${e}`));
 			}
 		}
 		if (this.errors.length > 0 && this.modelsJsonPath !== undefined) {
@@ -86,33 +90,33 @@ export class ModelRegistry {
 	 * stopped composing after a models.json change.
 	 */
 	getErrors(): string[] {
-		return [...this.errors, ...this.composed.extensionErrors.map((e) => `registerProvider: ${e}`)];
+		return [...this.errors, ...this.composed.extensionErrors().map((e) => `registerProvider: ${e}`)];
 	}
 
 	getAll(): Model[] {
-		return [...this.composed.models];
+		return this.composed.models();
 	}
 
 	/** Models whose provider has a usable key, plus custom providers that configure none (local servers). */
 	getAvailable(): Model[] {
-		const verdicts = new Map<string, boolean>();
-		return this.composed.models.filter((model) => {
-			let ok = verdicts.get(model.provider);
-			if (ok === undefined) {
-				ok = this.isProviderAvailable(model.provider);
-				verdicts.set(model.provider, ok);
-			}
-			return ok;
-		});
+		// Only providers with a usable key are composed (and have their built-in models loaded).
+		return this.composed.providers
+			.filter((provider) => this.isProviderAvailable(provider))
+			.flatMap((provider) => this.composed.provider(provider).models);
+	}
+
+	/** One provider's models (only that provider's built-ins are loaded). */
+	getModels(provider: string): Model[] {
+		return [...this.composed.provider(provider).models];
 	}
 
 	find(provider: string, id: string): Model | undefined {
-		return this.composed.models.find((m) => m.provider === provider && m.id === id);
+		return this.composed.provider(provider).models.find((m) => m.id === id);
 	}
 
 	/** Provider ids that currently have models. */
 	getProviders(): string[] {
-		return [...new Set(this.composed.models.map((m) => m.provider))];
+		return this.composed.providers.filter((provider) => this.composed.hasModels(provider));
 	}
 
 	/** Display name: extension `name`, models.json `name`, else the id. */
@@ -192,7 +196,7 @@ export class ModelRegistry {
 	 */
 	getRequestHeaders(model: Pick<Model, "provider" | "id" | "headers">): Record<string, string> {
 		const out: Record<string, string> = { ...model.headers };
-		const raw = this.composed.headers.get(modelKey(model.provider, model.id));
+		const raw = this.composed.provider(model.provider).headers.get(model.id);
 		if (raw) Object.assign(out, resolveHeaderValues(raw, `model "${model.provider}/${model.id}"`, this.valueOptions()));
 		const ext = this.extensions.get(model.provider);
 		const authHeader = ext?.authHeader ?? this.json?.providers[model.provider]?.authHeader ?? false;
@@ -218,8 +222,12 @@ export class ModelRegistry {
 		}
 		const next = new Map(this.extensions);
 		next.set(name, config);
-		const trial = composeModels({ builtins: this.builtins, json: this.json, extensions: next });
-		const problem = trial.extensionErrors.find((e) => e.startsWith(`${name}: `));
+		const trial = new ModelComposition({
+			builtins: this.builtins,
+			...(this.json ? { json: this.json } : {}),
+			extensions: next,
+		});
+		const problem = trial.provider(name).extensionErrors.find((e) => e.startsWith(`${name}: `));
 		if (problem) throw new Error(`registerProvider("${name}"): ${problem.slice(name.length + 2)}`);
 		unregisterApiProviders(name);
 		if (config.streamSimple && config.api) {
@@ -261,8 +269,8 @@ export class ModelRegistry {
 		}
 	}
 
-	private compose(json: ModelsJson | undefined): Composed {
-		return composeModels({ builtins: this.builtins, json, extensions: this.extensions });
+	private compose(json: ModelsJson | undefined): ModelComposition {
+		return new ModelComposition({ builtins: this.builtins, ...(json ? { json } : {}), extensions: this.extensions });
 	}
 
 	private rebuild(): void {

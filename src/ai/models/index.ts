@@ -6,34 +6,68 @@
 import type { Model, ThinkingLevel } from "../types.ts";
 import catalogText from "./catalog.json" with { type: "text" };
 
-type Catalog = Record<string, Record<string, Model>>;
-// Kept as text and parsed on first use: JSON.parse of the text is several times cheaper than evaluating the same
-// data as an object literal, and runs that never look at the catalogue do not pay for it at all.
-let parsed: Catalog | undefined;
-const catalog = (): Catalog => {
+type ProviderModels = Record<string, Model>;
+
+/**
+ * The catalogue is parsed one provider at a time: catalog.json holds one top-level key per provider, each at the
+ * start of a line indented by exactly one tab (scripts/gen-models.ts writes it so; a test checks the slices against
+ * a full parse). Finding those lines is a cheap scan, and a run that only uses one provider parses only that
+ * provider's models instead of all 900 (milliseconds of every start-up on a slow machine).
+ */
+interface Slice {
+	start: number;
+	end: number;
+	models?: ProviderModels;
+}
+
+let slices: Map<string, Slice> | undefined;
+
+function catalogIndex(): Map<string, Slice> {
+	if (slices) return slices;
 	// Bun hands a `type: "text"` import over as the file's text; TypeScript still types it as the JSON value.
-	parsed ??= JSON.parse(catalogText as unknown as string) as Catalog;
-	return parsed;
-};
+	const text = catalogText as unknown as string;
+	const found = new Map<string, Slice>();
+	const marker = '\n\t"';
+	let previous: Slice | undefined;
+	for (let at = text.indexOf(marker); at !== -1; ) {
+		const colon = text.indexOf('":', at + 3);
+		const name = JSON.parse(text.slice(at + 2, colon + 1)) as string;
+		const start = text.indexOf("{", colon);
+		if (previous) previous.end = text.lastIndexOf("}", at) + 1;
+		previous = { start, end: -1 };
+		found.set(name, previous);
+		at = text.indexOf(marker, start);
+	}
+	if (previous) previous.end = text.lastIndexOf("}", text.lastIndexOf("}") - 1) + 1;
+	slices = found;
+	return found;
+}
+
+function providerModels(provider: string): ProviderModels | undefined {
+	const slice = catalogIndex().get(provider);
+	if (!slice) return undefined;
+	slice.models ??= JSON.parse((catalogText as unknown as string).slice(slice.start, slice.end)) as ProviderModels;
+	return slice.models;
+}
 
 function own<T>(record: Record<string, T>, key: string): T | undefined {
 	return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-/** Provider ids that have built-in models, sorted. */
+/** Provider ids that have built-in models, sorted. No model is parsed to answer this. */
 export function getProviders(): string[] {
-	return Object.keys(catalog());
+	return [...catalogIndex().keys()];
 }
 
 /** Built-in models of one provider (empty for an unknown one), or of all providers; sorted by provider, then id. */
 export function getModels(provider?: string): Model[] {
-	if (provider !== undefined) return Object.values(own(catalog(), provider) ?? {});
-	return Object.values(catalog()).flatMap((models) => Object.values(models));
+	if (provider !== undefined) return Object.values(providerModels(provider) ?? {});
+	return getProviders().flatMap((name) => Object.values(providerModels(name) ?? {}));
 }
 
 /** One built-in model, or undefined. */
 export function getModel(provider: string, id: string): Model | undefined {
-	const models = own(catalog(), provider);
+	const models = providerModels(provider);
 	return models ? own(models, id) : undefined;
 }
 

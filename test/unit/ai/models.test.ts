@@ -12,6 +12,21 @@ import {
 } from "../../../src/ai/models/index.ts";
 import type { Model } from "../../../src/ai/types.ts";
 
+describe("catalogue parsed one provider at a time", () => {
+	test("each provider's slice of catalog.json is exactly what a full parse gives, in the file's order", () => {
+		const full = JSON.parse(
+			readFileSync(join(import.meta.dir, "../../../src/ai/models/catalog.json"), "utf8"),
+		) as Record<string, Record<string, Model>>;
+		expect(getProviders()).toEqual(Object.keys(full));
+		for (const [provider, models] of Object.entries(full)) {
+			expect(getModels(provider)).toEqual(Object.values(models));
+		}
+		expect(getModels()).toEqual(Object.values(full).flatMap((models) => Object.values(models)));
+		expect(getModels("no-such-provider")).toEqual([]);
+		expect(getModel("no-such-provider", "x")).toBeUndefined();
+	});
+});
+
 const APIS = ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"];
 const MODEL_KEYS = new Set([
 	"id",
