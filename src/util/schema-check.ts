@@ -1,13 +1,13 @@
 /**
- * A TypeBox validator that starts interpreted and compiles itself once it has earned it. `TypeCompiler.Compile`
+ * A TypeBox validator that starts interpreted and compiles itself once it has earned it. `typeboxCompiler().Compile`
  * generates and evaluates code (about 1–5 ms per schema in a fresh process), which costs more than a start-up
- * that checks a handful of values ever needs; `Value.Check` interprets the schema with no set-up cost but is
+ * that checks a handful of values ever needs; `typeboxValue().Check` interprets the schema with no set-up cost but is
  * slower per call. The first `COMPILE_AFTER` checks are interpreted, later ones use the compiled code, and both
  * give the same answers.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import { type TypeCheck, TypeCompiler, type ValueError } from "@sinclair/typebox/compiler";
-import { Value } from "@sinclair/typebox/value";
+import type { TypeCheck, ValueError } from "@sinclair/typebox/compiler";
+import { typeboxCompiler, typeboxValue } from "./typebox-lazy.ts";
 
 const COMPILE_AFTER = 32;
 
@@ -34,13 +34,13 @@ export function schemaCheck<T extends TSchema>(
 		Check(value: unknown): value is Static<T> {
 			if (compiled) return compiled.Check(value);
 			if (++calls > COMPILE_AFTER) {
-				compiled = TypeCompiler.Compile(schema, references);
+				compiled = typeboxCompiler().Compile(schema, references);
 				return compiled.Check(value);
 			}
-			return Value.Check(schema, references, value);
+			return typeboxValue().Check(schema, references, value);
 		},
 		FirstError(value: unknown): ValueError | undefined {
-			return Value.Errors(schema, references, value).First();
+			return typeboxValue().Errors(schema, references, value).First();
 		},
 	};
 }
