@@ -4,8 +4,9 @@
  * string "10" for a number) and checked again. A schema TypeBox does not know (plain JSON schema) is accepted.
  */
 import type { TSchema } from "@sinclair/typebox";
-import type { TypeCheck } from "@sinclair/typebox/compiler";
-import { typeboxCompiler, typeboxValue } from "../util/index.ts";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { Errors } from "@sinclair/typebox/errors";
+import { Check, Convert } from "@sinclair/typebox/value";
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -15,7 +16,7 @@ function validatorFor(schema: TSchema): TypeCheck<TSchema> | null {
 	let check = compiled.get(schema);
 	if (check === undefined) {
 		try {
-			check = typeboxCompiler().Compile(schema);
+			check = TypeCompiler.Compile(schema);
 		} catch {
 			// Not compilable (plain JSON schema without TypeBox kinds): the slow path below decides.
 			check = null;
@@ -30,9 +31,9 @@ export function validateToolArguments(toolName: string, schema: TSchema, args: u
 	if (validatorFor(schema)?.Check(input)) return { ok: true, value: input };
 	let value: unknown = structuredClone(input);
 	try {
-		value = typeboxValue().Convert(schema, value);
-		if (typeboxValue().Check(schema, value)) return { ok: true, value };
-		const problems = [...typeboxValue().Errors(schema, value)]
+		value = Convert(schema, value);
+		if (Check(schema, value)) return { ok: true, value };
+		const problems = [...Errors(schema, value)]
 			.slice(0, 10)
 			.map((e) => `  - ${e.path.replace(/^\//, "").replace(/\//g, ".") || "(root)"}: ${e.message}`);
 		return {

@@ -3,7 +3,7 @@
  * its siblings survive), project-over-global merge, and defaults.
  */
 import { Kind, type TObject, type TSchema } from "@sinclair/typebox";
-import { typeboxValue } from "../util/index.ts";
+import { Check } from "@sinclair/typebox/value";
 import { type Settings, SettingsSchema } from "./settings-schema.ts";
 
 export interface SettingsProblem {
@@ -93,7 +93,7 @@ function shortJson(value: unknown): string {
  * not discard its siblings. Returns the value to keep (undefined: drop it) and appends problems.
  */
 function passes(schema: TSchema, value: unknown): boolean {
-	return typeboxValue().Check(schema, value);
+	return Check(schema, value);
 }
 
 function checkValue(schema: TSchema, value: unknown, key: string, problems: SettingsProblem[]): unknown {

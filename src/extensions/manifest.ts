@@ -5,7 +5,9 @@
 
 import { join, relative, resolve, sep } from "node:path";
 import { Type } from "@sinclair/typebox";
-import { errorMessage, isGlob, matchGlob, readdirSync, readFileSync, statSync, typeboxValue } from "../util/index.ts";
+import { Errors } from "@sinclair/typebox/errors";
+import { Check } from "@sinclair/typebox/value";
+import { errorMessage, isGlob, matchGlob, readdirSync, readFileSync, statSync } from "../util/index.ts";
 import type { ExtensionDiagnostic } from "./types.ts";
 
 const Manifest = Type.Object({
@@ -38,8 +40,8 @@ export function readManifest(dir: string, isHostPackage: (name: string) => boole
 	} catch (error) {
 		return { diagnostics: [{ level: "error", path: file, message: `invalid JSON: ${errorMessage(error)}` }] };
 	}
-	if (!typeboxValue().Check(Manifest, raw)) {
-		const first = typeboxValue().Errors(Manifest, raw).First();
+	if (!Check(Manifest, raw)) {
+		const first = Errors(Manifest, raw).First();
 		const where = first ? first.path || "/" : "/";
 		return {
 			diagnostics: [{ level: "error", path: file, message: `invalid manifest at ${where}: ${first?.message}` }],

@@ -1,13 +1,14 @@
 /**
- * A TypeBox validator that starts interpreted and compiles itself once it has earned it. `typeboxCompiler().Compile`
+ * A TypeBox validator that starts interpreted and compiles itself once it has earned it. `TypeCompiler.Compile`
  * generates and evaluates code (about 1–5 ms per schema in a fresh process), which costs more than a start-up
- * that checks a handful of values ever needs; `typeboxValue().Check` interprets the schema with no set-up cost but is
+ * that checks a handful of values ever needs; `Value.Check` interprets the schema with no set-up cost but is
  * slower per call. The first `COMPILE_AFTER` checks are interpreted, later ones use the compiled code, and both
  * give the same answers.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import type { TypeCheck, ValueError } from "@sinclair/typebox/compiler";
-import { typeboxCompiler, typeboxValue } from "./typebox-lazy.ts";
+import { type TypeCheck, TypeCompiler, type ValueError } from "@sinclair/typebox/compiler";
+import { Errors } from "@sinclair/typebox/errors";
+import { Check } from "@sinclair/typebox/value";
 
 const COMPILE_AFTER = 32;
 
@@ -34,13 +35,13 @@ export function schemaCheck<T extends TSchema>(
 		Check(value: unknown): value is Static<T> {
 			if (compiled) return compiled.Check(value);
 			if (++calls > COMPILE_AFTER) {
-				compiled = typeboxCompiler().Compile(schema, references);
+				compiled = TypeCompiler.Compile(schema, references);
 				return compiled.Check(value);
 			}
-			return typeboxValue().Check(schema, references, value);
+			return Check(schema, references, value);
 		},
 		FirstError(value: unknown): ValueError | undefined {
-			return typeboxValue().Errors(schema, references, value).First();
+			return Errors(schema, references, value).First();
 		},
 	};
 }

@@ -6,8 +6,8 @@
  */
 
 import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
-import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
-import { errorMessage, readFileSync, typeboxValue } from "../../util/index.ts";
+import { Errors, type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { errorMessage, readFileSync } from "../../util/index.ts";
 import { PRECOMPILED } from "./validators.generated.ts";
 
 const NonEmpty = Type.String({ minLength: 1 });
@@ -140,7 +140,7 @@ export function parseModelsJson(path: string, text: string): ModelsJsonLoad {
 		return { config: raw as ModelsJson, errors: [] };
 	const seen = new Set<string>();
 	const errors: string[] = [];
-	for (const error of typeboxValue().Errors(ModelsJsonSchema, raw)) {
+	for (const error of Errors(ModelsJsonSchema, raw)) {
 		const where = jsonPath(raw, error.path);
 		if (seen.has(where)) continue;
 		seen.add(where);
