@@ -26,7 +26,7 @@ export {
 	errorResponse,
 	type ParsedCommandLine,
 	parseCommandLine,
-	RPC_COMMAND_SCHEMAS,
+	rpcCommandSchemas,
 	successResponse,
 } from "./protocol.ts";
 export { type RpcModeOptions, runRpcMode } from "./server.ts";

@@ -110,11 +110,17 @@ function commandSchema(type: RpcCommandType, spec: CommandSpec): TObject {
 
 /**
  * One TypeBox schema per command type: the shape `parseCommandLine` accepts (extra fields allowed, `id` of any
- * JSON type, optional fields may be null).
+ * JSON type, optional fields may be null). Built on first use: print and JSON runs load this module but never
+ * read a command.
  */
-export const RPC_COMMAND_SCHEMAS = Object.fromEntries(
-	RPC_COMMAND_TYPES.map((type) => [type, commandSchema(type, COMMAND_SPECS[type])]),
-) as Record<RpcCommandType, TObject>;
+export function rpcCommandSchemas(): Record<RpcCommandType, TObject> {
+	schemas ??= Object.fromEntries(
+		RPC_COMMAND_TYPES.map((type) => [type, commandSchema(type, COMMAND_SPECS[type])]),
+	) as Record<RpcCommandType, TObject>;
+	return schemas;
+}
+
+let schemas: Record<RpcCommandType, TObject> | undefined;
 
 interface CommandValidator {
 	/** Absent for commands without fields: nothing to check. */
@@ -123,15 +129,21 @@ interface CommandValidator {
 	optionalNames: string[];
 }
 
-const VALIDATORS = new Map<string, CommandValidator>();
-for (const type of RPC_COMMAND_TYPES) {
-	const spec = COMMAND_SPECS[type];
-	const hasFields = spec.required !== undefined || spec.optional !== undefined;
-	VALIDATORS.set(type, {
-		check: hasFields ? schemaCheck(RPC_COMMAND_SCHEMAS[type]) : undefined,
-		spec,
-		optionalNames: Object.keys(spec.optional ?? {}),
-	});
+let validators: Map<string, CommandValidator> | undefined;
+
+function commandValidators(): Map<string, CommandValidator> {
+	if (validators) return validators;
+	validators = new Map();
+	for (const type of RPC_COMMAND_TYPES) {
+		const spec = COMMAND_SPECS[type];
+		const hasFields = spec.required !== undefined || spec.optional !== undefined;
+		validators.set(type, {
+			check: hasFields ? schemaCheck(rpcCommandSchemas()[type]) : undefined,
+			spec,
+			optionalNames: Object.keys(spec.optional ?? {}),
+		});
+	}
+	return validators;
 }
 
 /** The result of reading one stdin line. On failure, `response` is the exact line to send back. */
@@ -176,7 +188,7 @@ export function parseCommandLine(line: string): ParsedCommandLine {
 	const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
 	const { id, type } = record;
 	if (type === "extension_ui_response") return { ok: true, command: record as unknown as RpcInbound };
-	const validator = typeof type === "string" ? VALIDATORS.get(type) : undefined;
+	const validator = typeof type === "string" ? commandValidators().get(type) : undefined;
 	if (!validator) return failure(id, type, `Unknown command: ${String(type)}`);
 	if (validator.check) {
 		if (!validator.check.Check(record)) {
