@@ -3,14 +3,15 @@
  * - `pi -p hello`: wall time and peak RSS (targets ≤ 60 ms, ≤ 80 MiB);
  * - a 20-tool-call loop (21 requests, one `bash` call per turn): wall time, and what it adds over `-p hello`
  *   (target ≤ 40 ms over the mock's own time).
- * Median of N runs (default 15) after a warm-up.
+ * Median of N runs (default 15) after a warm-up. The machine's floors are measured alongside: a one-line Bun binary
+ * compiled like pi (start-up), and 20 spawns of `bash -c true` (what the loop's bash calls cost by themselves).
  * Usage: npm run build && bun scripts/bench/agent.ts [runs]
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { encodeCwd, uuidv7 } from "../../src/session/index.ts";
 import { type MockStep, startMockLlm } from "../../test/support/mock-llm/index.ts";
-import { BINARY, median, tempHome } from "./lib.ts";
+import { BINARY, compileFloor, HELLO_FLOOR_SOURCE, median, tempHome } from "./lib.ts";
 
 const runs = Number(process.argv[2] ?? 15);
 /** PI_BENCH_BINARY measures another build (e.g. a before/after comparison) instead of dist/pi. */
@@ -93,6 +94,22 @@ function writeSessions(count: number): void {
 	}
 }
 
+/** Median wall time of `count` sequential runs of `cmd` (output piped, as pi's bash tool does). */
+async function spawnMs(cmd: string[], count: number): Promise<number> {
+	const samples: number[] = [];
+	for (let r = 0; r < runs; r++) {
+		const started = performance.now();
+		for (let i = 0; i < count; i++) {
+			const proc = Bun.spawn(cmd, { env, cwd: home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+			await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+			await proc.exited;
+		}
+		samples.push(performance.now() - started);
+	}
+	return median(samples.sort((a, b) => a - b));
+}
+
+const floor = compileFloor("hello", HELLO_FLOOR_SOURCE);
 try {
 	const a = await measure("pi -p hello", ["-p", "hello"], hello);
 	const b = await measure("20 bash tool calls (21 requests)", ["-p", "go"], loop);
@@ -115,9 +132,20 @@ try {
 		`loop adds ${(b.wall - a.wall).toFixed(1)} ms over -p hello, ${added.toFixed(1)} ms beyond the mock's own extra time ` +
 			`(${(added / 20).toFixed(2)} ms per tool round trip; target ≤ 40 ms)`,
 	);
+	await spawnMs([floor.binary], 1);
+	const helloFloor = await spawnMs([floor.binary], 1);
+	const bashFloor = await spawnMs(["bash", "-c", "true"], 20);
+	console.log(
+		`floors on this machine: a one-line Bun binary ${helloFloor.toFixed(1)} ms; 20 × bash -c true ${bashFloor.toFixed(1)} ms`,
+	);
+	console.log(
+		`beyond the floors: -p hello ${(a.wall - helloFloor).toFixed(1)} ms, -c -p hello ${(c.wall - helloFloor).toFixed(1)} ms, ` +
+			`loop ${(added - bashFloor).toFixed(1)} ms (${((added - bashFloor) / 20).toFixed(2)} ms per round trip besides the shell)`,
+	);
 	const ok = a.wall <= 60 && a.rss <= 80 && added <= 40 && c.wall <= 50;
 	console.log(ok ? "bench: targets met" : "bench: a target was missed");
 } finally {
 	server.stop();
 	dispose();
+	floor.dispose();
 }

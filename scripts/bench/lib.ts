@@ -69,3 +69,24 @@ export function printTable(rows: Summary[], targets: Record<string, number> = {}
 	}
 	return ok;
 }
+
+/**
+ * The machine's floor for a target: a tiny program compiled exactly like pi (`bun build --compile --bytecode`),
+ * so a figure can be read against what any Bun binary costs on this machine. `source` is the program; the binary
+ * lands in a temp dir that `dispose` removes.
+ */
+export function compileFloor(name: string, source: string): { binary: string; dispose(): void } {
+	const dir = mkdtempSync(join(tmpdir(), "pi-floor-"));
+	const entry = join(dir, `${name}.ts`);
+	const binary = join(dir, name);
+	Bun.write(entry, source);
+	const proc = Bun.spawnSync(
+		[process.execPath, "build", "--compile", "--bytecode", "--format=esm", "--minify", entry, "--outfile", binary],
+		{ cwd: dir, stdout: "pipe", stderr: "pipe" },
+	);
+	if (proc.exitCode !== 0) throw new Error(`bench: could not compile the ${name} floor: ${proc.stderr.toString()}`);
+	return { binary, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A compiled program that prints one line and exits: what starting any Bun binary costs here. */
+export const HELLO_FLOOR_SOURCE = 'const w = Bun.stdout.writer(); w.write("0.1.0\\n"); w.flush();\n';

@@ -14,6 +14,7 @@ import {
 	prepareCompaction,
 } from "../compaction/index.ts";
 import type { SessionEntry, SessionManager } from "../session/index.ts";
+import { timing } from "../util/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import { generateCompactionSummary } from "./compaction-summary.ts";
 
@@ -106,8 +107,10 @@ export async function compactSession(
 	options: CompactSessionOptions,
 ): Promise<CompactionResult | undefined> {
 	const signal = options.signal ?? new AbortController().signal;
+	timing("compaction: start");
 	const branch = deps.manager.getBranch();
 	const preparation = prepareCompaction(branch, currentCompactionSettings(deps));
+	timing("compaction: prepared");
 	if (!preparation) return undefined;
 	await options.onPrepared?.();
 	const stopIfAborted = () => {
@@ -142,6 +145,7 @@ export async function compactSession(
 			},
 			preparation,
 		);
+		timing("compaction: summary written");
 		result = {
 			summary: `${generated.text}${formatFileLists(preparation.fileOps)}`,
 			firstKeptEntryId: preparation.firstKeptEntryId,
@@ -159,10 +163,13 @@ export async function compactSession(
 		fromExtension,
 		result.usage,
 	);
+	timing("compaction: recorded");
 	const messages = [...deps.manager.buildSessionContext().messages];
 	deps.session.agent.state.messages = messages;
 	result.estimatedTokensAfter = messages.reduce((sum, m) => sum + estimateTokens(m), 0);
+	timing("compaction: context rebuilt");
 	await deps.hooks?.after?.(deps.manager.getLeafEntry() as SessionEntry, fromExtension, options.reason);
+	timing("compaction: done");
 	return result;
 }
 

@@ -74,26 +74,60 @@ export function runRpcMode(o: RpcModeOptions): Promise<number> {
 		if (!host.session?.isStreaming) void shutdown(0);
 	});
 
-	const handle = async (command: RpcCommand) => {
-		const { id, type } = command;
+	const afterCommand = () => {
+		if (shutdownRequested && !host.session?.isStreaming) void shutdown(0);
+	};
+	const track = (running: Promise<void>) => {
+		inFlight.add(running);
+		void running.finally(() => inFlight.delete(running));
+	};
+
+	const runPrompt = async (command: RpcCommand & { type: "prompt" }) => {
+		const { id } = command;
 		try {
-			if (type === "prompt") {
-				let answered = false;
-				await handlePrompt(command, ctx, () => {
-					answered = true;
-					send(successResponse(id, "prompt"));
-				});
-				if (!answered) send(successResponse(id, "prompt"));
-			} else {
-				// Answered in the same tick when the handler is synchronous (state queries): no await in between.
-				const result = HANDLERS[type](command as never, ctx);
-				const data = result instanceof Promise ? await result : result;
-				send(successResponse(id, type as never, data as never));
-			}
+			let answered = false;
+			await handlePrompt(command, ctx, () => {
+				answered = true;
+				send(successResponse(id, "prompt"));
+			});
+			if (!answered) send(successResponse(id, "prompt"));
+		} catch (error) {
+			send(errorResponse(id, "prompt", errorMessage(error)));
+		}
+		afterCommand();
+	};
+
+	/**
+	 * Every other command. A handler that returns a plain value (the state queries) is answered at once, in the
+	 * same tick and without promise bookkeeping; one that returns a promise is answered when it settles.
+	 */
+	const answer = (command: Exclude<RpcCommand, { type: "prompt" }>) => {
+		const { id, type } = command;
+		let result: unknown;
+		try {
+			result = HANDLERS[type](command as never, ctx);
 		} catch (error) {
 			send(errorResponse(id, type, errorMessage(error)));
+			afterCommand();
+			return;
 		}
-		if (shutdownRequested && !host.session?.isStreaming) void shutdown(0);
+		if (result instanceof Promise) {
+			track(
+				result
+					.then(
+						(data) => {
+							send(successResponse(id, type as never, data as never));
+						},
+						(error) => {
+							send(errorResponse(id, type, errorMessage(error)));
+						},
+					)
+					.then(afterCommand),
+			);
+			return;
+		}
+		send(successResponse(id, type as never, result as never));
+		afterCommand();
 	};
 
 	let lines = 0;
@@ -111,9 +145,8 @@ export function runRpcMode(o: RpcModeOptions): Promise<number> {
 			o.ui.handleResponse(inbound);
 			return;
 		}
-		const running = handle(inbound);
-		inFlight.add(running);
-		void running.finally(() => inFlight.delete(running));
+		if (inbound.type === "prompt") track(runPrompt(inbound));
+		else answer(inbound);
 	};
 	timing("rpc: listening");
 	const detach = o.input.listen(onLine, () => void shutdown(0));
