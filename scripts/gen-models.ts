@@ -204,7 +204,11 @@ function normalise(raw: unknown): Model | string {
 	};
 }
 
-/** JSON with one tab per level, where arrays and objects holding only plain values stay on one line. */
+/**
+ * JSON with one tab per level, where arrays and objects holding only plain values stay on one line. The provider
+ * keys are the only lines indented by exactly one tab: src/ai/models/index.ts slices the file there to parse one
+ * provider at a time (a test checks the slices against a full parse).
+ */
 function format(value: unknown, indent = ""): string {
 	const flat = (items: unknown[]) => items.every((item) => item === null || typeof item !== "object");
 	if (Array.isArray(value)) {

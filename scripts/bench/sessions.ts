@@ -223,7 +223,8 @@ function benchContinueRecent(root: string): number {
  * context (the run's setup always does) and exits without a model. Includes the binary's own start-up.
  */
 function measureBinary(dir: string, rows: Row[]): { label: string; ms: number; peakMiB: number }[] {
-	const binary = join(import.meta.dir, "..", "..", "dist", "pi");
+	// PI_BENCH_BINARY measures another build (a before/after comparison) instead of dist/pi.
+	const binary = process.env.PI_BENCH_BINARY ?? join(import.meta.dir, "..", "..", "dist", "pi");
 	if (!existsSync(binary)) {
 		console.log("(binary rows skipped: run npm run build first)");
 		return [];
