@@ -2,7 +2,9 @@
  * Fails on an import that goes against the layer order (see DEVELOPERS.md):
  *   util ← ai ← agent ← {tools, session, compaction, config} ← {extensions, packages} ← runtime ← modes ← sdk ← cli ← main.ts
  * `tui` depends only on `util` and is imported only by `modes/interactive` and `sdk`. Across folders, only a
- * folder's `index.ts` may be imported. Also warns about files over the size budget (400 lines).
+ * folder's `index.ts` may be imported. Also warns about files over the size budget (400 lines). Node built-ins
+ * whose ES import is costly at start-up under Bun (`node:fs`, `node:fs/promises`, `node:child_process`,
+ * `node:os`, `node:console`) may be imported for types only: values come from util (fs.ts, builtins.ts).
  * Usage: bun scripts/check-layers.ts [src-dir]   (exit 1 on any violation; default src-dir: ./src)
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -34,6 +36,10 @@ const SIZE_BUDGET = 400;
 /** Generated data and type tables are exempt from the size budget. */
 const SIZE_EXEMPT = [/\.generated\.ts$/, /\/types\.ts$/];
 
+/** Built-ins reached through util/fs.ts and util/builtins.ts, which load them on first use. */
+const LAZY_BUILTINS = new Set(["node:fs", "node:fs/promises", "node:child_process", "node:os", "node:console"]);
+const VALUE_IMPORT_RE = /(?:^|\n)\s*import\s+(?!type\b)[^'"]*?from\s*["'](node:[^"']+)["']/g;
+
 const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
 
 function walk(dir: string): string[] {
@@ -60,6 +66,14 @@ for (const file of walk(src)) {
 	}
 	if (!(from in RANK) && from !== "tui")
 		errors.push(`${relative(root, file)}: folder "${from}" has no layer; add it to RANK`);
+	for (const match of text.matchAll(VALUE_IMPORT_RE)) {
+		const builtin = match[1] as string;
+		if (LAZY_BUILTINS.has(builtin)) {
+			errors.push(
+				`${relative(root, file)} imports ${builtin}: use util's lazy accessors (import type is fine); an ES import of it costs start-up time`,
+			);
+		}
+	}
 	for (const match of text.matchAll(IMPORT_RE)) {
 		const spec = match[1] ?? match[2];
 		if (!spec?.startsWith(".")) continue;

@@ -43,4 +43,22 @@ describe("layer check", () => {
 		expect(out).toContain("tui may import only util");
 		expect(out).toContain("only modes/interactive and sdk may import tui");
 	});
+	test("costly built-ins are imported for types only; their values come from util", () => {
+		const src = makeTempDir();
+		writeTree(src, {
+			"config/index.ts": [
+				'import type { Stats } from "node:fs";',
+				'import { join } from "node:path";',
+				'import { existsSync } from "node:fs";',
+				'import { spawn } from "node:child_process";',
+				"export const x = 1;",
+				"",
+			].join("\n"),
+		});
+		const run = check(src);
+		expect(run.code).toBe(1);
+		expect(run.out).toContain("config/index.ts imports node:fs: use util's lazy accessors");
+		expect(run.out).toContain("config/index.ts imports node:child_process");
+		expect(run.out).not.toContain("node:path");
+	});
 });
