@@ -13,435 +13,84 @@
  *
  * `failClosed`: a throwing (or abandoned) handler turns into a refusal (block / error result) instead of being
  * reported and skipped.
+ *
+ * The payload and result types live in events-session.ts, events-run.ts and events-tools.ts.
  */
 
-import type { AgentMessage, ThinkingLevel } from "../agent/index.ts";
-import type {
-	AssistantMessageEvent,
-	ImageContent,
-	Message,
-	Model,
-	TextContent,
-	ToolResultMessage,
-	Usage,
-} from "../ai/index.ts";
+import type { AgentMessage } from "../agent/index.ts";
 import type { ExtensionContext, ProjectTrustContext } from "./context.ts";
 import type {
-	BashOperations,
-	BashResult,
-	BranchSummaryEntry,
-	CacheWarmingAction,
-	CompactionEntry,
-	CompactionPreparation,
-	CompactionResult,
-	CustomMessageInput,
-	NormalizedSystemPromptOptions,
-	SessionEntry,
-} from "./types.ts";
+	AfterProviderResponseEvent,
+	AgentBeforeSettleEvent,
+	AgentEndEvent,
+	AgentSettledEvent,
+	AgentStartEvent,
+	BeforeAgentStartEvent,
+	BeforeAgentStartEventResult,
+	BeforeAgentStartOutcome,
+	BeforeProviderHeadersEvent,
+	BeforeProviderRequestEvent,
+	BoundaryOutcome,
+	BoundaryPayload,
+	BoundaryResult,
+	CacheWarmingDecisionEvent,
+	CacheWarmingDecisionEventResult,
+	ContextEvent,
+	ContextEventResult,
+	ContextWithSystemEvent,
+	MessageEndEvent,
+	MessageEndEventResult,
+	MessageStartEvent,
+	MessageUpdateEvent,
+	TurnEndEvent,
+	TurnStartEvent,
+	UIPromptEndEvent,
+	UIPromptStartEvent,
+} from "./events-run.ts";
+import type {
+	DiscoveredResources,
+	ProjectTrustEvent,
+	ProjectTrustEventResult,
+	ResourcesDiscoverEvent,
+	ResourcesDiscoverResult,
+	SessionBeforeCompactEvent,
+	SessionBeforeCompactResult,
+	SessionBeforeForkEvent,
+	SessionBeforeForkResult,
+	SessionBeforeSwitchEvent,
+	SessionBeforeSwitchResult,
+	SessionBeforeTreeEvent,
+	SessionBeforeTreeResult,
+	SessionCompactEvent,
+	SessionCompactFailedEvent,
+	SessionForkEvent,
+	SessionInfoChangedEvent,
+	SessionShutdownEvent,
+	SessionStartEvent,
+	SessionSwitchEvent,
+	SessionTreeEvent,
+} from "./events-session.ts";
+import type {
+	InputEvent,
+	InputEventResult,
+	ModelSelectEvent,
+	ThinkingLevelSelectEvent,
+	ToolCallEvent,
+	ToolCallEventResult,
+	ToolExecutionEndEvent,
+	ToolExecutionStartEvent,
+	ToolExecutionUpdateEvent,
+	ToolResultEvent,
+	ToolResultEventResult,
+	UserBashEvent,
+	UserBashEventResult,
+	UserBashOutcome,
+} from "./events-tools.ts";
+import type { CacheWarmingAction } from "./types.ts";
 
-// ---- resources, trust, session ------------------------------------------------------------------------------
-
-export interface ProjectTrustEvent {
-	type: "project_trust";
-	cwd: string;
-}
-export interface ProjectTrustEventResult {
-	trusted: "yes" | "no" | "undecided";
-	remember?: boolean;
-}
-export interface ResourcesDiscoverEvent {
-	type: "resources_discover";
-	cwd: string;
-	reason: "startup" | "reload";
-}
-export interface ResourcesDiscoverResult {
-	skillPaths?: string[];
-	promptPaths?: string[];
-	themePaths?: string[];
-}
-export interface TaggedPath {
-	path: string;
-	/** The extension whose handler returned the path. */
-	extensionPath: string;
-}
-export interface DiscoveredResources {
-	skillPaths: TaggedPath[];
-	promptPaths: TaggedPath[];
-	themePaths: TaggedPath[];
-}
-export interface SessionStartEvent {
-	type: "session_start";
-	/** Added in pi 0.65 (0.58-era handlers ignore it). */
-	reason: "startup" | "reload" | "new" | "resume" | "fork";
-	previousSessionFile?: string;
-}
-export interface SessionInfoChangedEvent {
-	type: "session_info_changed";
-	name: string | undefined;
-}
-export interface SessionBeforeSwitchEvent {
-	type: "session_before_switch";
-	reason: "new" | "resume";
-	targetSessionFile?: string;
-}
-/** Legacy (≤ 0.64): after a switch; newer pi sends `session_start` with reason new/resume instead. */
-export interface SessionSwitchEvent {
-	type: "session_switch";
-	reason: "new" | "resume";
-	previousSessionFile: string | undefined;
-}
-export interface SessionBeforeForkEvent {
-	type: "session_before_fork";
-	entryId: string;
-	position: "before" | "at";
-}
-/** Legacy (≤ 0.64): after a fork; newer pi sends `session_start` with reason fork instead. */
-export interface SessionForkEvent {
-	type: "session_fork";
-	previousSessionFile: string | undefined;
-}
-export type CompactionReason = "manual" | "threshold" | "overflow";
-export interface SessionBeforeCompactEvent {
-	type: "session_before_compact";
-	preparation: CompactionPreparation;
-	branchEntries: SessionEntry[];
-	customInstructions?: string;
-	reason: CompactionReason;
-	willRetry: boolean;
-	signal: AbortSignal;
-}
-export interface SessionCompactEvent {
-	type: "session_compact";
-	compactionEntry: CompactionEntry;
-	fromExtension: boolean;
-	reason: CompactionReason;
-	willRetry: boolean;
-}
-export interface SessionCompactFailedEvent {
-	type: "session_compact_failed";
-	reason: CompactionReason;
-	errorMessage?: string;
-	aborted: boolean;
-	willRetry: boolean;
-	fromExtension: boolean;
-}
-export interface SessionShutdownEvent {
-	type: "session_shutdown";
-	reason: "quit" | "reload" | "new" | "resume" | "fork";
-	targetSessionFile?: string;
-}
-export interface TreePreparation {
-	targetId: string;
-	oldLeafId: string | null;
-	commonAncestorId: string | null;
-	entriesToSummarize: SessionEntry[];
-	userWantsSummary: boolean;
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
-export interface SessionBeforeTreeEvent {
-	type: "session_before_tree";
-	preparation: TreePreparation;
-	signal: AbortSignal;
-}
-export interface SessionTreeEvent {
-	type: "session_tree";
-	newLeafId: string | null;
-	oldLeafId: string | null;
-	summaryEntry?: BranchSummaryEntry;
-	fromExtension?: boolean;
-}
-export interface SessionBeforeSwitchResult {
-	cancel?: boolean;
-}
-export interface SessionBeforeForkResult {
-	cancel?: boolean;
-	skipConversationRestore?: boolean;
-}
-export interface SessionBeforeCompactResult {
-	cancel?: boolean;
-	compaction?: CompactionResult;
-}
-export interface SessionBeforeTreeResult {
-	cancel?: boolean;
-	summary?: { summary: string; details?: unknown; usage?: Usage };
-	customInstructions?: string;
-	replaceInstructions?: boolean;
-	label?: string;
-}
-
-// ---- request, agent run, messages ---------------------------------------------------------------------------
-
-export interface ContextEvent {
-	type: "context";
-	/** The conversation without system messages; a deep copy, so handlers may edit it freely. */
-	messages: AgentMessage[];
-}
-export interface ContextWithSystemEvent {
-	type: "context_with_system";
-	/** The whole transcript, system messages included; the handler owns prompt and tool declarations. */
-	messages: AgentMessage[];
-}
-export interface ContextEventResult {
-	messages?: AgentMessage[];
-}
-export interface CacheWarmingDecisionEvent {
-	type: "cache_warming_decision";
-	warmCost: number;
-	missCost: number;
-	continuationProbability: number;
-	action: CacheWarmingAction;
-}
-export interface CacheWarmingDecisionEventResult {
-	action?: CacheWarmingAction;
-}
-export interface BeforeProviderRequestEvent {
-	type: "before_provider_request";
-	payload: unknown;
-}
-export interface BeforeProviderHeadersEvent {
-	type: "before_provider_headers";
-	/** Edit in place; `null` deletes a header. */
-	headers: Record<string, string | null>;
-}
-export interface AfterProviderResponseEvent {
-	type: "after_provider_response";
-	status: number;
-	headers: Record<string, string>;
-}
-export interface BeforeAgentStartEvent {
-	type: "before_agent_start";
-	prompt: string;
-	images?: ImageContent[];
-	/** The prompt as it stands after earlier handlers (their `systemPrompt` override, else the rendered options). */
-	readonly systemPrompt: string;
-	/** Prompt sections; edits made by one handler are seen by the next. */
-	systemPromptOptions: NormalizedSystemPromptOptions;
-}
-export interface BeforeAgentStartEventResult {
-	message?: CustomMessageInput;
-	/** Replaces the whole system prompt for this run only. */
-	systemPrompt?: string;
-}
-export interface BeforeAgentStartOutcome {
-	/** One per handler that returned a `message`, in handler order. */
-	messages: CustomMessageInput[];
-	/** The last override returned, if any. */
-	systemPrompt: string | undefined;
-	systemPromptOptions: NormalizedSystemPromptOptions;
-}
-export interface AgentStartEvent {
-	type: "agent_start";
-}
-export interface AgentEndEvent {
-	type: "agent_end";
-	messages: AgentMessage[];
-}
-export type AgentActivityOutcome = "completed" | "aborted" | "error";
-export type SessionBoundaryDraft =
-	| { type: "custom"; customType: string; data?: unknown }
-	| {
-			type: "custom_message";
-			customType: string;
-			content: string | (TextContent | ImageContent)[];
-			display: boolean;
-			details?: unknown;
-	  }
-	| { type: "context_edit"; targetId: string; replacement: unknown }
-	| { type: "compaction"; summary: string; firstKeptEntryId: string | null; details?: unknown; usage?: Usage };
-export interface BoundaryContextPreview {
-	contextEntries: SessionEntry[];
-	contextMessages: AgentMessage[];
-	llmMessages: Message[];
-	pendingMessages: AgentMessage[];
-	canContinue: boolean;
-}
-export interface BoundaryState {
-	entries: SessionBoundaryDraft[];
-	continue: boolean;
-	context: BoundaryContextPreview;
-	outcome: AgentActivityOutcome;
-}
-export interface BoundaryResult {
-	entries?: SessionBoundaryDraft[];
-	continue?: boolean;
-}
-/** What the runtime passes for a boundary event: the fixed fields plus a way to preview proposed entries. */
-export type BoundaryPayload<E> = Omit<E, "type" | "entries" | "continue" | "context"> & {
-	/** Builds the preview for the proposed entries; a throw marks them invalid (reported, then discarded). */
-	buildContext(entries: SessionBoundaryDraft[]): BoundaryContextPreview | Promise<BoundaryContextPreview>;
-};
-export interface BoundaryOutcome {
-	entries: SessionBoundaryDraft[];
-	continue: boolean;
-	context: BoundaryContextPreview;
-	/** False when the last proposal could not be previewed; entries are then empty and continue false. */
-	valid: boolean;
-}
-export interface AgentBeforeSettleEvent extends BoundaryState {
-	type: "agent_before_settle";
-}
-export interface AgentSettledEvent {
-	type: "agent_settled";
-}
-export type UIPromptKind = "select" | "confirm" | "input" | "editor" | "custom";
-export interface UIPromptStartEvent {
-	type: "ui_prompt_start";
-	reason: "ui_prompt";
-	kind: UIPromptKind;
-	title?: string;
-}
-export interface UIPromptEndEvent {
-	type: "ui_prompt_end";
-	reason: "ui_prompt";
-	kind: UIPromptKind;
-	title?: string;
-}
-export interface TurnStartEvent {
-	type: "turn_start";
-	turnIndex: number;
-	timestamp: number;
-}
-export interface TurnEndEvent extends BoundaryState {
-	type: "turn_end";
-	turnIndex: number;
-	message: AgentMessage;
-	toolResults: ToolResultMessage[];
-	messageEntryId: string;
-	toolResultEntryIds: string[];
-}
-export interface MessageStartEvent {
-	type: "message_start";
-	message: AgentMessage;
-}
-export interface MessageUpdateEvent {
-	type: "message_update";
-	message: AgentMessage;
-	assistantMessageEvent: AssistantMessageEvent;
-}
-export interface MessageEndEvent {
-	type: "message_end";
-	message: AgentMessage;
-}
-export interface MessageEndEventResult {
-	/** Replacement for the finished message; it must keep the original `role`. */
-	message?: AgentMessage;
-}
-
-// ---- tools, model, input ------------------------------------------------------------------------------------
-
-export interface ToolExecutionStartEvent {
-	type: "tool_execution_start";
-	toolCallId: string;
-	toolName: string;
-	args: any;
-}
-export interface ToolExecutionUpdateEvent {
-	type: "tool_execution_update";
-	toolCallId: string;
-	toolName: string;
-	args: any;
-	partialResult: any;
-}
-export interface ToolExecutionEndEvent {
-	type: "tool_execution_end";
-	toolCallId: string;
-	toolName: string;
-	result: any;
-	isError: boolean;
-}
-export interface ModelSelectEvent {
-	type: "model_select";
-	model: Model;
-	previousModel: Model | undefined;
-	source: "set" | "cycle" | "restore";
-}
-export interface ThinkingLevelSelectEvent {
-	type: "thinking_level_select";
-	level: ThinkingLevel;
-	previousLevel: ThinkingLevel;
-}
-export interface BuiltinToolInputs {
-	bash: { command: string; timeout?: number };
-	powershell: { command: string; timeout?: number };
-	read: { path: string; offset?: number; limit?: number };
-	edit: { path: string; edits: Array<{ oldText: string; newText: string }> };
-	write: { path: string; content: string };
-	grep: {
-		pattern: string;
-		path?: string;
-		glob?: string;
-		ignoreCase?: boolean;
-		literal?: boolean;
-		context?: number;
-		limit?: number;
-	};
-	find: { pattern: string; path?: string; limit?: number };
-	ls: { path?: string; limit?: number };
-}
-/** `input` is the live argument object: edit it in place to patch the call (no re-validation follows). */
-export type ToolCallEvent =
-	| {
-			[N in keyof BuiltinToolInputs]: {
-				type: "tool_call";
-				toolCallId: string;
-				toolName: N;
-				input: BuiltinToolInputs[N];
-			};
-	  }[keyof BuiltinToolInputs]
-	| { type: "tool_call"; toolCallId: string; toolName: string; input: Record<string, unknown> };
-export interface ToolCallEventResult {
-	block?: boolean;
-	reason?: string;
-	/** With `block`: stop after this tool batch if every result in it agrees. */
-	terminate?: boolean;
-}
-export interface ToolResultEvent {
-	type: "tool_result";
-	toolCallId: string;
-	toolName: string;
-	input: Record<string, unknown>;
-	content: (TextContent | ImageContent)[];
-	details: unknown;
-	isError: boolean;
-	usage?: Usage;
-}
-export interface ToolResultEventResult {
-	content?: (TextContent | ImageContent)[];
-	details?: unknown;
-	isError?: boolean;
-	usage?: Usage;
-}
-export interface UserBashEvent {
-	type: "user_bash";
-	command: string;
-	/** True for `!!` (output kept out of the model's context). */
-	excludeFromContext: boolean;
-	cwd: string;
-}
-export type UserBashEventResult =
-	| { operations: BashOperations; result?: never }
-	| { operations?: never; result: BashResult };
-/** `{}`: run locally. `result`: a handler took over. `error`: a handler failed, so the command must not run. */
-export interface UserBashOutcome {
-	result?: UserBashEventResult;
-	error?: string;
-	extensionPath?: string;
-}
-export interface InputEvent {
-	type: "input";
-	text: string;
-	images?: ImageContent[];
-	source: "interactive" | "rpc" | "extension";
-	streamingBehavior?: "steer" | "followUp";
-}
-export type InputEventResult =
-	| { action: "continue" }
-	| { action: "transform"; text: string; images?: ImageContent[] }
-	| { action: "handled" };
-
-// ---- the table ----------------------------------------------------------------------------------------------
+export type * from "./events-run.ts";
+export type * from "./events-session.ts";
+export type * from "./events-tools.ts";
 
 /**
  * Per event: `event` (what handlers receive), `result` (what they may return), `outcome` (what `emit` resolves
