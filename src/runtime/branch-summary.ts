@@ -18,7 +18,7 @@ import {
 	toFileOps,
 } from "../compaction/index.ts";
 import type { SessionEntry } from "../session/index.ts";
-import { askForSummary, replyText } from "./compaction-summary.ts";
+import { askForSummary, replyText, type SummaryRetry } from "./compaction-summary.ts";
 
 /** pi's default for settings `branchSummary.reserveTokens`. */
 export const DEFAULT_BRANCH_SUMMARY_RESERVE = 16384;
@@ -91,6 +91,8 @@ export interface BranchSummaryRequest {
 	/** `customInstructions` replace the built-in prompt instead of being added to it. */
 	replaceInstructions?: boolean;
 	reserveTokens?: number;
+	/** Retrying transient failures (`summarization_retry_*` events). */
+	retry?: SummaryRetry;
 }
 
 /** The summary text (file lists appended), its details and usage; throws when the model call fails. */
@@ -103,7 +105,12 @@ export async function generateBranchSummary(
 	const { messages, fileOps } = prepareBranchMessages(entries, budget);
 	if (messages.length === 0) return { summary: "No content to summarize", details: compactionDetails(fileOps) };
 	const reply = await askForSummary(
-		{ model: request.model, ...(request.apiKey ? { apiKey: request.apiKey } : {}), signal: request.signal },
+		{
+			model: request.model,
+			...(request.apiKey ? { apiKey: request.apiKey } : {}),
+			signal: request.signal,
+			...(request.retry ? { retry: request.retry } : {}),
+		},
 		messages,
 		branchInstructions(request.customInstructions, request.replaceInstructions),
 		maxBranchSummaryTokens(request.model.maxTokens),

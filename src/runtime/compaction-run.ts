@@ -16,7 +16,8 @@ import {
 import type { SessionEntry, SessionManager } from "../session/index.ts";
 import { timing } from "../util/index.ts";
 import type { AgentSession } from "./agent-session.ts";
-import { generateCompactionSummary } from "./compaction-summary.ts";
+import { generateCompactionSummary, type SummaryRetry } from "./compaction-summary.ts";
+import type { SummarizationSource } from "./events.ts";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 
@@ -142,6 +143,7 @@ export async function compactSession(
 				...(apiKey ? { apiKey } : {}),
 				...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
 				signal,
+				retry: summaryRetry(deps, { source: "compaction", reason: options.reason }),
 			},
 			preparation,
 		);
@@ -171,6 +173,11 @@ export async function compactSession(
 	await deps.hooks?.after?.(deps.manager.getLeafEntry() as SessionEntry, fromExtension, options.reason);
 	timing("compaction: done");
 	return result;
+}
+
+/** Summary requests retry transient failures with the session's retry settings and report it as session events. */
+export function summaryRetry(deps: CompactionDeps, source: SummarizationSource): SummaryRetry {
+	return { settings: deps.session.retry, source, emit: (event) => deps.session.emitEvent(event) };
 }
 
 function optional<T extends Record<string, unknown>>(fields: T): Partial<T> {

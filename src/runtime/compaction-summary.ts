@@ -12,6 +12,8 @@ import {
 	maxSummaryTokens,
 	serializeConversation,
 } from "../compaction/index.ts";
+import type { SessionEvent, SummarizationSource } from "./events.ts";
+import { type RetrySettings, retryDelay, sleepAbortable } from "./retry.ts";
 
 export interface GeneratedSummary {
 	/** The summary text, without the file lists. */
@@ -25,10 +27,59 @@ export interface SummaryRequest {
 	apiKey?: string;
 	customInstructions?: string;
 	signal?: AbortSignal;
+	/** Retrying transient failures; without it a failed request fails the summary at once. */
+	retry?: SummaryRetry;
 }
 
-/** Asks the model for one text over a serialized transcript; a failed or truncated reply throws. */
+/**
+ * A summary request that fails transiently (overload, rate limit, dropped stream) is retried with the same
+ * settings and backoff as an agent turn, and the session hears about it through `summarization_retry_*` events.
+ */
+export interface SummaryRetry {
+	settings: RetrySettings;
+	source: SummarizationSource;
+	emit(event: SessionEvent): Promise<void>;
+}
+
+/**
+ * Asks the model for one text over a serialized transcript, retrying transient failures when the request says so.
+ * The reply comes back as the model gave it (check it with `replyText`); an abort while waiting to retry gives the
+ * failed reply marked "aborted".
+ */
 export async function askForSummary(
+	request: SummaryRequest,
+	messages: readonly AgentMessage[],
+	prompt: string,
+	maxTokens: number,
+): Promise<AssistantMessage> {
+	const retry = request.retry;
+	let attempt = 0;
+	const finish = async (reply: AssistantMessage) => {
+		if (attempt > 0) await retry?.emit({ type: "summarization_retry_finished" });
+		return reply;
+	};
+	for (;;) {
+		const reply = await requestSummary(request, messages, prompt, maxTokens);
+		if (reply.stopReason !== "error" || !retry) return finish(reply);
+		const delayMs = retryDelay(reply, attempt + 1, retry.settings);
+		if (delayMs === undefined) return finish(reply);
+		attempt++;
+		await retry.emit({
+			type: "summarization_retry_scheduled",
+			attempt,
+			maxAttempts: retry.settings.maxRetries,
+			delayMs,
+			errorMessage: reply.errorMessage || "Unknown error",
+		});
+		if (!(await sleepAbortable(delayMs, request.signal ?? new AbortController().signal))) {
+			const { errorMessage: _dropped, ...rest } = reply;
+			return finish({ ...rest, stopReason: "aborted" });
+		}
+		await retry.emit({ type: "summarization_retry_attempt_start", ...retry.source });
+	}
+}
+
+function requestSummary(
 	request: SummaryRequest,
 	messages: readonly AgentMessage[],
 	prompt: string,

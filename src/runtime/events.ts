@@ -20,6 +20,18 @@ export type SessionEvent =
 			willRetry: boolean;
 			errorMessage?: string;
 	  }
+	/** A compaction or branch summary request failed transiently and is retried after `delayMs` (settings `retry`). */
+	| {
+			type: "summarization_retry_scheduled";
+			attempt: number;
+			maxAttempts: number;
+			delayMs: number;
+			errorMessage: string;
+	  }
+	/** The retried summary request starts: for a compaction with its reason, for a branch summary without. */
+	| ({ type: "summarization_retry_attempt_start" } & SummarizationSource)
+	/** A summary request that was retried at least once has ended (succeeded, failed for good, or was aborted). */
+	| { type: "summarization_retry_finished" }
 	/** The steering / follow-up queues changed; both lists are complete (the text of each queued message). */
 	| { type: "queue_update"; steering: string[]; followUp: string[] }
 	/** An extension appended a custom entry (`pi.appendEntry`). */
@@ -27,5 +39,10 @@ export type SessionEvent =
 	/** The session's display name changed; no `name` = cleared. */
 	| { type: "session_info_changed"; name?: string }
 	| { type: "thinking_level_changed"; level: ThinkingLevel };
+
+/** What a summary request is for, as `summarization_retry_attempt_start` names it. */
+export type SummarizationSource =
+	| { source: "compaction"; reason: "manual" | "threshold" | "overflow" }
+	| { source: "branchSummary" };
 
 export type SessionListener = (event: SessionEvent) => void | Promise<void>;

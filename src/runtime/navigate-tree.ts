@@ -7,7 +7,7 @@
 import type { Usage } from "../ai/index.ts";
 import type { SessionEntry } from "../session/index.ts";
 import { generateBranchSummary } from "./branch-summary.ts";
-import { type CompactionDeps, summaryModel } from "./compaction-run.ts";
+import { type CompactionDeps, summaryModel, summaryRetry } from "./compaction-run.ts";
 
 export interface TreeNavigationOptions {
 	summarize?: boolean;
@@ -100,6 +100,7 @@ export async function navigateTree(
 					...(customInstructions ? { customInstructions } : {}),
 					...(replaceInstructions !== undefined ? { replaceInstructions } : {}),
 					...(deps.branchSummaryReserveTokens !== undefined ? { reserveTokens: deps.branchSummaryReserveTokens } : {}),
+					retry: summaryRetry(deps, { source: "branchSummary" }),
 				});
 			} catch (error) {
 				if (controller.signal.aborted) return { cancelled: true, aborted: true };

@@ -147,6 +147,27 @@ describe("compaction (binary, RPC)", () => {
 		await expect(client.compact()).rejects.toThrow("Already compacted");
 	});
 
+	test("a summary request that fails transiently is retried: summarization_retry_* on the wire, then success", async () => {
+		const { client, events } = await start({ compaction: { keepRecentTokens: 1 }, retry: { baseDelayMs: 1 } });
+		server.push({ kind: "reply", text: "first answer" }, { kind: "reply", text: "second answer" });
+		await client.promptAndWait("first question");
+		await client.promptAndWait("second question");
+		server.push(
+			{ kind: "http-error", status: 529, message: "Overloaded" },
+			{ kind: "reply", text: "## Goal\nsummary" },
+			{ kind: "reply", text: "prefix" },
+		);
+		const result = await client.compact();
+		expect(result.summary).toContain("summary");
+		const retry = events.filter((e) => e.type.startsWith("summarization_retry"));
+		expect(retry[0]).toMatchObject({ type: "summarization_retry_scheduled", attempt: 1, maxAttempts: 3, delayMs: 1 });
+		expect((retry[0] as { errorMessage: string }).errorMessage).toMatch(/529|Overloaded/);
+		expect(retry[1]).toEqual({ type: "summarization_retry_attempt_start", source: "compaction", reason: "manual" });
+		expect(retry.at(-1)).toEqual({ type: "summarization_retry_finished" });
+		expect(compactionEnds(events).at(-1)).toMatchObject({ aborted: false, willRetry: false });
+		expect(compactionEnds(events).at(-1)).not.toHaveProperty("errorMessage");
+	});
+
 	test("modelOverrides apply to the model in use when compacting; compaction.model writes the summary", async () => {
 		const { client } = await start(
 			{
