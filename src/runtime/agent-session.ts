@@ -46,6 +46,8 @@ export class AgentSession {
 	compacting = 0;
 	/** Compactions and branch summaries under way; `abort()` aborts them too. */
 	readonly summarizing = new Set<AbortController>();
+	/** Prompt runs under way (each settles after its `agent_settled`). */
+	private readonly runs = new Set<Promise<void>>();
 	private readonly listeners: SessionListener[] = [];
 	private retryController: AbortController | undefined;
 	private attempt = 0;
@@ -191,6 +193,16 @@ export class AgentSession {
 		}
 		onAccepted?.();
 		if (!run) return;
+		const running = this.execute(run, baseSystemPrompt);
+		this.runs.add(running);
+		try {
+			await running;
+		} finally {
+			this.runs.delete(running);
+		}
+	}
+
+	private async execute(run: { messages: AgentMessage[]; systemPrompt?: string }, baseSystemPrompt: string) {
 		this.attempt = 0;
 		if (run.systemPrompt !== undefined) this.agent.state.systemPrompt = run.systemPrompt;
 		try {
@@ -199,6 +211,12 @@ export class AgentSession {
 		} finally {
 			this.agent.state.systemPrompt = baseSystemPrompt;
 		}
+	}
+
+	/** Resolves once no run is under way any more (its `agent_settled` sent). */
+	async waitForIdle(): Promise<void> {
+		while (this.runs.size > 0) await Promise.allSettled([...this.runs]);
+		await this.agent.waitForIdle();
 	}
 
 	/**

@@ -100,8 +100,14 @@ export async function runCompaction(deps: CompactionDeps, request: CompactionReq
 	}
 }
 
-/** Manual compaction (`/compact`, RPC `compact`, `ctx.compact()`): the result, or the failure thrown as pi does. */
+/**
+ * Manual compaction (`/compact`, RPC `compact`, `ctx.compact()`): the result, or the failure thrown as pi does.
+ * As in pi, whatever the session is doing is aborted first (a run, a retry wait, a summary), and the compaction
+ * starts once the run has settled.
+ */
 export async function compactNow(deps: CompactionDeps, customInstructions?: string): Promise<CompactionResult> {
+	deps.session.abort();
+	await deps.session.waitForIdle();
 	const outcome = await runCompaction(deps, {
 		reason: "manual",
 		...(customInstructions ? { customInstructions } : {}),

@@ -99,6 +99,30 @@ describe("compaction lifecycle", () => {
 		expect(session.compacting).toBe(0);
 	});
 
+	test("a manual compaction aborts a running turn first, as pi does, and starts once the run has settled", async () => {
+		const { manager, session, deps, events } = await setup();
+		const order: string[] = [];
+		session.subscribe((e) => {
+			if (e.type === "agent_settled") order.push(`settled ${e.aborted}`);
+			if (e.type === "compaction_start") order.push("compaction_start");
+		});
+		let turnStarted!: () => void;
+		const streaming = new Promise<void>((resolve) => {
+			turnStarted = resolve;
+		});
+		faux.setResponses([hanging(turnStarted), fauxAssistantMessage([fauxText("SUMMARY")])] as never);
+		const run = session.prompt(`question 3 ${FILLER}`);
+		await streaming;
+		expect(session.isStreaming).toBe(true);
+		const result = await compactNow(deps);
+		await run;
+		expect(order).toEqual(["settled true", "compaction_start"]);
+		expect(result.summary).toContain("SUMMARY");
+		expect(events.at(-1)).toMatchObject({ type: "compaction_end", aborted: false });
+		expect(manager.getLeafEntry()?.type).toBe("compaction");
+		expect(session.isStreaming).toBe(false);
+	});
+
 	test("session_before_compact gets the real signal: an abort while it runs aborts the compaction", async () => {
 		let seen: AbortSignal | undefined;
 		const { manager, session, deps, events } = await setup({
