@@ -3,9 +3,11 @@
  * a mode. Returns the exit code; user errors are thrown as `UserError` and printed by `main`.
  */
 import { getAgentDir, SettingsStore } from "../config/index.ts";
+import { exportSessionFileHtml } from "../modes/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, loadVirtualModules } from "../sdk/index.ts";
-import { timing, UserError, VERSION, writeStderr, writeStdout } from "../util/index.ts";
+import { SessionManager } from "../session/index.ts";
+import { errorMessage, timing, UserError, VERSION, writeStderr, writeStdout } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
 import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-registrations.ts";
 import { renderHelp } from "./help.ts";
@@ -30,6 +32,8 @@ export async function main(argv: readonly string[]): Promise<number> {
 		return 0;
 	}
 	const cwd = process.cwd();
+	const exportFrom = args.flags.get("export");
+	if (typeof exportFrom === "string") return exportHtml(exportFrom, args.messages[0], cwd);
 	const agentDir = getAgentDir();
 	timing("args parsed");
 	const store = new SettingsStore({ agentDir, cwd, projectTrusted: false });
@@ -121,4 +125,19 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 function sessionDirSetting(settings: { sessionDir?: string }): { settingsSessionDir?: string } {
 	return settings.sessionDir ? { settingsSessionDir: settings.sessionDir } : {};
+}
+
+/** `pi --export <session file> [output]`: writes the session's HTML page and exits, as pi does. */
+function exportHtml(file: string, output: string | undefined, cwd: string): number {
+	let path: string;
+	try {
+		path = exportSessionFileHtml(file, (p) => SessionManager.open(p, undefined, undefined, { readOnly: true }), {
+			cwd,
+			...(output ? { outputPath: output } : {}),
+		});
+	} catch (error) {
+		throw new UserError(`Error: ${errorMessage(error)}`);
+	}
+	out(`Exported to: ${path}\n`);
+	return 0;
 }

@@ -4,7 +4,7 @@
  * stdin, several messages, and the one-line errors for a missing key or an unknown model.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RunResult, runPiAsync } from "../helpers/binary.ts";
 import { makeTempDir, writeTree } from "../helpers/tmp.ts";
@@ -268,5 +268,34 @@ describe("PI_TIMING", () => {
 		expect(times).toEqual([...times].sort((a, b) => a - b));
 		const plain = await pi(["-p", "hi"]);
 		expect(plain.stderr).toBe("");
+	});
+});
+
+describe("--export", () => {
+	test("writes a session file's page and prints where; a missing file is one clear error", async () => {
+		const dir = makeTempDir("pi-export-");
+		const file = join(dir, "2026-01-01T00-00-00-000Z_abc.jsonl");
+		const entries = [
+			{ type: "session", version: 3, id: "abc", timestamp: "2026-01-01T00:00:00.000Z", cwd: dir },
+			{
+				type: "message",
+				id: "a1",
+				parentId: null,
+				timestamp: "2026-01-01T00:00:01.000Z",
+				message: { role: "user", content: "<b>bold</b> question", timestamp: 1 },
+			},
+		];
+		writeFileSync(file, `${entries.map((e) => JSON.stringify(e)).join("\n")}\n`);
+		const run = await pi(["--export", file], { replies: 0 });
+		expect(run.exitCode).toBe(0);
+		expect(run.stdout).toBe("Exported to: pi-session-2026-01-01T00-00-00-000Z_abc.html\n");
+		const page = readFileSync(join(cwd, "pi-session-2026-01-01T00-00-00-000Z_abc.html"), "utf8");
+		expect(page).toContain("&lt;b&gt;bold&lt;/b&gt; question");
+		const named = await pi(["--export", file, join(dir, "named.html")], { replies: 0 });
+		expect(named.stdout).toBe(`Exported to: ${join(dir, "named.html")}\n`);
+		expect(existsSync(join(dir, "named.html"))).toBe(true);
+		const missing = await pi(["--export", join(dir, "nope.jsonl")], { replies: 0 });
+		expect(missing.exitCode).toBe(1);
+		expect(missing.stderr.trim()).toBe(`Error: File not found: ${join(dir, "nope.jsonl")}`);
 	});
 });

@@ -5,8 +5,8 @@
  * methods), garbage input lines, and the lifecycle (stdin EOF and SIGTERM shut down in order).
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { type JsonAgentSessionEvent, RpcClient, type RpcExtensionUIRequest } from "../../src/modes/rpc/index.ts";
 import { ensureBinary, writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir, writeTree } from "../helpers/tmp.ts";
@@ -407,8 +407,27 @@ export default function (pi) {
 		expect(await client.clearQueue()).toEqual({ steering: [], followUp: [] });
 		const commands = await client.getCommands();
 		expect(commands).toContainEqual(expect.objectContaining({ name: "review", source: "prompt" }));
-		await expect(client.exportHtml()).rejects.toThrow();
+		await expect(client.exportHtml()).rejects.toThrow("Cannot export in-memory session to HTML");
 		expect(await client.newSession()).toEqual({ cancelled: false });
+	});
+
+	test("export_html writes the session's page: pi's default name in cwd, or the path asked for", async () => {
+		const s = setup();
+		const client = await start(s);
+		await expect(client.exportHtml()).rejects.toThrow("Nothing to export yet - start a conversation first");
+		server.push({ kind: "reply", text: "an <answer> & more" });
+		await client.promptAndWait("a <question>");
+		const file = (await client.getState()).sessionFile as string;
+		const { path } = await client.exportHtml();
+		expect(path).toBe(`pi-session-${basename(file, ".jsonl")}.html`);
+		const page = readFileSync(join(s.cwd, path), "utf8");
+		expect(page).toContain("a &lt;question&gt;");
+		expect(page).toContain("an &lt;answer&gt; &amp; more");
+		expect(page).toContain("System prompt");
+		const custom = join(s.cwd, "out", "page.html");
+		mkdirSync(join(s.cwd, "out"));
+		expect((await client.exportHtml(custom)).path).toBe(custom);
+		expect(readFileSync(custom, "utf8")).toContain("an &lt;answer&gt; &amp; more");
 	});
 
 	test("garbage lines get pi's error responses and never stop the process", async () => {

@@ -1,12 +1,13 @@
 /**
  * RPC commands about the session: replacement (new_session, switch_session, fork, clone), reading it
  * (get_messages, get_entries, get_tree, get_fork_messages, get_last_assistant_text, get_session_stats) and
- * naming it. `export_html` answers with an error until HTML export exists.
+ * naming it. `export_html` writes the session's page (see export-html.ts).
  */
 import type { AgentMessage } from "../../agent/index.ts";
 import type { AssistantMessage } from "../../ai/index.ts";
 import { getContextUsage } from "../../compaction/index.ts";
 import type { SessionEntry } from "../../session/index.ts";
+import { exportSessionHtml } from "../export-html.ts";
 import type { RpcContext, RpcHandler } from "./context.ts";
 import type { RpcForkMessage, SessionStats } from "./types.ts";
 
@@ -53,8 +54,19 @@ export const sessionHandlers = {
 		await ctx.host.session?.emitEvent({ type: "session_info_changed", name });
 	},
 	get_session_stats: (_c, ctx) => sessionStats(ctx),
-	export_html: () => {
-		throw new Error("HTML export is not available in this version of pi yet");
+	export_html: (c, ctx) => {
+		const agent = ctx.host.session?.agent;
+		const path = exportSessionHtml(ctx.host.manager, {
+			cwd: ctx.cwd,
+			...(c.outputPath ? { outputPath: c.outputPath } : {}),
+			...(agent
+				? {
+						systemPrompt: agent.state.systemPrompt,
+						tools: agent.state.tools.map((t) => ({ name: t.name, description: t.description })),
+					}
+				: {}),
+		});
+		return { path };
 	},
 } satisfies {
 	[K in
