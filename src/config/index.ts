@@ -33,15 +33,14 @@ export {
 	type SettingsScope,
 	StartupSettings,
 } from "./settings-file.ts";
-export {
-	type DefaultProjectTrust,
-	GLOBAL_ONLY_KEYS,
-	type PackageSourceSetting,
-	renderSettingsJsonSchema,
-	type Settings,
-	SettingsSchema,
-	type ThinkingLevelSetting,
+export { SettingsSchema } from "./settings-schema.generated.ts";
+export type {
+	DefaultProjectTrust,
+	PackageSourceSetting,
+	Settings,
+	ThinkingLevelSetting,
 } from "./settings-schema.ts";
+export { GLOBAL_ONLY_KEYS } from "./settings-scope.ts";
 export { type SettingsKeyPath, SettingsStore, type SettingsStoreOptions } from "./settings-store.ts";
 export {
 	checkSettingValue,

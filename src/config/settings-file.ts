@@ -10,7 +10,9 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { expandHome } from "../util/index.ts";
 import { readJsonObject } from "./json-file.ts";
 import { agentPaths, projectPaths } from "./paths.ts";
-import { GLOBAL_ONLY_KEYS, type Settings, SettingsSchema } from "./settings-schema.ts";
+import { SettingsSchema } from "./settings-schema.generated.ts";
+import type { Settings } from "./settings-schema.ts";
+import { GLOBAL_ONLY_KEYS } from "./settings-scope.ts";
 import { deepMerge, migrateSettings, validateSettings } from "./settings-values.ts";
 
 /** The settings schema under its first-cut name (start-up code validates with it). */

@@ -2,6 +2,10 @@
  * The settings schema: every key of pi 0.87.1's settings reference with its type and default, as one TypeBox
  * object. Validation, the defaults table, the editor JSON Schema (`docs/settings.schema.json`) and the resolved
  * settings type all come from here. Keys without a fixed default (chosen at run time, e.g. the model) carry none.
+ *
+ * Run time does not build it: building this schema with TypeBox takes 2–3 ms of every start on a slow machine, so
+ * scripts/gen-settings-schema.ts writes it out as a plain object (settings-schema.generated.ts, with the defaults
+ * table) and only types are imported from here. A test fails when the generated file is stale.
  */
 import {
 	type SchemaOptions,
@@ -59,9 +63,6 @@ const CompactionOverride = Type.Object(
 	},
 	{ additionalProperties: true },
 );
-
-/** Settings keys that only the agent-directory (global) file may set; project values are ignored. */
-export const GLOBAL_ONLY_KEYS: ReadonlySet<string> = new Set(["defaultProjectTrust", "httpProxy", "cacheWarming"]);
 
 export const SettingsSchema = Type.Object(
 	{

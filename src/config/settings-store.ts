@@ -9,7 +9,8 @@
 import { type JsonObject, updateJsonFile } from "./json-file.ts";
 import { agentPaths, projectPaths } from "./paths.ts";
 import { loadSettingsFiles, mergeSettings, type SettingsFile, type SettingsScope } from "./settings-file.ts";
-import { GLOBAL_ONLY_KEYS, type Settings } from "./settings-schema.ts";
+import type { Settings } from "./settings-schema.ts";
+import { GLOBAL_ONLY_KEYS } from "./settings-scope.ts";
 import {
 	checkSettingValue,
 	isPlainObject,

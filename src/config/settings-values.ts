@@ -4,7 +4,8 @@
  */
 import { Kind, type TObject, type TSchema } from "@sinclair/typebox";
 import { Check } from "@sinclair/typebox/value";
-import { type Settings, SettingsSchema } from "./settings-schema.ts";
+import { SETTINGS_DEFAULT_VALUES, SettingsSchema } from "./settings-schema.generated.ts";
+import type { Settings } from "./settings-schema.ts";
 
 export interface SettingsProblem {
 	/** Dotted key path, e.g. `compaction.reserveTokens`. */
@@ -177,19 +178,8 @@ export function deepMerge(base: Record<string, unknown>, over: Record<string, un
 	return out;
 }
 
-function defaultsOf(schema: TSchema): unknown {
-	if (schema.default !== undefined) return structuredClone(schema.default);
-	if (!isObjectSchema(schema)) return undefined;
-	const out: Record<string, unknown> = {};
-	for (const [name, sub] of Object.entries(schema.properties)) {
-		const value = defaultsOf(sub);
-		if (value !== undefined) out[name] = value;
-	}
-	return Object.keys(out).length > 0 ? out : undefined;
-}
-
 /** Every documented default, nested like the file (keys whose default is decided at run time are absent). */
-export const SETTINGS_DEFAULTS: Readonly<Settings> = Object.freeze(defaultsOf(SettingsSchema) as Settings);
+export const SETTINGS_DEFAULTS: Readonly<Settings> = Object.freeze(SETTINGS_DEFAULT_VALUES);
 
 type Req<T, K extends keyof T> = T & { [P in K]-?: NonNullable<T[P]> };
 type Sub<K extends keyof Settings> = NonNullable<Settings[K]>;

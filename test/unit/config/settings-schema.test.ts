@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Check } from "@sinclair/typebox/value";
+import { defaultsOf, renderSettingsSchemaModule } from "../../../scripts/gen-settings-schema.ts";
+import { checkSettingValue, resolveSettings, SETTINGS_DEFAULTS, SettingsSchema } from "../../../src/config/index.ts";
 import {
-	checkSettingValue,
+	SettingsSchema as BuiltSettingsSchema,
 	renderSettingsJsonSchema,
-	resolveSettings,
-	SETTINGS_DEFAULTS,
-	SettingsSchema,
-} from "../../../src/config/index.ts";
+} from "../../../src/config/settings-schema.ts";
 
 /** Every row of pi 0.87.1's docs/settings.md: key, documented default (undefined: decided at run time), a valid
  * value and a value of the wrong type. */
@@ -116,5 +116,24 @@ describe("settings schema", () => {
 		expect(doc.properties.compaction.properties.reserveTokens).toMatchObject({ type: "integer", default: 16384 });
 		expect(doc.properties.steeringMode.anyOf.map((o: { const: string }) => o.const)).toEqual(["all", "one-at-a-time"]);
 		expect(doc.additionalProperties).toBe(true);
+	});
+
+	test("settings-schema.generated.ts is up to date, and its literal checks values as the built schema does", () => {
+		const file = join(import.meta.dir, "..", "..", "..", "src", "config", "settings-schema.generated.ts");
+		expect(readFileSync(file, "utf8")).toBe(renderSettingsSchemaModule());
+		expect(SettingsSchema).not.toBe(BuiltSettingsSchema);
+		expect(JSON.stringify(SettingsSchema)).toBe(JSON.stringify(BuiltSettingsSchema));
+		expect(SETTINGS_DEFAULTS).toEqual(defaultsOf(BuiltSettingsSchema) as never);
+		const samples: unknown[] = [
+			{},
+			{ defaultThinkingLevel: "high", compaction: { reserveTokens: 100 } },
+			{ defaultThinkingLevel: "loud" },
+			{ compaction: { reserveTokens: -1 } },
+			{ packages: ["npm:x", { source: "git:y", autoload: false }] },
+			{ packages: [3] },
+			{ defaultProvider: 7 },
+			[],
+		];
+		for (const sample of samples) expect(Check(SettingsSchema, sample)).toBe(Check(BuiltSettingsSchema, sample));
 	});
 });
