@@ -3,14 +3,14 @@
  * never runs TypeBox's compiler (10–30 ms for the session schemas in a fresh process) or its interpreter on a
  * cold path. The schemas stay the one source of truth; a test fails when a generated file is stale.
  * - src/session/validators.generated.ts: session files (`sessionValidatorSchemas()` of src/session/schema.ts);
- * - src/ai/model-registry/validators.generated.ts: models.json (`ModelsJsonSchema`).
+ * - src/ai/model-registry/validators.generated.ts: models.json (`modelsJsonSchema()`).
  * With `--check`, writes nothing and exits 1 when a file is out of date.
  * Usage: bun scripts/gen-validators.ts [--check]
  */
 import { join } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { ModelsJsonSchema } from "../src/ai/model-registry/schema.ts";
+import { modelsJsonSchema } from "../src/ai/model-registry/schema.ts";
 import { sessionValidatorSchemas } from "../src/session/schema.ts";
 import { writeOrCheck } from "./generated-file.ts";
 
@@ -19,7 +19,7 @@ const src = join(import.meta.dir, "..", "src");
 /** Generated files: path under src/ → the schemas they hold, by name. */
 export const GENERATED_VALIDATORS: Record<string, () => Record<string, TSchema>> = {
 	"session/validators.generated.ts": sessionValidatorSchemas,
-	"ai/model-registry/validators.generated.ts": () => ({ "models-json": ModelsJsonSchema }),
+	"ai/model-registry/validators.generated.ts": () => ({ "models-json": modelsJsonSchema() }),
 };
 
 export function renderValidators(schemas: Record<string, TSchema>): string {

@@ -11,7 +11,7 @@
  */
 import { IdIndex } from "./id-index.ts";
 import { migrateEntries } from "./migrate.ts";
-import { forEachLine, peekEnvelope } from "./scan.ts";
+import { ascii, forEachLine, peekEnvelope } from "./scan.ts";
 import { checkEntry, checkHeader } from "./schema.ts";
 import { type EntryNode, firstLineOf } from "./store.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
@@ -192,7 +192,7 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 	return result;
 }
 
-const ENTRY_START = Buffer.from('{"type":"');
+const ENTRY_START = ascii('{"type":"');
 
 /**
  * The whole entry at the end of a line that begins with a torn one: pi appends after a crash mid-write without

@@ -149,14 +149,19 @@ export interface Envelope {
 	role: string | undefined;
 }
 
-const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+/** The bytes of an ASCII pattern (a plain loop: `Uint8Array.from` with a mapper costs ~1.5 ms at start-up). */
+export function ascii(text: string): Uint8Array {
+	const bytes = new Uint8Array(text.length);
+	for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+	return bytes;
+}
 const P_TYPE = ascii('{"type":"');
 const P_ID = ascii('","id":"');
 const P_PARENT = ascii('","parentId":');
 const P_NULL = ascii("null");
 const P_TIMESTAMP = ascii(',"timestamp":"');
 const P_ROLE = ascii(',"message":{"role":"');
-const PARENT_KEY = Buffer.from('"parentId":');
+const PARENT_KEY = ascii('"parentId":');
 const QUOTE = 34;
 const CLOSE_BRACE = 125;
 const MAX_TOKEN = 64;

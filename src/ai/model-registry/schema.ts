@@ -10,104 +10,121 @@ import { Errors, type ValueError, ValueErrorType } from "@sinclair/typebox/error
 import { errorMessage, readFileSync } from "../../util/index.ts";
 import { PRECOMPILED } from "./validators.generated.ts";
 
-const NonEmpty = Type.String({ minLength: 1 });
-const Headers = Type.Record(Type.String(), Type.String());
-const ThinkingValue = Type.Union([Type.String(), Type.Null()]);
-const ThinkingLevelMap = Type.Object({
-	off: Type.Optional(ThinkingValue),
-	minimal: Type.Optional(ThinkingValue),
-	low: Type.Optional(ThinkingValue),
-	medium: Type.Optional(ThinkingValue),
-	high: Type.Optional(ThinkingValue),
-	xhigh: Type.Optional(ThinkingValue),
-	max: Type.Optional(ThinkingValue),
-});
-const Input = Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")]));
-const Cost = Type.Object({
-	input: Type.Optional(Type.Number()),
-	output: Type.Optional(Type.Number()),
-	cacheRead: Type.Optional(Type.Number()),
-	cacheWrite: Type.Optional(Type.Number()),
-});
-const Positive = Type.Number({ exclusiveMinimum: 0 });
-const Flag = Type.Optional(Type.Boolean());
-const AnyObject = Type.Record(Type.String(), Type.Unknown());
+/**
+ * The models.json schema, built on first use: the file is checked by a validator compiled ahead of time
+ * (scripts/gen-validators.ts), so at run time the schema only explains a failure, and building it costs start-up
+ * time on every run.
+ */
+function buildSchemas() {
+	const NonEmpty = Type.String({ minLength: 1 });
+	const Headers = Type.Record(Type.String(), Type.String());
+	const ThinkingValue = Type.Union([Type.String(), Type.Null()]);
+	const ThinkingLevelMap = Type.Object({
+		off: Type.Optional(ThinkingValue),
+		minimal: Type.Optional(ThinkingValue),
+		low: Type.Optional(ThinkingValue),
+		medium: Type.Optional(ThinkingValue),
+		high: Type.Optional(ThinkingValue),
+		xhigh: Type.Optional(ThinkingValue),
+		max: Type.Optional(ThinkingValue),
+	});
+	const Input = Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")]));
+	const Cost = Type.Object({
+		input: Type.Optional(Type.Number()),
+		output: Type.Optional(Type.Number()),
+		cacheRead: Type.Optional(Type.Number()),
+		cacheWrite: Type.Optional(Type.Number()),
+	});
+	const Positive = Type.Number({ exclusiveMinimum: 0 });
+	const Flag = Type.Optional(Type.Boolean());
+	const AnyObject = Type.Record(Type.String(), Type.Unknown());
 
-/** Compatibility flags of every API in one object; flags for another API are simply unused. */
-const Compat = Type.Object({
-	supportsStore: Flag,
-	supportsDeveloperRole: Flag,
-	supportsReasoningEffort: Flag,
-	supportsUsageInStreaming: Flag,
-	maxTokensField: Type.Optional(Type.Union([Type.Literal("max_completion_tokens"), Type.Literal("max_tokens")])),
-	requiresToolResultName: Flag,
-	requiresAssistantAfterToolResult: Flag,
-	requiresThinkingAsText: Flag,
-	requiresReasoningContentOnAssistantMessages: Flag,
-	thinkingFormat: Type.Optional(
-		Type.Union(
-			[
-				"openai",
-				"openrouter",
-				"together",
-				"baseten",
-				"deepseek",
-				"zai",
-				"qwen",
-				"chat-template",
-				"qwen-chat-template",
-				"string-thinking",
-				"ant-ling",
-			].map((format) => Type.Literal(format)),
+	/** Compatibility flags of every API in one object; flags for another API are simply unused. */
+	const Compat = Type.Object({
+		supportsStore: Flag,
+		supportsDeveloperRole: Flag,
+		supportsReasoningEffort: Flag,
+		supportsUsageInStreaming: Flag,
+		maxTokensField: Type.Optional(Type.Union([Type.Literal("max_completion_tokens"), Type.Literal("max_tokens")])),
+		requiresToolResultName: Flag,
+		requiresAssistantAfterToolResult: Flag,
+		requiresThinkingAsText: Flag,
+		requiresReasoningContentOnAssistantMessages: Flag,
+		thinkingFormat: Type.Optional(
+			Type.Union(
+				[
+					"openai",
+					"openrouter",
+					"together",
+					"baseten",
+					"deepseek",
+					"zai",
+					"qwen",
+					"chat-template",
+					"qwen-chat-template",
+					"string-thinking",
+					"ant-ling",
+				].map((format) => Type.Literal(format)),
+			),
 		),
-	),
-	openRouterRouting: Type.Optional(AnyObject),
-	vercelGatewayRouting: Type.Optional(AnyObject),
-	zaiToolStream: Flag,
-	supportsStrictMode: Flag,
-	cacheControlFormat: Type.Optional(Type.Literal("anthropic")),
-	sendSessionAffinityHeaders: Flag,
-	sendSessionIdHeader: Flag,
-	supportsLongCacheRetention: Flag,
-	supportsEagerToolInputStreaming: Flag,
-	reasoningEffortMap: Type.Optional(Type.Record(Type.String(), Type.String())),
-});
+		openRouterRouting: Type.Optional(AnyObject),
+		vercelGatewayRouting: Type.Optional(AnyObject),
+		zaiToolStream: Flag,
+		supportsStrictMode: Flag,
+		cacheControlFormat: Type.Optional(Type.Literal("anthropic")),
+		sendSessionAffinityHeaders: Flag,
+		sendSessionIdHeader: Flag,
+		supportsLongCacheRetention: Flag,
+		supportsEagerToolInputStreaming: Flag,
+		reasoningEffortMap: Type.Optional(Type.Record(Type.String(), Type.String())),
+	});
 
-const ModelFields = {
-	name: Type.Optional(NonEmpty),
-	api: Type.Optional(NonEmpty),
-	baseUrl: Type.Optional(NonEmpty),
-	reasoning: Flag,
-	thinkingLevelMap: Type.Optional(ThinkingLevelMap),
-	input: Type.Optional(Input),
-	cost: Type.Optional(Cost),
-	contextWindow: Type.Optional(Positive),
-	maxTokens: Type.Optional(Positive),
-	headers: Type.Optional(Headers),
-	compat: Type.Optional(Compat),
-};
+	const ModelFields = {
+		name: Type.Optional(NonEmpty),
+		api: Type.Optional(NonEmpty),
+		baseUrl: Type.Optional(NonEmpty),
+		reasoning: Flag,
+		thinkingLevelMap: Type.Optional(ThinkingLevelMap),
+		input: Type.Optional(Input),
+		cost: Type.Optional(Cost),
+		contextWindow: Type.Optional(Positive),
+		maxTokens: Type.Optional(Positive),
+		headers: Type.Optional(Headers),
+		compat: Type.Optional(Compat),
+	};
 
-const ModelDefinition = Type.Object({ id: NonEmpty, ...ModelFields });
-const ModelOverride = Type.Object(ModelFields);
+	const ModelDefinition = Type.Object({ id: NonEmpty, ...ModelFields });
+	const ModelOverride = Type.Object(ModelFields);
 
-const ProviderEntry = Type.Object({
-	name: Type.Optional(NonEmpty),
-	baseUrl: Type.Optional(NonEmpty),
-	api: Type.Optional(NonEmpty),
-	apiKey: Type.Optional(NonEmpty),
-	headers: Type.Optional(Headers),
-	authHeader: Flag,
-	compat: Type.Optional(Compat),
-	models: Type.Optional(Type.Array(ModelDefinition)),
-	modelOverrides: Type.Optional(Type.Record(Type.String(), ModelOverride)),
-});
+	const ProviderEntry = Type.Object({
+		name: Type.Optional(NonEmpty),
+		baseUrl: Type.Optional(NonEmpty),
+		api: Type.Optional(NonEmpty),
+		apiKey: Type.Optional(NonEmpty),
+		headers: Type.Optional(Headers),
+		authHeader: Flag,
+		compat: Type.Optional(Compat),
+		models: Type.Optional(Type.Array(ModelDefinition)),
+		modelOverrides: Type.Optional(Type.Record(Type.String(), ModelOverride)),
+	});
 
-export const ModelsJsonSchema = Type.Object({ providers: Type.Record(Type.String(), ProviderEntry) });
+	const ModelsJsonSchema = Type.Object({ providers: Type.Record(Type.String(), ProviderEntry) });
+	return { ModelsJsonSchema, ProviderEntry, ModelDefinition, ModelOverride };
+}
 
-export type ModelsJson = Static<typeof ModelsJsonSchema>;
-export type ModelsJsonProvider = Static<typeof ProviderEntry>;
-export type ModelsJsonModel = Static<typeof ModelDefinition>;
-export type ModelsJsonOverride = Static<typeof ModelOverride>;
+type Schemas = ReturnType<typeof buildSchemas>;
+let schemas: Schemas | undefined;
+
+/** The models.json schema (TypeBox). */
+export function modelsJsonSchema(): Schemas["ModelsJsonSchema"] {
+	schemas ??= buildSchemas();
+	return schemas.ModelsJsonSchema;
+}
+
+export type ModelsJson = Static<Schemas["ModelsJsonSchema"]>;
+export type ModelsJsonProvider = Static<Schemas["ProviderEntry"]>;
+export type ModelsJsonModel = Static<Schemas["ModelDefinition"]>;
+export type ModelsJsonOverride = Static<Schemas["ModelOverride"]>;
 
 export interface ModelsJsonLoad {
 	/** The validated file, or undefined when it is missing or has any problem. */
@@ -140,7 +157,7 @@ export function parseModelsJson(path: string, text: string): ModelsJsonLoad {
 		return { config: raw as ModelsJson, errors: [] };
 	const seen = new Set<string>();
 	const errors: string[] = [];
-	for (const error of Errors(ModelsJsonSchema, raw)) {
+	for (const error of Errors(modelsJsonSchema(), raw)) {
 		const where = jsonPath(raw, error.path);
 		if (seen.has(where)) continue;
 		seen.add(where);
