@@ -10,10 +10,17 @@ import { Check } from "@sinclair/typebox/value";
 import { errorMessage, isGlob, matchGlob, readdirSync, readFileSync, statSync } from "../util/index.ts";
 import type { ExtensionDiagnostic } from "./types.ts";
 
-const Manifest = Type.Object({
-	dependencies: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-	pi: Type.Optional(Type.Object({ extensions: Type.Optional(Type.Array(Type.String())) })),
-});
+/** The package.json fields pi reads, built on first use (only packages with extensions are read). */
+let manifestSchema: ReturnType<typeof buildManifest> | undefined;
+const buildManifest = () =>
+	Type.Object({
+		dependencies: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+		pi: Type.Optional(Type.Object({ extensions: Type.Optional(Type.Array(Type.String())) })),
+	});
+const manifest = () => {
+	manifestSchema ??= buildManifest();
+	return manifestSchema;
+};
 
 export interface ManifestRead {
 	/** Declared entry files (absolute), or undefined when the manifest declares none. */
@@ -40,8 +47,8 @@ export function readManifest(dir: string, isHostPackage: (name: string) => boole
 	} catch (error) {
 		return { diagnostics: [{ level: "error", path: file, message: `invalid JSON: ${errorMessage(error)}` }] };
 	}
-	if (!Check(Manifest, raw)) {
-		const first = Errors(Manifest, raw).First();
+	if (!Check(manifest(), raw)) {
+		const first = Errors(manifest(), raw).First();
 		const where = first ? first.path || "/" : "/";
 		return {
 			diagnostics: [{ level: "error", path: file, message: `invalid manifest at ${where}: ${first?.message}` }],
