@@ -11,7 +11,7 @@ import { discoverCandidates, type ExplicitPaths, type ResourceKind } from "./dis
 import { expandPromptTemplate, loadPromptFile } from "./prompts.ts";
 import { expandSkillCommand, loadSkillFile } from "./skills.ts";
 import { type ColorSupport, detectColorSupport, Theme } from "./theme.ts";
-import { builtinThemes, loadThemeFile, type ThemeDefinition } from "./theme-json.ts";
+import { BUILTIN_THEME_NAMES, builtinThemes, loadThemeFile, type ThemeDefinition } from "./theme-json.ts";
 import type {
 	ContextFile,
 	PromptTemplate,
@@ -89,7 +89,8 @@ export class ResourceLoader {
 	private readonly extensionPaths: { extension: string; result: ResourcesDiscoverResult }[] = [];
 	private skills: Skill[] = [];
 	private prompts: PromptTemplate[] = [];
-	private themes: Theme[] = [];
+	/** Built on first use: the built-in themes are parsed only when someone asks for a theme. */
+	private themes: (() => Theme[]) | Theme[] = [];
 	private contextFiles: ContextFile[] = [];
 	private systemFiles: SystemPromptFiles = {};
 	private diagnostics: Record<"skills" | "prompts" | "themes" | "files", ResourceDiagnostic[]> = {
@@ -175,14 +176,13 @@ export class ResourceLoader {
 		this.diagnostics.prompts = promptDiagnostics;
 
 		const themeDiagnostics: ResourceDiagnostic[] = [];
-		const builtins = Object.values(builtinThemes());
 		const definitions = this.candidates("themes", themeDiagnostics).flatMap((c) => {
 			const loaded = loadThemeFile(c);
 			themeDiagnostics.push(...loaded.diagnostics);
 			return loaded.definition ? [loaded.definition] : [];
 		});
 		const taken = new Map(
-			builtins.map((d) => [d.name, { name: d.name, path: `(built-in ${d.name})`, source: "builtin" }]),
+			BUILTIN_THEME_NAMES.map((name) => [name, { name, path: `(built-in ${name})`, source: "builtin" }]),
 		);
 		const themeOf = (d: ThemeDefinition) => ({
 			name: d.name,
@@ -191,7 +191,7 @@ export class ResourceLoader {
 		});
 		const custom = firstByName(definitions, "theme", themeOf, themeDiagnostics, taken);
 		const support = this.options.colorSupport ?? detectColorSupport(this.options.env ?? process.env);
-		this.themes = [...builtins, ...custom].map((d) => new Theme(d, support));
+		this.themes = () => [...Object.values(builtinThemes()), ...custom].map((d) => new Theme(d, support));
 		this.diagnostics.themes = themeDiagnostics;
 	}
 
@@ -203,13 +203,18 @@ export class ResourceLoader {
 		return { prompts: [...this.prompts], diagnostics: [...this.diagnostics.prompts] };
 	}
 
+	private themeList(): Theme[] {
+		if (typeof this.themes === "function") this.themes = this.themes();
+		return this.themes;
+	}
+
 	/** Built-in `dark` and `light` first, then loaded themes. */
 	getThemes(): { themes: Theme[]; diagnostics: ResourceDiagnostic[] } {
-		return { themes: [...this.themes], diagnostics: [...this.diagnostics.themes] };
+		return { themes: [...this.themeList()], diagnostics: [...this.diagnostics.themes] };
 	}
 
 	getTheme(name: string): Theme | undefined {
-		return this.themes.find((t) => t.name === name);
+		return this.themeList().find((t) => t.name === name);
 	}
 
 	getContextFiles(): ContextFile[] {

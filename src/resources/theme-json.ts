@@ -53,6 +53,9 @@ export function resolveColor(
 	return resolveColor(vars[value], vars, [...seen, value]);
 }
 
+/** The built-in themes' names (known without parsing them). */
+export const BUILTIN_THEME_NAMES = ["dark", "light"] as const;
+
 let builtins: Readonly<Record<"dark" | "light", ThemeDefinition>> | undefined;
 
 /** The built-in definitions (resolved on first use). */

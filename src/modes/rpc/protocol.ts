@@ -37,18 +37,6 @@ interface CommandSpec {
 	optional?: Record<string, FieldSpec>;
 }
 
-const STRING: FieldSpec = { schema: Type.String(), expected: "a string" };
-const BOOLEAN: FieldSpec = { schema: Type.Boolean(), expected: "a boolean" };
-const ImageContentSchema = Type.Object({
-	type: Type.Literal("image"),
-	data: Type.String(),
-	mimeType: Type.String(),
-});
-const IMAGES: FieldSpec = {
-	schema: Type.Array(ImageContentSchema),
-	expected: 'an array of images ({"type":"image","data":<base64>,"mimeType":<string>})',
-};
-
 function oneOf(...values: string[]): FieldSpec {
 	return {
 		schema: Type.Union(values.map((value) => Type.Literal(value))),
@@ -56,47 +44,70 @@ function oneOf(...values: string[]): FieldSpec {
 	};
 }
 
-const QUEUE_MODE = oneOf("all", "one-at-a-time");
-const MESSAGE = { required: { message: STRING }, optional: { images: IMAGES } };
+/**
+ * The fields of every command besides `type` and `id`, built on the first command read: print and JSON runs load
+ * this module but never read a command.
+ */
+function buildCommandSpecs(): Record<RpcCommandType, CommandSpec> {
+	const STRING: FieldSpec = { schema: Type.String(), expected: "a string" };
+	const BOOLEAN: FieldSpec = { schema: Type.Boolean(), expected: "a boolean" };
+	const ImageContentSchema = Type.Object({
+		type: Type.Literal("image"),
+		data: Type.String(),
+		mimeType: Type.String(),
+	});
+	const IMAGES: FieldSpec = {
+		schema: Type.Array(ImageContentSchema),
+		expected: 'an array of images ({"type":"image","data":<base64>,"mimeType":<string>})',
+	};
 
-/** The fields of every command besides `type` and `id`. */
-const COMMAND_SPECS: Record<RpcCommandType, CommandSpec> = {
-	prompt: {
-		required: MESSAGE.required,
-		optional: { ...MESSAGE.optional, streamingBehavior: oneOf("steer", "followUp") },
-	},
-	steer: MESSAGE,
-	follow_up: MESSAGE,
-	abort: {},
-	clear_queue: {},
-	new_session: { optional: { parentSession: STRING } },
-	get_state: {},
-	set_model: { required: { provider: STRING, modelId: STRING } },
-	cycle_model: {},
-	get_available_models: {},
-	set_thinking_level: { required: { level: oneOf("off", "minimal", "low", "medium", "high", "xhigh", "max") } },
-	cycle_thinking_level: {},
-	get_available_thinking_levels: {},
-	set_steering_mode: { required: { mode: QUEUE_MODE } },
-	set_follow_up_mode: { required: { mode: QUEUE_MODE } },
-	compact: { optional: { customInstructions: STRING } },
-	set_auto_compaction: { required: { enabled: BOOLEAN } },
-	set_auto_retry: { required: { enabled: BOOLEAN } },
-	abort_retry: {},
-	bash: { required: { command: STRING }, optional: { excludeFromContext: BOOLEAN } },
-	abort_bash: {},
-	get_session_stats: {},
-	export_html: { optional: { outputPath: STRING } },
-	switch_session: { required: { sessionPath: STRING } },
-	fork: { required: { entryId: STRING } },
-	clone: {},
-	get_fork_messages: {},
-	get_entries: { optional: { since: STRING } },
-	get_tree: {},
-	get_last_assistant_text: {},
-	set_session_name: { required: { name: STRING } },
-	get_messages: {},
-	get_commands: {},
+	const QUEUE_MODE = oneOf("all", "one-at-a-time");
+	const MESSAGE = { required: { message: STRING }, optional: { images: IMAGES } };
+
+	return {
+		prompt: {
+			required: MESSAGE.required,
+			optional: { ...MESSAGE.optional, streamingBehavior: oneOf("steer", "followUp") },
+		},
+		steer: MESSAGE,
+		follow_up: MESSAGE,
+		abort: {},
+		clear_queue: {},
+		new_session: { optional: { parentSession: STRING } },
+		get_state: {},
+		set_model: { required: { provider: STRING, modelId: STRING } },
+		cycle_model: {},
+		get_available_models: {},
+		set_thinking_level: { required: { level: oneOf("off", "minimal", "low", "medium", "high", "xhigh", "max") } },
+		cycle_thinking_level: {},
+		get_available_thinking_levels: {},
+		set_steering_mode: { required: { mode: QUEUE_MODE } },
+		set_follow_up_mode: { required: { mode: QUEUE_MODE } },
+		compact: { optional: { customInstructions: STRING } },
+		set_auto_compaction: { required: { enabled: BOOLEAN } },
+		set_auto_retry: { required: { enabled: BOOLEAN } },
+		abort_retry: {},
+		bash: { required: { command: STRING }, optional: { excludeFromContext: BOOLEAN } },
+		abort_bash: {},
+		get_session_stats: {},
+		export_html: { optional: { outputPath: STRING } },
+		switch_session: { required: { sessionPath: STRING } },
+		fork: { required: { entryId: STRING } },
+		clone: {},
+		get_fork_messages: {},
+		get_entries: { optional: { since: STRING } },
+		get_tree: {},
+		get_last_assistant_text: {},
+		set_session_name: { required: { name: STRING } },
+		get_messages: {},
+		get_commands: {},
+	};
+}
+
+let specs: Record<RpcCommandType, CommandSpec> | undefined;
+const commandSpecs = () => {
+	specs ??= buildCommandSpecs();
+	return specs;
 };
 
 function commandSchema(type: RpcCommandType, spec: CommandSpec): TObject {
@@ -115,7 +126,7 @@ function commandSchema(type: RpcCommandType, spec: CommandSpec): TObject {
  */
 export function rpcCommandSchemas(): Record<RpcCommandType, TObject> {
 	schemas ??= Object.fromEntries(
-		RPC_COMMAND_TYPES.map((type) => [type, commandSchema(type, COMMAND_SPECS[type])]),
+		RPC_COMMAND_TYPES.map((type) => [type, commandSchema(type, commandSpecs()[type])]),
 	) as Record<RpcCommandType, TObject>;
 	return schemas;
 }
@@ -135,7 +146,7 @@ function commandValidators(): Map<string, CommandValidator> {
 	if (validators) return validators;
 	validators = new Map();
 	for (const type of RPC_COMMAND_TYPES) {
-		const spec = COMMAND_SPECS[type];
+		const spec = commandSpecs()[type];
 		const hasFields = spec.required !== undefined || spec.optional !== undefined;
 		validators.set(type, {
 			check: hasFields ? schemaCheck(rpcCommandSchemas()[type]) : undefined,
