@@ -9,7 +9,9 @@
 type FsModule = typeof import("node:fs");
 
 let module: FsModule | undefined;
-const nodeFs = (): FsModule => {
+
+/** The `node:fs` module object itself, for hot loops where the wrappers below would add a call per use. */
+export const nodeFs = (): FsModule => {
 	module ??= process.getBuiltinModule("node:fs");
 	return module;
 };
