@@ -27,26 +27,59 @@ export function defaultsOf(schema: TSchema): unknown {
 	return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** A JSON-like value as TypeScript source; symbol keys (TypeBox's Kind, Optional, …) become `[Symbol.for(…)]`. */
-function source(value: unknown, indent: string): string {
-	if (value === null || typeof value !== "object") {
-		if (value === Number.MAX_SAFE_INTEGER) return "Number.MAX_SAFE_INTEGER";
-		return JSON.stringify(value);
-	}
-	const inner = `${indent}\t`;
-	if (Array.isArray(value)) {
-		if (value.length === 0) return "[]";
-		return `[\n${value.map((item) => inner + source(item, inner)).join(",\n")},\n${indent}]`;
-	}
-	const record = value as Record<string | symbol, unknown>;
-	const lines: string[] = [];
+/** TypeBox's registered symbols, by the name the generated module gives them. */
+const SYMBOLS: Record<string, string> = { "TypeBox.Kind": "Kind", "TypeBox.Optional": "OptionalKind" };
+
+const isLeaf = (value: unknown) => value === null || typeof value !== "object";
+
+/** The key/value pairs of a schema node, TypeBox's symbol keys as `[Kind]` / `[OptionalKind]`. */
+function fields(record: Record<string | symbol, unknown>): [string, unknown][] {
+	const out: [string, unknown][] = [];
 	for (const key of Object.getOwnPropertySymbols(record)) {
-		const name = Symbol.keyFor(key);
-		if (name === undefined) throw new Error(`gen-settings-schema: unregistered symbol key ${String(key)}`);
-		lines.push(`${inner}[Symbol.for(${JSON.stringify(name)})]: ${source(record[key], inner)}`);
+		const name = SYMBOLS[Symbol.keyFor(key) ?? ""];
+		if (name === undefined) throw new Error(`gen-settings-schema: no name for symbol key ${String(key)}`);
+		out.push([`[${name}]`, record[key]]);
 	}
-	for (const key of Object.keys(record)) lines.push(`${inner}${JSON.stringify(key)}: ${source(record[key], inner)}`);
-	return lines.length === 0 ? "{}" : `{\n${lines.join(",\n")},\n${indent}}`;
+	for (const key of Object.keys(record)) out.push([JSON.stringify(key), record[key]]);
+	return out;
+}
+
+/** A plain `Type.Literal(v)` node, written as `lit(v)` (the module defines `lit` to build the same object). */
+function literalNode(value: unknown): string | undefined {
+	if (isLeaf(value) || Array.isArray(value)) return undefined;
+	const pairs = fields(value as Record<string | symbol, unknown>);
+	const [kind, constant, type] = pairs;
+	if (pairs.length !== 3 || kind?.[0] !== "[Kind]" || kind[1] !== "Literal") return undefined;
+	if (constant?.[0] !== '"const"' || type?.[0] !== '"type"' || type[1] !== typeof constant[1]) return undefined;
+	return `lit(${JSON.stringify(constant[1])})`;
+}
+
+/** The node on one line. */
+function inline(value: unknown): string {
+	if (isLeaf(value)) return value === Number.MAX_SAFE_INTEGER ? "Number.MAX_SAFE_INTEGER" : JSON.stringify(value);
+	const literal = literalNode(value);
+	if (literal) return literal;
+	if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
+	const pairs = fields(value as Record<string | symbol, unknown>);
+	return pairs.length === 0 ? "{}" : `{ ${pairs.map(([k, v]) => `${k}: ${inline(v)}`).join(", ")} }`;
+}
+
+/**
+ * A JSON-like value as TypeScript source. A node holding only plain values stays on one line, and so does any
+ * node whose line (with the `lead` before it) fits in 120 characters; the rest is one field per line.
+ */
+function source(value: unknown, indent: string, lead = 0): string {
+	const short = inline(value);
+	if (isLeaf(value)) return short;
+	const plain = (v: unknown) => isLeaf(v) || literalNode(v) !== undefined;
+	const flat = Array.isArray(value)
+		? value.every(plain)
+		: fields(value as Record<string, unknown>).every(([, v]) => plain(v));
+	if (flat || indent.length * 4 + lead + short.length <= 120) return short;
+	const inner = `${indent}\t`;
+	if (Array.isArray(value)) return `[\n${value.map((item) => inner + source(item, inner)).join(",\n")},\n${indent}]`;
+	const pairs = fields(value as Record<string | symbol, unknown>);
+	return `{\n${pairs.map(([k, v]) => `${inner}${k}: ${source(v, inner, k.length + 2)}`).join(",\n")},\n${indent}}`;
 }
 
 export function renderSettingsSchemaModule(): string {
@@ -55,6 +88,9 @@ export function renderSettingsSchemaModule(): string {
 		"/* biome-ignore-all format: generated code */",
 		"/* biome-ignore-all lint: generated code */",
 		'import type { Settings, SettingsSchema as Built } from "./settings-schema.ts";',
+		"",
+		...Object.entries(SYMBOLS).map(([key, name]) => `const ${name} = Symbol.for(${JSON.stringify(key)});`),
+		'const lit = (value: string | number | boolean) => ({ [Kind]: "Literal", const: value, type: typeof value });',
 		"",
 		"/** The settings schema (the object TypeBox builds), as a literal. */",
 		`export const SettingsSchema = ${source(SettingsSchema, "")} as unknown as typeof Built;`,

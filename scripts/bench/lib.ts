@@ -1,5 +1,5 @@
 /** Shared helpers for benchmarks: repeated runs of a command, median wall time and peak RSS. */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -79,7 +79,7 @@ export function compileFloor(name: string, source: string): { binary: string; di
 	const dir = mkdtempSync(join(tmpdir(), "pi-floor-"));
 	const entry = join(dir, `${name}.ts`);
 	const binary = join(dir, name);
-	Bun.write(entry, source);
+	writeFileSync(entry, source);
 	const proc = Bun.spawnSync(
 		[process.execPath, "build", "--compile", "--bytecode", "--format=esm", "--minify", entry, "--outfile", binary],
 		{ cwd: dir, stdout: "pipe", stderr: "pipe" },

@@ -5,7 +5,7 @@
  */
 
 import { basename, relative, sep } from "node:path";
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { statSync } from "../util/index.ts";
 import { findRipgrep, throwIfAborted } from "./external.ts";
 import { type GrepHit, type GrepSearch, grepNative } from "./grep-native.ts";
@@ -68,15 +68,7 @@ const grepSchema = Type.Object({
 	limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
 });
 
-interface GrepParams {
-	pattern: string;
-	path?: string;
-	glob?: string;
-	ignoreCase?: boolean;
-	literal?: boolean;
-	context?: number;
-	limit?: number;
-}
+type GrepParams = Static<typeof grepSchema>;
 
 /** Turns hits into output lines, counting matches and bounding the collected text. */
 class HitCollector {

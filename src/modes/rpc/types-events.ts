@@ -10,6 +10,7 @@
 import type { AgentMessage, AgentToolResult, ThinkingLevel } from "../../agent/index.ts";
 import type { AssistantMessage, AssistantMessageEvent, ToolResultMessage, Usage } from "../../ai/index.ts";
 import type { CompactionResult } from "../../extensions/index.ts";
+import type { SessionEvent } from "../../runtime/index.ts";
 import type { SessionEntry } from "../../session/index.ts";
 
 type WithoutPartial<T> = T extends { partial: unknown } ? Omit<T, "partial"> : T;
@@ -55,16 +56,8 @@ export type JsonAgentSessionEvent =
 	  }
 	| { type: "auto_retry_start"; attempt: number; maxAttempts: number; delayMs: number; errorMessage: string }
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
-	| {
-			type: "summarization_retry_scheduled";
-			attempt: number;
-			maxAttempts: number;
-			delayMs: number;
-			errorMessage: string;
-	  }
-	| { type: "summarization_retry_attempt_start"; source: "branchSummary" }
-	| { type: "summarization_retry_attempt_start"; source: "compaction"; reason: CompactionReason }
-	| { type: "summarization_retry_finished" }
+	/** A compaction or branch summary request retried: as the session emits them. */
+	| Extract<SessionEvent, { type: `summarization_retry_${string}` }>
 	/** RPC only: one output chunk of a `bash` command; `id` repeats the command's id. */
 	| { type: "bash_execution_update"; id?: string; delta: string };
 
