@@ -18,6 +18,7 @@ export { type CompactionPreparation, prepareCompaction } from "./prepare.ts";
 export {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
+	conversationRequestText,
 	maxBranchSummaryTokens,
 	maxSummaryTokens,
 	type SummaryPromptOptions,

@@ -135,35 +135,66 @@ function argsText(args: Record<string, unknown>): string {
 
 /** Plain-text transcript (`[User]: …`, `[Assistant]: …`, …) so the summariser does not continue the dialogue. */
 export function serializeConversation(messages: readonly AgentMessage[]): string {
-	const lines: string[] = [];
+	const out: string[] = [];
+	appendConversation(messages, out);
+	return out.join("");
+}
+
+/**
+ * The text of a summary request: the transcript between `<conversation>` tags, then the prompt. Built with one
+ * join over flat pieces: a transcript can be megabytes, and every intermediate copy (a rope flattened later, a
+ * template string per line) is fresh memory to fault in.
+ */
+export function conversationRequestText(messages: readonly AgentMessage[], prompt: string): string {
+	const out = ["<conversation>\n"];
+	appendConversation(messages, out);
+	out.push("\n</conversation>\n\n", prompt);
+	return out.join("");
+}
+
+/** Pushes the transcript's pieces (labels, texts and the blank lines between entries) onto `out`. */
+function appendConversation(messages: readonly AgentMessage[], out: string[]): void {
+	let first = true;
+	const line = (label: string, text: string) => {
+		if (!first) out.push("\n\n");
+		first = false;
+		out.push(label, text);
+	};
 	for (const m of messages) {
 		switch (m.role) {
 			case "user":
-				lines.push(`[User]: ${textOf(m.content)}`);
+				line("[User]: ", textOf(m.content));
 				break;
 			case "assistant": {
-				const thinking = m.content.flatMap((p) => (p.type === "thinking" ? [p.thinking] : []));
-				const text = m.content.flatMap((p) => (p.type === "text" ? [p.text] : []));
-				const calls = m.content.flatMap((p) => (p.type === "toolCall" ? [`${p.name}(${argsText(p.arguments)})`] : []));
-				if (thinking.length > 0) lines.push(`[Assistant thinking]: ${thinking.join("\n")}`);
-				if (text.length > 0) lines.push(`[Assistant]: ${text.join("\n")}`);
-				if (calls.length > 0) lines.push(`[Assistant tool calls]: ${calls.join("; ")}`);
+				let thinking: string | undefined;
+				let text: string | undefined;
+				let calls: string | undefined;
+				for (const p of m.content) {
+					if (p.type === "thinking") thinking = thinking === undefined ? p.thinking : `${thinking}\n${p.thinking}`;
+					else if (p.type === "text") text = text === undefined ? p.text : `${text}\n${p.text}`;
+					else if (p.type === "toolCall") {
+						const call = `${p.name}(${argsText(p.arguments)})`;
+						calls = calls === undefined ? call : `${calls}; ${call}`;
+					}
+				}
+				if (thinking !== undefined) line("[Assistant thinking]: ", thinking);
+				if (text !== undefined) line("[Assistant]: ", text);
+				if (calls !== undefined) line("[Assistant tool calls]: ", calls);
 				break;
 			}
 			case "toolResult":
-				lines.push(`[Tool result]: ${clip(textOf(m.content), TOOL_RESULT_LIMIT)}`);
+				line("[Tool result]: ", clip(textOf(m.content), TOOL_RESULT_LIMIT));
 				break;
 			case "bashExecution":
-				lines.push(`[User ran]: ${m.command}\n${clip(m.output, TOOL_RESULT_LIMIT)}`);
+				line("[User ran]: ", `${m.command}\n${clip(m.output, TOOL_RESULT_LIMIT)}`);
 				break;
 			case "custom":
-				lines.push(`[Context]: ${textOf(m.content)}`);
+				line("[Context]: ", textOf(m.content));
 				break;
 			case "branchSummary":
 			case "compactionSummary":
-				lines.push(`[Summary]: ${m.summary}`);
+				line("[Summary]: ", m.summary);
 				break;
 		}
 	}
-	return lines.join("\n\n");
 }

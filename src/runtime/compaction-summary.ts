@@ -9,8 +9,8 @@ import {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
 	type CompactionPreparation,
+	conversationRequestText,
 	maxSummaryTokens,
-	serializeConversation,
 } from "../compaction/index.ts";
 import type { SessionEvent, SummarizationSource } from "./events.ts";
 import { type RetrySettings, retryDelay, sleepAbortable } from "./retry.ts";
@@ -91,7 +91,7 @@ function requestSummary(
 			messages: [
 				{
 					role: "user",
-					content: `<conversation>\n${serializeConversation(messages)}\n</conversation>\n\n${prompt}`,
+					content: conversationRequestText(messages, prompt),
 					timestamp: Date.now(),
 				},
 			],

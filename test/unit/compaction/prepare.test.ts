@@ -6,6 +6,7 @@ import {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
 	compactionDetails,
+	conversationRequestText,
 	DEFAULT_COMPACTION_SETTINGS,
 	estimateContextTokens,
 	formatFileLists,
@@ -204,5 +205,57 @@ describe("prompts", () => {
 			},
 		]);
 		expect(s).toContain("[… 2000 more characters]");
+	});
+
+	test("the transcript: one labelled block per part, blank lines between, the request wraps it in tags", () => {
+		const messages = [
+			{ role: "user" as const, content: "fix the test", timestamp: 1 },
+			{
+				role: "assistant" as const,
+				content: [
+					{ type: "thinking" as const, thinking: "look first" },
+					{ type: "text" as const, text: "Reading." },
+					{ type: "text" as const, text: "Then editing." },
+					{ type: "toolCall" as const, id: "a", name: "read", arguments: { path: "a.ts" } },
+					{ type: "toolCall" as const, id: "b", name: "bash", arguments: { command: "ls", timeout: 5 } },
+				],
+				api: "anthropic-messages" as const,
+				provider: "p",
+				model: "m",
+				usage: {
+					input: 0,
+					output: 0,
+					cacheRead: 0,
+					cacheWrite: 0,
+					totalTokens: 0,
+					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+				},
+				stopReason: "toolUse" as const,
+				timestamp: 2,
+			},
+			{
+				role: "bashExecution" as const,
+				command: "pwd",
+				output: "/w",
+				exitCode: 0,
+				cancelled: false,
+				truncated: false,
+				timestamp: 3,
+			},
+			{ role: "compactionSummary" as const, summary: "earlier", tokensBefore: 9, timestamp: 4 },
+		];
+		const transcript = [
+			"[User]: fix the test",
+			"[Assistant thinking]: look first",
+			"[Assistant]: Reading.\nThen editing.",
+			'[Assistant tool calls]: read(path="a.ts"); bash(command="ls", timeout=5)',
+			"[User ran]: pwd\n/w",
+			"[Summary]: earlier",
+		].join("\n\n");
+		expect(serializeConversation(messages)).toBe(transcript);
+		expect(conversationRequestText(messages, "Summarise.")).toBe(
+			`<conversation>\n${transcript}\n</conversation>\n\nSummarise.`,
+		);
+		expect(serializeConversation([])).toBe("");
 	});
 });
