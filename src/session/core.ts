@@ -134,7 +134,7 @@ export abstract class SessionCore {
 			handle = SessionFile.open(file, lock !== undefined);
 			loaded = loadSessionFile(handle.descriptor, file, (set) => newEntryId((id) => set.has(id)));
 			diagnostics.push(...loaded.diagnostics);
-			handle.setLoaded(loaded.size, loaded.validEnd, loaded.tail);
+			handle.setLoaded(loaded.size, loaded.validEnd, loaded.tail, loaded.bytes);
 			if (loaded.migratedFrom !== undefined && lock) {
 				handle = this.rewriteMigrated(file, loaded, handle);
 				diagnostics.push(`${file}: migrated from format ${loaded.migratedFrom} to ${CURRENT_SESSION_VERSION}`);

@@ -46,6 +46,7 @@ export class SessionFile implements LineSource {
 	private expected = 0;
 	private validEnd = 0;
 	private tail: "ok" | "torn" | "unterminated" = "ok";
+	private loadedBytes: Buffer | undefined;
 
 	private constructor(
 		readonly path: string,
@@ -65,15 +66,21 @@ export class SessionFile implements LineSource {
 		return this.fd;
 	}
 
-	/** Records what loading saw: total size, end of the last whole line, and what follows it. */
-	setLoaded(size: number, validEnd: number, tail: "ok" | "torn" | "unterminated"): void {
+	/**
+	 * Records what loading saw: total size, end of the last whole line, and what follows it; `bytes`, when loading
+	 * kept them, are the file's first bytes (written bytes never change, so lines are read back from them).
+	 */
+	setLoaded(size: number, validEnd: number, tail: "ok" | "torn" | "unterminated", bytes?: Buffer): void {
 		this.expected = size;
 		this.validEnd = validEnd;
 		this.tail = tail;
+		this.loadedBytes = bytes;
 	}
 
-	/** Reads a line back; after `close()` with a short-lived descriptor. */
+	/** Reads a line back (the returned buffer is read-only); after `close()` with a short-lived descriptor. */
 	read(offset: number, length: number): Buffer {
+		const bytes = this.loadedBytes;
+		if (bytes && offset + length <= bytes.length) return bytes.subarray(offset, offset + length);
 		if (this.fd !== undefined) return readRange(this.fd, offset, length);
 		const fd = openSync(this.path, "r");
 		try {

@@ -11,7 +11,7 @@
  */
 import { IdIndex } from "./id-index.ts";
 import { migrateEntries } from "./migrate.ts";
-import { ascii, forEachLine, peekEnvelope } from "./scan.ts";
+import { ascii, forEachLine, parseJsonLine, peekEnvelope } from "./scan.ts";
 import { checkEntry, checkHeader } from "./schema.ts";
 import { type EntryNode, firstLineOf } from "./store.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
@@ -45,6 +45,8 @@ export interface LoadedFile {
 	validEnd: number;
 	/** "torn": an unreadable fragment follows `validEnd`; "unterminated": a valid entry without "\n" does. */
 	tail: "ok" | "torn" | "unterminated";
+	/** The file's bytes up to `validEnd`, kept when the file was small enough to be read at once. */
+	bytes?: Buffer;
 	/** Set when the file was v1/v2: the version it had, and its lines in order for the rewrite. */
 	migratedFrom?: number;
 	rewriteOrder?: (EntryNode | RawLine)[];
@@ -86,7 +88,7 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 		if (header === undefined && headerProblem === undefined) {
 			let value: unknown;
 			try {
-				value = JSON.parse(buf.toString("utf8", start, end));
+				value = parseJsonLine(buf, start, end);
 			} catch {
 				// Reported as a bad header just below.
 				value = undefined;
@@ -123,7 +125,7 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 		let value: unknown;
 		try {
 			if (hasNul) throw new Error("contains NUL bytes");
-			value = JSON.parse(buf.toString("utf8", start, end));
+			value = parseJsonLine(buf, start, end);
 		} catch (error) {
 			if (!terminated) {
 				tail = "torn";
@@ -182,6 +184,7 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 		validEnd: walk.validEnd,
 		tail,
 	};
+	if (walk.bytes) result.bytes = walk.bytes;
 	if (typeof result.header.cwd !== "string") result.header.cwd = "";
 	const version = typeof header.version === "number" ? header.version : 1;
 	if (version > CURRENT_SESSION_VERSION) {
@@ -205,7 +208,7 @@ function recoverGlued(buf: Buffer, start: number, end: number): { entry: Session
 		if (pos <= start) return undefined;
 		if (!peekEnvelope(buf, pos, end, true)) continue;
 		try {
-			const value: unknown = JSON.parse(buf.toString("utf8", pos, end));
+			const value = parseJsonLine(buf, pos, end);
 			if (checkEntry(value) === undefined) return { entry: value as SessionEntry, at: pos };
 		} catch {
 			// An object nested inside the entry, not its start: keep looking further back.

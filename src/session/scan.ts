@@ -32,6 +32,11 @@ export interface LineWalk {
 	size: number;
 	/** Offset just past the last "\n" (0 when there is none). */
 	validEnd: number;
+	/**
+	 * The file's bytes up to `validEnd` when one read took the whole file (at most one chunk) and they were left
+	 * intact, so lines parsed later need not be read again.
+	 */
+	bytes?: Buffer;
 }
 
 /** Visits every non-blank line of `fd` from offset 0. Blank lines are skipped but still counted. */
@@ -41,6 +46,8 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 	let base = 0; // file offset of buf[0]
 	let line = 0;
 	let read = 0;
+	let reads = 0;
+	let intact = true; // buf[0..read) still holds the file from offset 0
 	for (;;) {
 		if (carry === buf.length) {
 			const bigger = Buffer.allocUnsafe(buf.length * 2);
@@ -49,6 +56,7 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 		}
 		const n = readSync(fd, buf, carry, buf.length - carry, base + carry);
 		if (n === 0) break;
+		reads++;
 		read = base + carry + n;
 		const view = buf.subarray(0, carry + n);
 		let p = 0;
@@ -62,6 +70,7 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 			p = nl + 1;
 		}
 		if (p > 0) {
+			if (p < view.length) intact = false;
 			buf.copy(buf, 0, p, view.length);
 			base += p;
 		}
@@ -72,6 +81,7 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 		const view = buf.subarray(0, carry);
 		emit(view, 0, carry, base, line + 1, false, view.indexOf(0) !== -1, visit);
 	}
+	if (reads === 1 && intact && validEnd > 0) return { size: read, validEnd, bytes: buf.subarray(0, validEnd) };
 	return { size: read, validEnd };
 }
 
@@ -91,6 +101,22 @@ function emit(
 	while (s < e && (buf[s] === SPACE || buf[s] === TAB)) s++;
 	if (s === e) return;
 	visit(buf, start, e, offset, line, terminated, hasNul);
+}
+
+/** Bun's JSONL parser reads a line's bytes in place (no string per line); absent under Node. */
+const jsonl = typeof Bun !== "undefined" ? Bun.JSONL : undefined;
+
+/**
+ * The JSON value of `buf[start..end)`, which must hold exactly one value (as `JSON.parse` of the line would see
+ * it). Under Bun the bytes are parsed in place; anything the fast path does not accept as exactly one value goes
+ * through `JSON.parse`, so errors read the same everywhere.
+ */
+export function parseJsonLine(buf: Buffer, start: number, end: number): unknown {
+	if (jsonl) {
+		const result = jsonl.parseChunk(buf, start, end);
+		if (result.error === null && result.done && result.values.length === 1) return result.values[0];
+	}
+	return JSON.parse(buf.toString("utf8", start, end));
 }
 
 /** Reads `length` bytes at `offset`. Throws when the file is shorter than that. */

@@ -5,6 +5,7 @@
  * known without touching message lines.
  */
 import { IdIndex } from "./id-index.ts";
+import { parseJsonLine } from "./scan.ts";
 import { checkEntry } from "./schema.ts";
 import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.ts";
 
@@ -175,7 +176,7 @@ export class EntryStore {
 	}
 
 	private parse(node: EntryNode, buf: Buffer, at: number): void {
-		const value: unknown = JSON.parse(buf.toString("utf8", at, at + node.length));
+		const value = parseJsonLine(buf, at, at + node.length);
 		const problem = checkEntry(value);
 		if (problem) throw new Error(problem);
 		const entry = value as SessionEntry;
