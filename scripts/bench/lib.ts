@@ -81,7 +81,20 @@ export function compileFloor(name: string, source: string): { binary: string; di
 	const binary = join(dir, name);
 	writeFileSync(entry, source);
 	const proc = Bun.spawnSync(
-		[process.execPath, "build", "--compile", "--bytecode", "--format=esm", "--minify", entry, "--outfile", binary],
+		// The same start-up settings as dist/pi: no .env or bunfig.toml read from the folder it starts in.
+		[
+			process.execPath,
+			"build",
+			"--compile",
+			"--bytecode",
+			"--format=esm",
+			"--minify",
+			"--no-compile-autoload-dotenv",
+			"--no-compile-autoload-bunfig",
+			entry,
+			"--outfile",
+			binary,
+		],
 		{ cwd: dir, stdout: "pipe", stderr: "pipe" },
 	);
 	if (proc.exitCode !== 0) throw new Error(`bench: could not compile the ${name} floor: ${proc.stderr.toString()}`);
