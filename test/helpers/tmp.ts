@@ -1,16 +1,19 @@
 /**
- * Temp folders for tests, removed when the test process exits. (An `afterAll` here would be registered only by
- * the first test file that imports this module: every later file's folders were left behind in the system temp
- * folder, thousands over many runs, and a crowded temp folder slows Bun's module resolution for anything in it.)
+ * Temp folders for tests, removed after the last test file by the global hook in test/setup.ts (preloaded by
+ * bunfig.toml). An `afterAll` here would be registered only by the first test file that imports this module, and
+ * bun test ends without an "exit" event: every later file's folders were left behind, thousands over many runs,
+ * and a crowded temp folder slows Bun's module resolution for anything in it.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 const created: string[] = [];
-process.on("exit", () => {
+
+/** Removes every folder `makeTempDir` made so far. */
+export function removeTempDirs(): void {
 	for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 export function makeTempDir(prefix = "pi-test-"): string {
 	const dir = mkdtempSync(join(tmpdir(), prefix));
