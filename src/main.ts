@@ -7,6 +7,10 @@ import { flushStdio, printTimings, timing, UserError, VERSION, writeStderr, writ
 
 const argv = process.argv.slice(2);
 
+// The binary starts with JIT tier-up thresholds scaled up (scripts/build-binary.ts): start-up code runs once, and
+// compiling it costs more than interpreting it. A run that lasts (RPC, a long turn) gets the normal policy back.
+if (typeof Bun !== "undefined") setTimeout(() => Bun.unsafe.setJITPolicy?.(1), 1000).unref();
+
 async function run(): Promise<number> {
 	if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
 		writeStdout(`${VERSION}\n`);
