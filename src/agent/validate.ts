@@ -4,9 +4,8 @@
  * string "10" for a number) and checked again. A schema TypeBox does not know (plain JSON schema) is accepted.
  */
 import type { TSchema } from "@sinclair/typebox";
-import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
-import { Errors } from "@sinclair/typebox/errors";
-import { Check, Convert } from "@sinclair/typebox/value";
+import type { TypeCheck } from "@sinclair/typebox/compiler";
+import { typeboxChecks } from "../util/index.ts";
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -16,7 +15,7 @@ function validatorFor(schema: TSchema): TypeCheck<TSchema> | null {
 	let check = compiled.get(schema);
 	if (check === undefined) {
 		try {
-			check = TypeCompiler.Compile(schema);
+			check = typeboxChecks().TypeCompiler.Compile(schema);
 		} catch {
 			// Not compilable (plain JSON schema without TypeBox kinds): the slow path below decides.
 			check = null;
@@ -31,6 +30,7 @@ export function validateToolArguments(toolName: string, schema: TSchema, args: u
 	if (validatorFor(schema)?.Check(input)) return { ok: true, value: input };
 	let value: unknown = structuredClone(input);
 	try {
+		const { Check, Convert, Errors } = typeboxChecks();
 		value = Convert(schema, value);
 		if (Check(schema, value)) return { ok: true, value };
 		const problems = [...Errors(schema, value)]

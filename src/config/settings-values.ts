@@ -3,7 +3,7 @@
  * its siblings survive), project-over-global merge, and defaults.
  */
 import { Kind, type TObject, type TSchema } from "@sinclair/typebox";
-import { Check } from "@sinclair/typebox/value";
+import { typeboxChecks } from "../util/index.ts";
 import { SETTINGS_DEFAULT_VALUES, SettingsSchema } from "./settings-schema.generated.ts";
 import type { Settings } from "./settings-schema.ts";
 
@@ -94,7 +94,7 @@ function shortJson(value: unknown): string {
  * not discard its siblings. Returns the value to keep (undefined: drop it) and appends problems.
  */
 function passes(schema: TSchema, value: unknown): boolean {
-	return Check(schema, value);
+	return typeboxChecks().Check(schema, value);
 }
 
 function checkValue(schema: TSchema, value: unknown, key: string, problems: SettingsProblem[]): unknown {

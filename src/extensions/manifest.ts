@@ -5,9 +5,7 @@
 
 import { join, relative, resolve, sep } from "node:path";
 import { Type } from "@sinclair/typebox";
-import { Errors } from "@sinclair/typebox/errors";
-import { Check } from "@sinclair/typebox/value";
-import { errorMessage, isGlob, matchGlob, readdirSync, readFileSync, statSync } from "../util/index.ts";
+import { errorMessage, isGlob, matchGlob, readdirSync, readFileSync, statSync, typeboxChecks } from "../util/index.ts";
 import type { ExtensionDiagnostic } from "./types.ts";
 
 /** The package.json fields pi reads, built on first use (only packages with extensions are read). */
@@ -47,6 +45,7 @@ export function readManifest(dir: string, isHostPackage: (name: string) => boole
 	} catch (error) {
 		return { diagnostics: [{ level: "error", path: file, message: `invalid JSON: ${errorMessage(error)}` }] };
 	}
+	const { Check, Errors } = typeboxChecks();
 	if (!Check(manifest(), raw)) {
 		const first = Errors(manifest(), raw).First();
 		const where = first ? first.path || "/" : "/";

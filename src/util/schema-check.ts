@@ -6,9 +6,8 @@
  * give the same answers.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import { type TypeCheck, TypeCompiler, type ValueError } from "@sinclair/typebox/compiler";
-import { Errors } from "@sinclair/typebox/errors";
-import { Check } from "@sinclair/typebox/value";
+import type { TypeCheck, ValueError } from "@sinclair/typebox/compiler";
+import { typeboxChecks } from "./typebox-checks.ts";
 
 const COMPILE_AFTER = 32;
 
@@ -35,13 +34,13 @@ export function schemaCheck<T extends TSchema>(
 		Check(value: unknown): value is Static<T> {
 			if (compiled) return compiled.Check(value);
 			if (++calls > COMPILE_AFTER) {
-				compiled = TypeCompiler.Compile(schema, references);
+				compiled = typeboxChecks().TypeCompiler.Compile(schema, references);
 				return compiled.Check(value);
 			}
-			return Check(schema, references, value);
+			return typeboxChecks().Check(schema, references, value);
 		},
 		FirstError(value: unknown): ValueError | undefined {
-			return Errors(schema, references, value).First();
+			return typeboxChecks().Errors(schema, references, value).First();
 		},
 	};
 }

@@ -6,8 +6,8 @@
  */
 
 import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
-import { Errors, type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
-import { errorMessage, readFileSync } from "../../util/index.ts";
+import type { ValueError } from "@sinclair/typebox/errors";
+import { errorMessage, readFileSync, typeboxChecks } from "../../util/index.ts";
 import { PRECOMPILED } from "./validators.generated.ts";
 
 /**
@@ -157,7 +157,7 @@ export function parseModelsJson(path: string, text: string): ModelsJsonLoad {
 		return { config: raw as ModelsJson, errors: [] };
 	const seen = new Set<string>();
 	const errors: string[] = [];
-	for (const error of Errors(modelsJsonSchema(), raw)) {
+	for (const error of typeboxChecks().Errors(modelsJsonSchema(), raw)) {
 		const where = jsonPath(raw, error.path);
 		if (seen.has(where)) continue;
 		seen.add(where);
@@ -185,6 +185,7 @@ export function jsonPath(root: unknown, pointer: string): string {
 }
 
 function describeError(error: ValueError): string {
+	const { ValueErrorType } = typeboxChecks();
 	const schema = error.schema as TSchema & Record<string, unknown>;
 	switch (error.type) {
 		case ValueErrorType.ObjectRequiredProperty:

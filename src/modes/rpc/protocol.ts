@@ -14,8 +14,7 @@
  * that are `null` count as absent and are removed. `id` is echoed whatever its JSON type, as pi does.
  */
 import { type TObject, type TSchema, Type } from "@sinclair/typebox";
-import { Check } from "@sinclair/typebox/value";
-import { type SchemaCheck, schemaCheck } from "../../util/index.ts";
+import { type SchemaCheck, schemaCheck, typeboxChecks } from "../../util/index.ts";
 import { v8JsonParseErrorMessage } from "./json-error.ts";
 import {
 	RPC_COMMAND_TYPES,
@@ -172,11 +171,12 @@ function describeInvalid(type: string, record: Record<string, unknown>, spec: Co
 	for (const [name, field] of Object.entries(spec.required ?? {})) {
 		const value = record[name];
 		if (value === undefined) return `Invalid ${type} command: missing "${name}" (${field.expected})`;
-		if (!Check(field.schema, value)) return `Invalid ${type} command: "${name}" must be ${field.expected}`;
+		if (!typeboxChecks().Check(field.schema, value))
+			return `Invalid ${type} command: "${name}" must be ${field.expected}`;
 	}
 	for (const [name, field] of Object.entries(spec.optional ?? {})) {
 		const value = record[name];
-		if (value != null && !Check(field.schema, value)) {
+		if (value != null && !typeboxChecks().Check(field.schema, value)) {
 			return `Invalid ${type} command: "${name}" must be ${field.expected}`;
 		}
 	}
