@@ -3,7 +3,8 @@
  * never runs TypeBox's compiler (10–30 ms for the session schemas in a fresh process) or its interpreter on a
  * cold path. The schemas stay the one source of truth; a test fails when a generated file is stale.
  * - src/session/validators.generated.ts: session files (`sessionValidatorSchemas()` of src/session/schema.ts);
- * - src/ai/model-registry/validators.generated.ts: models.json (`modelsJsonSchema()`).
+ * - src/ai/model-registry/validators.generated.ts: models.json (`modelsJsonSchema()`);
+ * - src/config/settings-validators.generated.ts: one check per top-level settings key (`SettingsSchema`).
  * With `--check`, writes nothing and exits 1 when a file is out of date.
  * Usage: bun scripts/gen-validators.ts [--check]
  */
@@ -11,6 +12,7 @@ import { join } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { modelsJsonSchema } from "../src/ai/model-registry/schema.ts";
+import { SettingsSchema } from "../src/config/settings-schema.ts";
 import { sessionValidatorSchemas } from "../src/session/schema.ts";
 import { writeOrCheck } from "./generated-file.ts";
 
@@ -20,6 +22,7 @@ const src = join(import.meta.dir, "..", "src");
 export const GENERATED_VALIDATORS: Record<string, () => Record<string, TSchema>> = {
 	"session/validators.generated.ts": sessionValidatorSchemas,
 	"ai/model-registry/validators.generated.ts": () => ({ "models-json": modelsJsonSchema() }),
+	"config/settings-validators.generated.ts": () => SettingsSchema.properties,
 };
 
 export function renderValidators(schemas: Record<string, TSchema>): string {

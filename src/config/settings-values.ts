@@ -6,6 +6,7 @@ import { Kind, type TObject, type TSchema } from "@sinclair/typebox";
 import { typeboxChecks } from "../util/index.ts";
 import { SETTINGS_DEFAULT_VALUES, SettingsSchema } from "./settings-schema.generated.ts";
 import type { Settings } from "./settings-schema.ts";
+import { PRECOMPILED } from "./settings-validators.generated.ts";
 
 export interface SettingsProblem {
 	/** Dotted key path, e.g. `compaction.reserveTokens`. */
@@ -94,7 +95,21 @@ function shortJson(value: unknown): string {
  * not discard its siblings. Returns the value to keep (undefined: drop it) and appends problems.
  */
 function passes(schema: TSchema, value: unknown): boolean {
-	return typeboxChecks().Check(schema, value);
+	const check = precompiledChecks().get(schema);
+	return check ? check(value) : typeboxChecks().Check(schema, value);
+}
+
+let precompiled: WeakMap<TSchema, (value: unknown) => boolean> | undefined;
+
+/** Top-level keys are checked by code compiled ahead of time (scripts/gen-validators.ts); nested ones by TypeBox. */
+function precompiledChecks(): WeakMap<TSchema, (value: unknown) => boolean> {
+	if (precompiled) return precompiled;
+	precompiled = new WeakMap();
+	for (const [key, schema] of Object.entries(SettingsSchema.properties)) {
+		const check = PRECOMPILED[key];
+		if (check) precompiled.set(schema, check);
+	}
+	return precompiled;
 }
 
 function checkValue(schema: TSchema, value: unknown, key: string, problems: SettingsProblem[]): unknown {

@@ -3,11 +3,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Check } from "@sinclair/typebox/value";
 import { defaultsOf, renderSettingsSchemaModule } from "../../../scripts/gen-settings-schema.ts";
-import { checkSettingValue, resolveSettings, SETTINGS_DEFAULTS, SettingsSchema } from "../../../src/config/index.ts";
+import {
+	checkSettingValue,
+	resolveSettings,
+	SETTINGS_DEFAULTS,
+	SettingsSchema,
+	validateSettings,
+} from "../../../src/config/index.ts";
 import {
 	SettingsSchema as BuiltSettingsSchema,
 	renderSettingsJsonSchema,
 } from "../../../src/config/settings-schema.ts";
+import { PRECOMPILED } from "../../../src/config/settings-validators.generated.ts";
 
 /** Every row of pi 0.87.1's docs/settings.md: key, documented default (undefined: decided at run time), a valid
  * value and a value of the wrong type. */
@@ -135,5 +142,38 @@ describe("settings schema", () => {
 			[],
 		];
 		for (const sample of samples) expect(Check(SettingsSchema, sample)).toBe(Check(BuiltSettingsSchema, sample));
+	});
+
+	test("the precompiled check of every top-level key agrees with TypeBox on valid and invalid values", () => {
+		const probes: unknown[] = [
+			undefined,
+			null,
+			true,
+			0,
+			-1,
+			1.5,
+			16384,
+			"",
+			"high",
+			"all",
+			[],
+			["x"],
+			[3],
+			{},
+			{ a: 1 },
+		];
+		for (const [key, schema] of Object.entries(BuiltSettingsSchema.properties)) {
+			const check = PRECOMPILED[key];
+			expect([key, typeof check]).toEqual([key, "function"]);
+			const samples = [...probes, SETTINGS_DEFAULTS[key as keyof typeof SETTINGS_DEFAULTS]];
+			for (const sample of samples)
+				expect([key, sample, check?.(sample)]).toEqual([key, sample, Check(schema, sample)]);
+		}
+		const { settings, problems } = validateSettings({
+			compaction: { reserveTokens: -1, enabled: false },
+			theme: "dark",
+		});
+		expect(settings).toEqual({ compaction: { enabled: false }, theme: "dark" } as never);
+		expect(problems.map((p) => p.key)).toEqual(["compaction.reserveTokens"]);
 	});
 });
