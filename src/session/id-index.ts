@@ -20,21 +20,23 @@ function hexKey(id: string): number {
 }
 
 export class IdIndex<T> {
+	/** Open addressing over hex keys: `slots[i]` is 0 when free, else 1 + the value's index in `values`. */
 	private keys = new Uint32Array(1024);
-	private values: (T | undefined)[] = new Array(1024);
+	private slots = new Int32Array(1024);
 	private mask = 1023;
-	private used = 0;
+	/** Values of hex keys, dense (a large holey array would fall back to a slow sparse representation). */
+	private readonly values: T[] = [];
 	private readonly other = new Map<string, T>();
 
 	get size(): number {
-		return this.used + this.other.size;
+		return this.values.length + this.other.size;
 	}
 
 	private slot(key: number): number {
 		let i = Math.imul(key, 0x9e3779b1) >>> 0;
 		i &= this.mask;
 		for (;;) {
-			if (this.values[i] === undefined || this.keys[i] === key) return i;
+			if (this.slots[i] === 0 || this.keys[i] === key) return i;
 			i = (i + 1) & this.mask;
 		}
 	}
@@ -42,7 +44,8 @@ export class IdIndex<T> {
 	get(id: string): T | undefined {
 		const key = hexKey(id);
 		if (key < 0) return this.other.get(id);
-		return this.values[this.slot(key)];
+		const at = this.slots[this.slot(key)]!;
+		return at === 0 ? undefined : this.values[at - 1];
 	}
 
 	has(id: string): boolean {
@@ -67,28 +70,31 @@ export class IdIndex<T> {
 			this.other.set(id, value);
 			return value;
 		}
-		if ((this.used + 1) * 2 > this.keys.length) this.grow();
+		if ((this.values.length + 1) * 2 > this.keys.length) this.grow();
 		const i = this.slot(key);
-		const existing = this.values[i];
-		if (existing === undefined) this.used++;
-		else if (!replace) return existing;
+		const at = this.slots[i]!;
+		if (at !== 0) {
+			if (!replace) return this.values[at - 1] as T;
+			this.values[at - 1] = value;
+			return value;
+		}
+		this.values.push(value);
 		this.keys[i] = key;
-		this.values[i] = value;
+		this.slots[i] = this.values.length;
 		return value;
 	}
 
 	private grow(): void {
 		const keys = this.keys;
-		const values = this.values;
+		const slots = this.slots;
 		this.keys = new Uint32Array(keys.length * 2);
-		this.values = new Array(keys.length * 2);
+		this.slots = new Int32Array(keys.length * 2);
 		this.mask = keys.length * 2 - 1;
 		for (let i = 0; i < keys.length; i++) {
-			const value = values[i];
-			if (value === undefined) continue;
+			if (slots[i] === 0) continue;
 			const j = this.slot(keys[i]!);
 			this.keys[j] = keys[i]!;
-			this.values[j] = value;
+			this.slots[j] = slots[i]!;
 		}
 	}
 }
