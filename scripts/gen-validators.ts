@@ -2,7 +2,7 @@
  * Compiles TypeBox schemas that are checked on every start into plain check functions ahead of time, so start-up
  * never runs TypeBox's compiler (10–30 ms for the session schemas in a fresh process) or its interpreter on a
  * cold path. The schemas stay the one source of truth; a test fails when a generated file is stale.
- * - src/session/validators.generated.ts: session files (`sessionValidatorSchemas()` of src/session/schema.ts);
+ * - src/session/validators.generated.ts: session files (`sessionValidatorSchemas()` of src/session/schema-source.ts);
  * - src/ai/model-registry/validators.generated.ts: models.json (`modelsJsonSchema()`);
  * - src/config/settings-validators.generated.ts: one check per top-level settings key (`SettingsSchema`).
  * With `--check`, writes nothing and exits 1 when a file is out of date.
@@ -13,7 +13,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { modelsJsonSchema } from "../src/ai/model-registry/schema.ts";
 import { SettingsSchema } from "../src/config/settings-schema.ts";
-import { sessionValidatorSchemas } from "../src/session/schema.ts";
+import { sessionValidatorSchemas } from "../src/session/schema-source.ts";
 import { writeOrCheck } from "./generated-file.ts";
 
 const src = join(import.meta.dir, "..", "src");

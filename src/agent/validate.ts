@@ -5,7 +5,7 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { TypeCheck } from "@sinclair/typebox/compiler";
-import { typeboxChecks } from "../util/index.ts";
+import { typebox } from "../util/index.ts";
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -15,7 +15,7 @@ function validatorFor(schema: TSchema): TypeCheck<TSchema> | null {
 	let check = compiled.get(schema);
 	if (check === undefined) {
 		try {
-			check = typeboxChecks().TypeCompiler.Compile(schema);
+			check = typebox().TypeCompiler.Compile(schema);
 		} catch {
 			// Not compilable (plain JSON schema without TypeBox kinds): the slow path below decides.
 			check = null;
@@ -30,7 +30,7 @@ export function validateToolArguments(toolName: string, schema: TSchema, args: u
 	if (validatorFor(schema)?.Check(input)) return { ok: true, value: input };
 	let value: unknown = structuredClone(input);
 	try {
-		const { Check, Convert, Errors } = typeboxChecks();
+		const { Check, Convert, Errors } = typebox();
 		value = Convert(schema, value);
 		if (Check(schema, value)) return { ok: true, value };
 		const problems = [...Errors(schema, value)]

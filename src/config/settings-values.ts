@@ -2,8 +2,8 @@
  * Settings values: legacy-key migration, per-key validation against the schema (a bad key is dropped and reported;
  * its siblings survive), project-over-global merge, and defaults.
  */
-import { Kind, type TObject, type TSchema } from "@sinclair/typebox";
-import { typeboxChecks } from "../util/index.ts";
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { TypeBoxKind as Kind, typebox } from "../util/index.ts";
 import { SETTINGS_DEFAULT_VALUES, SettingsSchema } from "./settings-schema.generated.ts";
 import type { Settings } from "./settings-schema.ts";
 import { PRECOMPILED } from "./settings-validators.generated.ts";
@@ -96,7 +96,7 @@ function shortJson(value: unknown): string {
  */
 function passes(schema: TSchema, value: unknown): boolean {
 	const check = precompiledChecks().get(schema);
-	return check ? check(value) : typeboxChecks().Check(schema, value);
+	return check ? check(value) : typebox().Check(schema, value);
 }
 
 let precompiled: WeakMap<TSchema, (value: unknown) => boolean> | undefined;

@@ -4,17 +4,18 @@
  */
 
 import { join, relative, resolve, sep } from "node:path";
-import { Type } from "@sinclair/typebox";
-import { errorMessage, isGlob, matchGlob, readdirSync, readFileSync, statSync, typeboxChecks } from "../util/index.ts";
+import { errorMessage, isGlob, matchGlob, readdirSync, readFileSync, statSync, typebox } from "../util/index.ts";
 import type { ExtensionDiagnostic } from "./types.ts";
 
 /** The package.json fields pi reads, built on first use (only packages with extensions are read). */
 let manifestSchema: ReturnType<typeof buildManifest> | undefined;
-const buildManifest = () =>
-	Type.Object({
+const buildManifest = () => {
+	const { Type } = typebox();
+	return Type.Object({
 		dependencies: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
 		pi: Type.Optional(Type.Object({ extensions: Type.Optional(Type.Array(Type.String())) })),
 	});
+};
 const manifest = () => {
 	manifestSchema ??= buildManifest();
 	return manifestSchema;
@@ -45,7 +46,7 @@ export function readManifest(dir: string, isHostPackage: (name: string) => boole
 	} catch (error) {
 		return { diagnostics: [{ level: "error", path: file, message: `invalid JSON: ${errorMessage(error)}` }] };
 	}
-	const { Check, Errors } = typeboxChecks();
+	const { Check, Errors } = typebox();
 	if (!Check(manifest(), raw)) {
 		const first = Errors(manifest(), raw).First();
 		const where = first ? first.path || "/" : "/";

@@ -18,7 +18,7 @@ export { SessionFormatError } from "./load.ts";
 export { SessionLockedError } from "./lock.ts";
 export { type AppendableMessage, SessionManager } from "./manager.ts";
 export { defaultAgentDir, encodeCwd, getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.ts";
-export { isKnownEntryType, SessionEntrySchema, SessionHeaderSchema } from "./schema.ts";
+export { isKnownEntryType } from "./schema.ts";
 export * from "./types.ts";
 
 import type { SessionManager } from "./manager.ts";

@@ -1,140 +1,27 @@
 /**
- * TypeBox schemas for what a session file may hold, checked when a line is loaded. One union for the entry
- * types; messages inside `message` entries are checked by role in a second step. The schemas require what this
- * layer and its consumers read and accept everything else (extra fields, unknown content blocks, unknown roles,
- * usages without `totalTokens` as old pi wrote them), so real pi files load. Entry types this version does not
- * know only need the envelope (`type`, `id`, `parentId`, `timestamp`) and are passed through.
- * Validators are compiled on first use so loading this module costs nothing at start-up.
+ * Checks for what a session file may hold (the schemas are in schema-source.ts): every line is checked by code
+ * compiled ahead of time from those schemas (validators.generated.ts), so opening a session neither builds a
+ * schema nor loads TypeBox. Only a failing line loads them, to say what is wrong with it.
  */
-import { type TSchema, Type } from "@sinclair/typebox";
-import { type SchemaCheck, schemaCheck } from "../util/index.ts";
+import { typebox } from "../util/index.ts";
+import type * as Source from "./schema-source.ts";
 import { PRECOMPILED } from "./validators.generated.ts";
 
-const Str = Type.String();
-const OptStr = Type.Optional(Type.String());
-const Id = Type.String({ minLength: 1 });
-const Block = Type.Object({ type: Type.String() });
-const Blocks = Type.Array(Block);
-const UserContent = Type.Union([Type.String(), Blocks]);
-const Loose = Type.Object({});
+let source: typeof Source | undefined;
+let schemasByName: ReturnType<typeof Source.sessionValidatorSchemas> | undefined;
 
-function entry<T extends string, P extends Record<string, TSchema>>(type: T, props: P) {
-	return Type.Object({
-		type: Type.Literal(type),
-		id: Id,
-		parentId: Type.Union([Id, Type.Null()]),
-		timestamp: Str,
-		...props,
-	});
-}
-
-export const SessionHeaderSchema = Type.Object({
-	type: Type.Literal("session"),
-	id: Id,
-	version: Type.Optional(Type.Number()),
-	timestamp: OptStr,
-	cwd: OptStr,
-	parentSession: OptStr,
-});
-
-export const SystemMessageSchema = Type.Object({
-	role: Type.Literal("system"),
-	content: UserContent,
-	sections: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]))),
-	toolsAdded: Type.Optional(Type.Array(Type.Object({ name: Str }))),
-	toolsRemoved: Type.Optional(Type.Array(Type.Object({ name: Str }))),
-	replace: Type.Optional(Type.Boolean()),
-});
-
-/** The entry union (discriminated on `type`). */
-export const SessionEntrySchema = Type.Union([
-	entry("message", { message: Type.Object({ role: Str }) }),
-	entry("thinking_level_change", { thinkingLevel: Str }),
-	entry("model_change", { provider: Str, modelId: Str }),
-	entry("usage", { kind: Str, provider: Str, model: Str, usage: Loose, note: OptStr }),
-	entry("compaction", {
-		summary: Str,
-		firstKeptEntryId: Id,
-		tokensBefore: Type.Number(),
-		usage: Type.Optional(Loose),
-		fromHook: Type.Optional(Type.Boolean()),
-		systemMessage: Type.Optional(SystemMessageSchema),
-	}),
-	entry("branch_summary", {
-		fromId: Str,
-		summary: Str,
-		usage: Type.Optional(Loose),
-		fromHook: Type.Optional(Type.Boolean()),
-	}),
-	entry("custom", { customType: Str }),
-	entry("custom_message", { customType: Str, content: UserContent, display: Type.Boolean() }),
-	entry("context_edit", {
-		targetId: Id,
-		replacement: Type.Union([Type.Null(), Type.Object({ content: UserContent })]),
-	}),
-	entry("label", { targetId: Id, label: Type.Optional(Type.Union([Type.String(), Type.Null()])) }),
-	entry("session_info", { name: Type.Optional(Type.Union([Type.String(), Type.Null()])) }),
-]);
-
-/** Envelope every entry needs, known type or not. */
-export const EntryEnvelopeSchema = Type.Object({
-	type: Str,
-	id: Id,
-	parentId: Type.Union([Id, Type.Null()]),
-	timestamp: Str,
-});
-
-const OptNumber = Type.Optional(Type.Number());
-
-/** Stored messages by role; roles not listed here only need `role`. */
-export const MessageSchemas: Record<string, TSchema> = {
-	user: Type.Object({ role: Type.Literal("user"), content: UserContent, timestamp: OptNumber }),
-	assistant: Type.Object({
-		role: Type.Literal("assistant"),
-		content: Blocks,
-		provider: OptStr,
-		model: OptStr,
-		usage: Type.Optional(Loose),
-		stopReason: OptStr,
-	}),
-	toolResult: Type.Object({ role: Type.Literal("toolResult"), toolCallId: Str, content: Blocks }),
-	bashExecution: Type.Object({ role: Type.Literal("bashExecution"), command: Str, output: Str }),
-	custom: Type.Object({ role: Type.Literal("custom"), customType: Str, content: UserContent }),
-	branchSummary: Type.Object({ role: Type.Literal("branchSummary"), summary: Str }),
-	compactionSummary: Type.Object({ role: Type.Literal("compactionSummary"), summary: Str }),
-	system: SystemMessageSchema,
-};
-
-/**
- * Every schema a session file is checked against, by name ("header", "envelope", "entry:<type>",
- * "message:<role>"). scripts/gen-validators.ts compiles them ahead of time into validators.generated.ts, so
- * opening a session never pays TypeBox's run-time compilation (10–30 ms for these schemas in a fresh process).
- */
-export function sessionValidatorSchemas(): Record<string, TSchema> {
-	const out: Record<string, TSchema> = { header: SessionHeaderSchema, envelope: EntryEnvelopeSchema };
-	for (const variant of SessionEntrySchema.anyOf) out[`entry:${variant.properties.type.const}`] = variant;
-	for (const [role, schema] of Object.entries(MessageSchemas)) out[`message:${role}`] = schema;
-	return out;
-}
-
-const checkFor = (name: string, schema: TSchema) => schemaCheck(schema, [], PRECOMPILED[name]);
-
-const entryChecks = new Map<string, SchemaCheck<TSchema>>();
-const messageChecks = new Map<string, SchemaCheck<TSchema>>();
-let headerCheck: SchemaCheck<TSchema> | undefined;
-let envelopeCheck: SchemaCheck<TSchema> | undefined;
-
-function entrySchemaFor(type: string): TSchema | undefined {
-	for (const variant of SessionEntrySchema.anyOf) {
-		if (variant.properties.type.const === type) return variant;
-	}
-	return undefined;
-}
-
-function firstError(check: SchemaCheck<TSchema>, value: unknown): string {
-	const error = check.FirstError(value);
+/** The first problem TypeBox finds with `value` against the named schema. */
+function firstError(name: string, value: unknown): string {
+	source ??= require("./schema-source.ts") as typeof Source;
+	schemasByName ??= source.sessionValidatorSchemas();
+	const schema = schemasByName[name];
+	const error = schema ? typebox().Errors(schema, [], value).First() : undefined;
 	if (!error) return "invalid";
 	return `${error.path || "(root)"}: ${error.message}`;
+}
+
+function check(name: string, value: unknown): boolean {
+	return (PRECOMPILED[name] as (value: unknown) => boolean)(value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -143,14 +30,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Whether `type` is one of the entry types this version knows. */
 export function isKnownEntryType(type: string): boolean {
-	return entrySchemaFor(type) !== undefined;
+	return Object.hasOwn(PRECOMPILED, `entry:${type}`);
 }
 
 /** Checks a parsed header line: undefined when valid, else a short reason. */
 export function checkHeader(value: unknown): string | undefined {
-	headerCheck ??= checkFor("header", SessionHeaderSchema);
 	if (!isObject(value) || value.type !== "session") return "line 1 is not a session header";
-	return headerCheck.Check(value) ? undefined : `bad session header (${firstError(headerCheck, value)})`;
+	return check("header", value) ? undefined : `bad session header (${firstError("header", value)})`;
 }
 
 /**
@@ -161,29 +47,18 @@ export function checkEntry(value: unknown): string | undefined {
 	if (!isObject(value)) return "not a JSON object";
 	const type = value.type;
 	if (typeof type !== "string") return "no entry type";
-	let check = entryChecks.get(type);
-	if (!check) {
-		const schema = entrySchemaFor(type);
-		if (!schema) {
-			envelopeCheck ??= checkFor("envelope", EntryEnvelopeSchema);
-			return envelopeCheck.Check(value) ? undefined : `bad ${type} entry (${firstError(envelopeCheck, value)})`;
-		}
-		check = checkFor(`entry:${type}`, schema);
-		entryChecks.set(type, check);
+	if (!isKnownEntryType(type)) {
+		return check("envelope", value) ? undefined : `bad ${type} entry (${firstError("envelope", value)})`;
 	}
-	if (!check.Check(value)) return `bad ${type} entry (${firstError(check, value)})`;
+	const name = `entry:${type}`;
+	if (!check(name, value)) return `bad ${type} entry (${firstError(name, value)})`;
 	if (type === "message") return checkMessage((value as unknown as { message: { role: string } }).message);
 	return undefined;
 }
 
 function checkMessage(message: { role: string }): string | undefined {
 	const role = message.role;
-	let check = messageChecks.get(role);
-	if (!check) {
-		const schema = Object.hasOwn(MessageSchemas, role) ? MessageSchemas[role] : undefined;
-		if (!schema) return undefined;
-		check = checkFor(`message:${role}`, schema);
-		messageChecks.set(role, check);
-	}
-	return check.Check(message) ? undefined : `bad ${role} message (${firstError(check, message)})`;
+	const name = `message:${role}`;
+	if (typeof role !== "string" || !Object.hasOwn(PRECOMPILED, name)) return undefined;
+	return check(name, message) ? undefined : `bad ${role} message (${firstError(name, message)})`;
 }

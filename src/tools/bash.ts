@@ -6,11 +6,11 @@
  */
 
 import type { Readable } from "node:stream";
-import { Type } from "@sinclair/typebox";
 import type { AgentToolUpdateCallback } from "../agent/index.ts";
 import { childProcess, errorMessage, os, statSync } from "../util/index.ts";
 import { execWithBun } from "./bash-bun.ts";
 import { OutputCollector } from "./bash-output.ts";
+import { bashSchema } from "./schemas.generated.ts";
 import { killProcessTree, resolveShell } from "./shell.ts";
 import type { BuiltinTool, TruncationResult } from "./types.ts";
 
@@ -160,11 +160,6 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 		},
 	};
 }
-
-const bashSchema = Type.Object({
-	command: Type.String({ description: "Bash command to execute" }),
-	timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (optional, no default timeout)" })),
-});
 
 export function createBashTool(
 	cwd: string,

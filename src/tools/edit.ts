@@ -6,7 +6,6 @@
  * kept (see edit-text.ts). The read-modify-write runs inside the file mutation queue.
  */
 
-import { Type } from "@sinclair/typebox";
 import { fsPromises } from "../util/index.ts";
 import description from "./edit.txt" with { type: "text" };
 import { renderDiff } from "./edit-diff.ts";
@@ -14,24 +13,9 @@ import { type EditEntry, locateEdits } from "./edit-match.ts";
 import { decodeFile, encodeFile, lfView, toLf, toOriginalIndex, withLineEnding } from "./edit-text.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./paths.ts";
+import { editSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
 import type { BuiltinTool } from "./types.ts";
-
-const editEntrySchema = Type.Object(
-	{
-		oldText: Type.String({ description: "Text to replace; must match the file exactly and occur once" }),
-		newText: Type.String({ description: "Text to put in its place" }),
-	},
-	{ additionalProperties: false },
-);
-
-const editSchema = Type.Object({
-	path: Type.String({ description: "File to edit: absolute, or relative to the working directory" }),
-	edits: Type.Array(editEntrySchema, {
-		minItems: 1,
-		description: "Replacements, each located in the original file; they must not overlap",
-	}),
-});
 
 export interface EditToolDetails {
 	/** Changed lines with line numbers and 4 lines of context. */

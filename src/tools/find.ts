@@ -5,11 +5,11 @@
  */
 
 import { isAbsolute, relative, sep } from "node:path";
-import { Type } from "@sinclair/typebox";
 import { childProcess, existsSync, matchGlob } from "../util/index.ts";
 import { findFd, throwIfAborted } from "./external.ts";
 import { walkTree } from "./ignore.ts";
 import { resolveToolPath } from "./paths.ts";
+import { findSchema } from "./schemas.generated.ts";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.ts";
 import type { BuiltinTool, TruncationResult } from "./types.ts";
 
@@ -40,14 +40,6 @@ export interface FindToolDetails {
 const DEFAULT_LIMIT = 1000;
 
 const localOperations: FindOperations = { exists: (path) => existsSync(path) };
-
-const findSchema = Type.Object({
-	pattern: Type.String({
-		description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'",
-	}),
-	path: Type.Optional(Type.String({ description: "Directory to search in (default: current directory)" })),
-	limit: Type.Optional(Type.Number({ description: "Maximum number of results (default: 1000)" })),
-});
 
 function toPosix(path: string): string {
 	return sep === "/" ? path : path.split(sep).join("/");

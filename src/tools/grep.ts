@@ -5,12 +5,13 @@
  */
 
 import { basename, relative, sep } from "node:path";
-import { type Static, Type } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
 import { statSync } from "../util/index.ts";
 import { findRipgrep, throwIfAborted } from "./external.ts";
 import { type GrepHit, type GrepSearch, grepNative } from "./grep-native.ts";
 import { grepRipgrep } from "./grep-rg.ts";
 import { resolveToolPath } from "./paths.ts";
+import { grepSchema } from "./schemas.generated.ts";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead, truncateLine } from "./truncate.ts";
 import type { BuiltinTool, TruncationResult } from "./types.ts";
 
@@ -53,20 +54,6 @@ const localOperations: GrepOperations = {
 	isDirectory: (path) => statSync(path).isDirectory(),
 	isRegularFile: isLocalRegularFile,
 };
-
-const grepSchema = Type.Object({
-	pattern: Type.String({ description: "Search pattern (regex or literal string)" }),
-	path: Type.Optional(Type.String({ description: "Directory or file to search (default: current directory)" })),
-	glob: Type.Optional(Type.String({ description: "Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'" })),
-	ignoreCase: Type.Optional(Type.Boolean({ description: "Case-insensitive search (default: false)" })),
-	literal: Type.Optional(
-		Type.Boolean({ description: "Treat pattern as literal string instead of regex (default: false)" }),
-	),
-	context: Type.Optional(
-		Type.Number({ description: "Number of lines to show before and after each match (default: 0)" }),
-	),
-	limit: Type.Optional(Type.Number({ description: "Maximum number of matches to return (default: 100)" })),
-});
 
 type GrepParams = Static<typeof grepSchema>;
 

@@ -4,10 +4,10 @@
  */
 
 import { join } from "node:path";
-import { Type } from "@sinclair/typebox";
 import { errorMessage, existsSync, readdirSync, statSync } from "../util/index.ts";
 import { throwIfAborted } from "./external.ts";
 import { resolveToolPath } from "./paths.ts";
+import { lsSchema } from "./schemas.generated.ts";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead } from "./truncate.ts";
 import type { BuiltinTool, TruncationResult } from "./types.ts";
 
@@ -35,11 +35,6 @@ const localOperations: LsOperations = {
 	stat: (path) => statSync(path),
 	readdir: (path) => readdirSync(path),
 };
-
-const lsSchema = Type.Object({
-	path: Type.Optional(Type.String({ description: "Directory to list (default: current directory)" })),
-	limit: Type.Optional(Type.Number({ description: "Maximum number of entries to return (default: 500)" })),
-});
 
 export function createLsTool(
 	cwd: string,

@@ -4,7 +4,6 @@
  * and symlink loops are refused with a clear message — and text is read in bounded chunks (see read-window.ts), so
  * a small window of a huge file costs little time and memory.
  */
-import { Type } from "@sinclair/typebox";
 import type { ImageContent, TextContent } from "../ai/index.ts";
 import { readPathVariants, resolveToolPath } from "./paths.ts";
 import description from "./read.txt" with { type: "text" };
@@ -17,18 +16,13 @@ import {
 	sniffImageMimeType,
 } from "./read-source.ts";
 import { decodeWindow, looksBinary, scanWindow, type WindowScan } from "./read-window.ts";
+import { readSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.ts";
 import type { BuiltinTool, TruncationResult } from "./types.ts";
 
 export type { ReadFileInfo, ReadFileKind, ReadOperations } from "./read-source.ts";
 export { localReadOperations, sniffImageMimeType } from "./read-source.ts";
-
-const readSchema = Type.Object({
-	path: Type.String({ description: "File to read: absolute, or relative to the working directory" }),
-	offset: Type.Optional(Type.Number({ description: "Line to start at (1 = first line)" })),
-	limit: Type.Optional(Type.Number({ description: "Largest number of lines to return" })),
-});
 
 export interface ReadToolDetails {
 	truncation?: TruncationResult;

@@ -4,18 +4,13 @@
  */
 
 import { dirname } from "node:path";
-import { Type } from "@sinclair/typebox";
 import { fsPromises } from "../util/index.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./paths.ts";
+import { writeSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
 import type { BuiltinTool } from "./types.ts";
 import description from "./write.txt" with { type: "text" };
-
-const writeSchema = Type.Object({
-	path: Type.String({ description: "File to write: absolute, or relative to the working directory" }),
-	content: Type.String({ description: "The complete new content of the file" }),
-});
 
 export interface WriteOperations {
 	/** Writes `content` (UTF-8) to the file, replacing it. */

@@ -7,6 +7,6 @@ export { expandHome, homeDir } from "./home.ts";
 export { type SchemaCheck, schemaCheck } from "./schema-check.ts";
 export { flushStdio, readStdinIfPiped, writeStderr, writeStdout } from "./stdio.ts";
 export { printTimings, timing } from "./timings.ts";
-export { typeboxChecks } from "./typebox-checks.ts";
+export { Kind as TypeBoxKind, typebox } from "./typebox.ts";
 export { uuidv7 } from "./uuid.ts";
 export { APP_NAME, PI_COMPAT_VERSION, VERSION } from "./version.ts";

@@ -7,7 +7,7 @@
  */
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { TypeCheck, ValueError } from "@sinclair/typebox/compiler";
-import { typeboxChecks } from "./typebox-checks.ts";
+import { typebox } from "./typebox.ts";
 
 const COMPILE_AFTER = 32;
 
@@ -34,13 +34,13 @@ export function schemaCheck<T extends TSchema>(
 		Check(value: unknown): value is Static<T> {
 			if (compiled) return compiled.Check(value);
 			if (++calls > COMPILE_AFTER) {
-				compiled = typeboxChecks().TypeCompiler.Compile(schema, references);
+				compiled = typebox().TypeCompiler.Compile(schema, references);
 				return compiled.Check(value);
 			}
-			return typeboxChecks().Check(schema, references, value);
+			return typebox().Check(schema, references, value);
 		},
 		FirstError(value: unknown): ValueError | undefined {
-			return typeboxChecks().Errors(schema, references, value).First();
+			return typebox().Errors(schema, references, value).First();
 		},
 	};
 }

@@ -5,9 +5,9 @@
  * accepted, as pi does.
  */
 
-import { Kind, type Static, type TSchema, Type } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import type { ValueError } from "@sinclair/typebox/errors";
-import { errorMessage, readFileSync, typeboxChecks } from "../../util/index.ts";
+import { errorMessage, TypeBoxKind as Kind, readFileSync, typebox } from "../../util/index.ts";
 import { PRECOMPILED } from "./validators.generated.ts";
 
 /**
@@ -16,6 +16,7 @@ import { PRECOMPILED } from "./validators.generated.ts";
  * time on every run.
  */
 function buildSchemas() {
+	const { Type } = typebox();
 	const NonEmpty = Type.String({ minLength: 1 });
 	const Headers = Type.Record(Type.String(), Type.String());
 	const ThinkingValue = Type.Union([Type.String(), Type.Null()]);
@@ -157,7 +158,7 @@ export function parseModelsJson(path: string, text: string): ModelsJsonLoad {
 		return { config: raw as ModelsJson, errors: [] };
 	const seen = new Set<string>();
 	const errors: string[] = [];
-	for (const error of typeboxChecks().Errors(modelsJsonSchema(), raw)) {
+	for (const error of typebox().Errors(modelsJsonSchema(), raw)) {
 		const where = jsonPath(raw, error.path);
 		if (seen.has(where)) continue;
 		seen.add(where);
@@ -185,7 +186,7 @@ export function jsonPath(root: unknown, pointer: string): string {
 }
 
 function describeError(error: ValueError): string {
-	const { ValueErrorType } = typeboxChecks();
+	const { ValueErrorType } = typebox();
 	const schema = error.schema as TSchema & Record<string, unknown>;
 	switch (error.type) {
 		case ValueErrorType.ObjectRequiredProperty:

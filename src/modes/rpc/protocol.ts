@@ -13,8 +13,8 @@
  * answer `Invalid <type> command: ...` with the id echoed — the same envelope, a clearer text. Optional fields
  * that are `null` count as absent and are removed. `id` is echoed whatever its JSON type, as pi does.
  */
-import { type TObject, type TSchema, Type } from "@sinclair/typebox";
-import { type SchemaCheck, schemaCheck, typeboxChecks } from "../../util/index.ts";
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { type SchemaCheck, schemaCheck, typebox } from "../../util/index.ts";
 import { v8JsonParseErrorMessage } from "./json-error.ts";
 import {
 	RPC_COMMAND_TYPES,
@@ -37,6 +37,7 @@ interface CommandSpec {
 }
 
 function oneOf(...values: string[]): FieldSpec {
+	const { Type } = typebox();
 	return {
 		schema: Type.Union(values.map((value) => Type.Literal(value))),
 		expected: `one of ${values.map((value) => JSON.stringify(value)).join(", ")}`,
@@ -48,6 +49,7 @@ function oneOf(...values: string[]): FieldSpec {
  * this module but never read a command.
  */
 function buildCommandSpecs(): Record<RpcCommandType, CommandSpec> {
+	const { Type } = typebox();
 	const STRING: FieldSpec = { schema: Type.String(), expected: "a string" };
 	const BOOLEAN: FieldSpec = { schema: Type.Boolean(), expected: "a boolean" };
 	const ImageContentSchema = Type.Object({
@@ -110,6 +112,7 @@ const commandSpecs = () => {
 };
 
 function commandSchema(type: RpcCommandType, spec: CommandSpec): TObject {
+	const { Type } = typebox();
 	const properties: Record<string, TSchema> = { type: Type.Literal(type), id: Type.Optional(Type.Unknown()) };
 	for (const [name, field] of Object.entries(spec.required ?? {})) properties[name] = field.schema;
 	for (const [name, field] of Object.entries(spec.optional ?? {})) {
@@ -171,12 +174,11 @@ function describeInvalid(type: string, record: Record<string, unknown>, spec: Co
 	for (const [name, field] of Object.entries(spec.required ?? {})) {
 		const value = record[name];
 		if (value === undefined) return `Invalid ${type} command: missing "${name}" (${field.expected})`;
-		if (!typeboxChecks().Check(field.schema, value))
-			return `Invalid ${type} command: "${name}" must be ${field.expected}`;
+		if (!typebox().Check(field.schema, value)) return `Invalid ${type} command: "${name}" must be ${field.expected}`;
 	}
 	for (const [name, field] of Object.entries(spec.optional ?? {})) {
 		const value = record[name];
-		if (value != null && !typeboxChecks().Check(field.schema, value)) {
+		if (value != null && !typebox().Check(field.schema, value)) {
 			return `Invalid ${type} command: "${name}" must be ${field.expected}`;
 		}
 	}

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { GENERATED_VALIDATORS, renderValidators } from "../../../scripts/gen-validators.ts";
-import { sessionValidatorSchemas } from "../../../src/session/schema.ts";
+import { sessionValidatorSchemas } from "../../../src/session/schema-source.ts";
 import { PRECOMPILED } from "../../../src/session/validators.generated.ts";
 
 describe("precompiled session validators", () => {

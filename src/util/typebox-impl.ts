@@ -1,4 +1,5 @@
-/** TypeBox's checking half, gathered so `typeboxChecks()` can load it on first use. Import it only from there. */
+/** TypeBox's builders and checkers, gathered so `typebox()` can load them on first use. Import only from there. */
+export { Kind, Type } from "@sinclair/typebox";
 export { TypeCompiler } from "@sinclair/typebox/compiler";
 export { Errors, ValueErrorType } from "@sinclair/typebox/errors";
 export { Check, Convert } from "@sinclair/typebox/value";
