@@ -4,7 +4,6 @@ export * from "./fs.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
 export { isGlob, matchGlob } from "./glob.ts";
 export { expandHome, homeDir } from "./home.ts";
-export { type SchemaCheck, schemaCheck } from "./schema-check.ts";
 export { flushStdio, readStdinIfPiped, writeStderr, writeStdout } from "./stdio.ts";
 export { printTimings, timing } from "./timings.ts";
 export { Kind as TypeBoxKind, typebox } from "./typebox.ts";

@@ -14,7 +14,7 @@
  * that are `null` count as absent and are removed. `id` is echoed whatever its JSON type, as pi does.
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { type SchemaCheck, schemaCheck, typebox } from "../../util/index.ts";
+import { typebox } from "../../util/index.ts";
 import { v8JsonParseErrorMessage } from "./json-error.ts";
 import {
 	RPC_COMMAND_TYPES,
@@ -25,9 +25,16 @@ import {
 	type RpcSuccessResponse,
 } from "./types.ts";
 
-/** A field of a command: its schema and how to name what it should be in an error. */
+/**
+ * What a command field must hold: a string, a boolean, an array of images, or one of a few strings. Kept as plain
+ * data so reading a command needs no schema library; `rpcCommandSchemas()` builds the same rules as TypeBox
+ * schemas for those who want them (a test checks both agree).
+ */
+type FieldKind = "string" | "boolean" | "images" | readonly string[];
+
+/** A field of a command: what it must hold and how to name that in an error. */
 interface FieldSpec {
-	schema: TSchema;
+	kind: FieldKind;
 	expected: string;
 }
 
@@ -37,126 +44,122 @@ interface CommandSpec {
 }
 
 function oneOf(...values: string[]): FieldSpec {
-	const { Type } = typebox();
-	return {
-		schema: Type.Union(values.map((value) => Type.Literal(value))),
-		expected: `one of ${values.map((value) => JSON.stringify(value)).join(", ")}`,
-	};
+	return { kind: values, expected: `one of ${values.map((value) => JSON.stringify(value)).join(", ")}` };
 }
 
-/**
- * The fields of every command besides `type` and `id`, built on the first command read: print and JSON runs load
- * this module but never read a command.
- */
-function buildCommandSpecs(): Record<RpcCommandType, CommandSpec> {
-	const { Type } = typebox();
-	const STRING: FieldSpec = { schema: Type.String(), expected: "a string" };
-	const BOOLEAN: FieldSpec = { schema: Type.Boolean(), expected: "a boolean" };
-	const ImageContentSchema = Type.Object({
-		type: Type.Literal("image"),
-		data: Type.String(),
-		mimeType: Type.String(),
-	});
-	const IMAGES: FieldSpec = {
-		schema: Type.Array(ImageContentSchema),
-		expected: 'an array of images ({"type":"image","data":<base64>,"mimeType":<string>})',
-	};
-
-	const QUEUE_MODE = oneOf("all", "one-at-a-time");
-	const MESSAGE = { required: { message: STRING }, optional: { images: IMAGES } };
-
-	return {
-		prompt: {
-			required: MESSAGE.required,
-			optional: { ...MESSAGE.optional, streamingBehavior: oneOf("steer", "followUp") },
-		},
-		steer: MESSAGE,
-		follow_up: MESSAGE,
-		abort: {},
-		clear_queue: {},
-		new_session: { optional: { parentSession: STRING } },
-		get_state: {},
-		set_model: { required: { provider: STRING, modelId: STRING } },
-		cycle_model: {},
-		get_available_models: {},
-		set_thinking_level: { required: { level: oneOf("off", "minimal", "low", "medium", "high", "xhigh", "max") } },
-		cycle_thinking_level: {},
-		get_available_thinking_levels: {},
-		set_steering_mode: { required: { mode: QUEUE_MODE } },
-		set_follow_up_mode: { required: { mode: QUEUE_MODE } },
-		compact: { optional: { customInstructions: STRING } },
-		set_auto_compaction: { required: { enabled: BOOLEAN } },
-		set_auto_retry: { required: { enabled: BOOLEAN } },
-		abort_retry: {},
-		bash: { required: { command: STRING }, optional: { excludeFromContext: BOOLEAN } },
-		abort_bash: {},
-		get_session_stats: {},
-		export_html: { optional: { outputPath: STRING } },
-		switch_session: { required: { sessionPath: STRING } },
-		fork: { required: { entryId: STRING } },
-		clone: {},
-		get_fork_messages: {},
-		get_entries: { optional: { since: STRING } },
-		get_tree: {},
-		get_last_assistant_text: {},
-		set_session_name: { required: { name: STRING } },
-		get_messages: {},
-		get_commands: {},
-	};
-}
-
-let specs: Record<RpcCommandType, CommandSpec> | undefined;
-const commandSpecs = () => {
-	specs ??= buildCommandSpecs();
-	return specs;
+const STRING: FieldSpec = { kind: "string", expected: "a string" };
+const BOOLEAN: FieldSpec = { kind: "boolean", expected: "a boolean" };
+const IMAGES: FieldSpec = {
+	kind: "images",
+	expected: 'an array of images ({"type":"image","data":<base64>,"mimeType":<string>})',
 };
+const QUEUE_MODE = oneOf("all", "one-at-a-time");
+const MESSAGE = { required: { message: STRING }, optional: { images: IMAGES } };
+
+/** The fields of every command besides `type` and `id`. */
+const COMMAND_SPECS: Record<RpcCommandType, CommandSpec> = {
+	prompt: {
+		required: MESSAGE.required,
+		optional: { ...MESSAGE.optional, streamingBehavior: oneOf("steer", "followUp") },
+	},
+	steer: MESSAGE,
+	follow_up: MESSAGE,
+	abort: {},
+	clear_queue: {},
+	new_session: { optional: { parentSession: STRING } },
+	get_state: {},
+	set_model: { required: { provider: STRING, modelId: STRING } },
+	cycle_model: {},
+	get_available_models: {},
+	set_thinking_level: { required: { level: oneOf("off", "minimal", "low", "medium", "high", "xhigh", "max") } },
+	cycle_thinking_level: {},
+	get_available_thinking_levels: {},
+	set_steering_mode: { required: { mode: QUEUE_MODE } },
+	set_follow_up_mode: { required: { mode: QUEUE_MODE } },
+	compact: { optional: { customInstructions: STRING } },
+	set_auto_compaction: { required: { enabled: BOOLEAN } },
+	set_auto_retry: { required: { enabled: BOOLEAN } },
+	abort_retry: {},
+	bash: { required: { command: STRING }, optional: { excludeFromContext: BOOLEAN } },
+	abort_bash: {},
+	get_session_stats: {},
+	export_html: { optional: { outputPath: STRING } },
+	switch_session: { required: { sessionPath: STRING } },
+	fork: { required: { entryId: STRING } },
+	clone: {},
+	get_fork_messages: {},
+	get_entries: { optional: { since: STRING } },
+	get_tree: {},
+	get_last_assistant_text: {},
+	set_session_name: { required: { name: STRING } },
+	get_messages: {},
+	get_commands: {},
+};
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function fieldMatches(kind: FieldKind, value: unknown): boolean {
+	if (kind === "string") return typeof value === "string";
+	if (kind === "boolean") return typeof value === "boolean";
+	if (kind === "images") {
+		return (
+			Array.isArray(value) &&
+			value.every(
+				(item) =>
+					isRecord(item) && item.type === "image" && typeof item.data === "string" && typeof item.mimeType === "string",
+			)
+		);
+	}
+	return typeof value === "string" && kind.includes(value);
+}
+
+/** The first field of `record` that does not fit `spec` (required fields first, in declaration order). */
+function invalidField(record: Record<string, unknown>, spec: CommandSpec): string | undefined {
+	for (const [name, field] of Object.entries(spec.required ?? {})) {
+		const value = record[name];
+		if (value === undefined) return `missing "${name}" (${field.expected})`;
+		if (!fieldMatches(field.kind, value)) return `"${name}" must be ${field.expected}`;
+	}
+	for (const [name, field] of Object.entries(spec.optional ?? {})) {
+		const value = record[name];
+		if (value != null && !fieldMatches(field.kind, value)) return `"${name}" must be ${field.expected}`;
+	}
+	return undefined;
+}
+
+function fieldSchema(kind: FieldKind): TSchema {
+	const { Type } = typebox();
+	if (kind === "string") return Type.String();
+	if (kind === "boolean") return Type.Boolean();
+	if (kind === "images") {
+		return Type.Array(Type.Object({ type: Type.Literal("image"), data: Type.String(), mimeType: Type.String() }));
+	}
+	return Type.Union(kind.map((value) => Type.Literal(value)));
+}
 
 function commandSchema(type: RpcCommandType, spec: CommandSpec): TObject {
 	const { Type } = typebox();
 	const properties: Record<string, TSchema> = { type: Type.Literal(type), id: Type.Optional(Type.Unknown()) };
-	for (const [name, field] of Object.entries(spec.required ?? {})) properties[name] = field.schema;
+	for (const [name, field] of Object.entries(spec.required ?? {})) properties[name] = fieldSchema(field.kind);
 	for (const [name, field] of Object.entries(spec.optional ?? {})) {
-		properties[name] = Type.Optional(Type.Union([field.schema, Type.Null()]));
+		properties[name] = Type.Optional(Type.Union([fieldSchema(field.kind), Type.Null()]));
 	}
 	return Type.Object(properties);
 }
 
+let schemas: Record<RpcCommandType, TObject> | undefined;
+
 /**
  * One TypeBox schema per command type: the shape `parseCommandLine` accepts (extra fields allowed, `id` of any
- * JSON type, optional fields may be null). Built on first use: print and JSON runs load this module but never
- * read a command.
+ * JSON type, optional fields may be null). Built on first use; reading commands does not need them.
  */
 export function rpcCommandSchemas(): Record<RpcCommandType, TObject> {
 	schemas ??= Object.fromEntries(
-		RPC_COMMAND_TYPES.map((type) => [type, commandSchema(type, commandSpecs()[type])]),
+		RPC_COMMAND_TYPES.map((type) => [type, commandSchema(type, COMMAND_SPECS[type])]),
 	) as Record<RpcCommandType, TObject>;
 	return schemas;
-}
-
-let schemas: Record<RpcCommandType, TObject> | undefined;
-
-interface CommandValidator {
-	/** Absent for commands without fields: nothing to check. */
-	check?: SchemaCheck<TObject>;
-	spec: CommandSpec;
-	optionalNames: string[];
-}
-
-let validators: Map<string, CommandValidator> | undefined;
-
-function commandValidators(): Map<string, CommandValidator> {
-	if (validators) return validators;
-	validators = new Map();
-	for (const type of RPC_COMMAND_TYPES) {
-		const spec = commandSpecs()[type];
-		const hasFields = spec.required !== undefined || spec.optional !== undefined;
-		validators.set(type, {
-			check: hasFields ? schemaCheck(rpcCommandSchemas()[type]) : undefined,
-			spec,
-			optionalNames: Object.keys(spec.optional ?? {}),
-		});
-	}
-	return validators;
 }
 
 /** The result of reading one stdin line. On failure, `response` is the exact line to send back. */
@@ -167,22 +170,6 @@ export type ParsedCommandLine =
 function failure(id: unknown, command: unknown, error: string): ParsedCommandLine & { ok: false } {
 	const response = errorResponse(id as string | undefined, command as string, error);
 	return { ok: false, error, id: id as string | undefined, command: command as string | undefined, response };
-}
-
-/** Names the first field of `record` that does not fit `spec` (required fields first, in declaration order). */
-function describeInvalid(type: string, record: Record<string, unknown>, spec: CommandSpec): string {
-	for (const [name, field] of Object.entries(spec.required ?? {})) {
-		const value = record[name];
-		if (value === undefined) return `Invalid ${type} command: missing "${name}" (${field.expected})`;
-		if (!typebox().Check(field.schema, value)) return `Invalid ${type} command: "${name}" must be ${field.expected}`;
-	}
-	for (const [name, field] of Object.entries(spec.optional ?? {})) {
-		const value = record[name];
-		if (value != null && !typebox().Check(field.schema, value)) {
-			return `Invalid ${type} command: "${name}" must be ${field.expected}`;
-		}
-	}
-	return `Invalid ${type} command`;
 }
 
 /**
@@ -201,15 +188,13 @@ export function parseCommandLine(line: string): ParsedCommandLine {
 	const record = (typeof parsed === "object" && parsed !== null ? parsed : {}) as Record<string, unknown>;
 	const { id, type } = record;
 	if (type === "extension_ui_response") return { ok: true, command: record as unknown as RpcInbound };
-	const validator = typeof type === "string" ? commandValidators().get(type) : undefined;
-	if (!validator) return failure(id, type, `Unknown command: ${String(type)}`);
-	if (validator.check) {
-		if (!validator.check.Check(record)) {
-			return failure(id, type, describeInvalid(type as string, record, validator.spec));
-		}
-		for (const name of validator.optionalNames) {
-			if (record[name] === null) delete record[name];
-		}
+	const spec =
+		typeof type === "string" && Object.hasOwn(COMMAND_SPECS, type) ? COMMAND_SPECS[type as RpcCommandType] : undefined;
+	if (!spec) return failure(id, type, `Unknown command: ${String(type)}`);
+	const problem = invalidField(record, spec);
+	if (problem) return failure(id, type, `Invalid ${type} command: ${problem}`);
+	for (const name of Object.keys(spec.optional ?? {})) {
+		if (record[name] === null) delete record[name];
 	}
 	return { ok: true, command: record as unknown as RpcInbound };
 }

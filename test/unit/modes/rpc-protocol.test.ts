@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { Check } from "@sinclair/typebox/value";
 import {
 	errorResponse,
 	parseCommandLine,
 	RPC_COMMAND_TYPES,
 	type RpcCommand,
+	rpcCommandSchemas,
 	serializeJsonLine,
 	successResponse,
 	v8JsonParseErrorMessage,
@@ -243,5 +245,40 @@ describe("speed", () => {
 		for (let i = 0; i < rounds; i++) parseCommandLine(line);
 		const perCall = (performance.now() - started) / rounds;
 		expect(perCall).toBeLessThan(0.01);
+	});
+});
+
+describe("command rules and their TypeBox schemas", () => {
+	test("parseCommandLine accepts exactly what rpcCommandSchemas() describes", () => {
+		const image = { type: "image", data: "AAAA", mimeType: "image/png" };
+		const values: unknown[] = [
+			undefined,
+			null,
+			"",
+			"x",
+			"all",
+			"steer",
+			"high",
+			true,
+			0,
+			[],
+			[image],
+			[{ ...image, type: "text" }],
+			[{ type: "image", data: 1, mimeType: "x" }],
+			[null],
+			{},
+		];
+		const schemas = rpcCommandSchemas();
+		for (const type of RPC_COMMAND_TYPES) {
+			const schema = schemas[type];
+			const fields = Object.keys(schema.properties).filter((name) => name !== "type" && name !== "id");
+			const samples: Record<string, unknown>[] = [{ type, id: "1" }];
+			for (const field of fields) for (const value of values) samples.push({ type, id: 2, [field]: value });
+			if (fields.length > 1) samples.push(Object.fromEntries([["type", type], ...fields.map((f) => [f, "x"])]));
+			for (const sample of samples) {
+				const line = JSON.stringify(sample);
+				expect([line, parseCommandLine(line).ok]).toEqual([line, Check(schema, JSON.parse(line))]);
+			}
+		}
 	});
 });
