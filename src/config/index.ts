@@ -31,9 +31,9 @@ export {
 	type SettingsFile,
 	type SettingsLoad,
 	type SettingsScope,
-	StartupSettings,
+	type StartupSettings,
 } from "./settings-file.ts";
-export { SettingsSchema } from "./settings-schema.generated.ts";
+export { settingsSchema } from "./settings-schema.generated.ts";
 export type {
 	DefaultProjectTrust,
 	PackageSourceSetting,

@@ -10,13 +10,11 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { expandHome } from "../util/index.ts";
 import { readJsonObject } from "./json-file.ts";
 import { agentPaths, projectPaths } from "./paths.ts";
-import { SettingsSchema } from "./settings-schema.generated.ts";
 import type { Settings } from "./settings-schema.ts";
 import { GLOBAL_ONLY_KEYS } from "./settings-scope.ts";
 import { deepMerge, migrateSettings, validateSettings } from "./settings-values.ts";
 
-/** The settings schema under its first-cut name (start-up code validates with it). */
-export const StartupSettings = SettingsSchema;
+/** The settings start-up code works with. */
 export type StartupSettings = Settings;
 
 export type SettingsScope = "global" | "project";

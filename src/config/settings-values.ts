@@ -4,7 +4,7 @@
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { TypeBoxKind as Kind, typebox } from "../util/index.ts";
-import { SETTINGS_DEFAULT_VALUES, SettingsSchema } from "./settings-schema.generated.ts";
+import { SETTINGS_DEFAULT_VALUES, settingsSchema } from "./settings-schema.generated.ts";
 import type { Settings } from "./settings-schema.ts";
 import { PRECOMPILED } from "./settings-validators.generated.ts";
 
@@ -105,7 +105,7 @@ let precompiled: WeakMap<TSchema, (value: unknown) => boolean> | undefined;
 function precompiledChecks(): WeakMap<TSchema, (value: unknown) => boolean> {
 	if (precompiled) return precompiled;
 	precompiled = new WeakMap();
-	for (const [key, schema] of Object.entries(SettingsSchema.properties)) {
+	for (const [key, schema] of Object.entries(settingsSchema().properties)) {
 		const check = PRECOMPILED[key];
 		if (check) precompiled.set(schema, check);
 	}
@@ -148,8 +148,10 @@ function checkValue(schema: TSchema, value: unknown, key: string, problems: Sett
 export function validateSettings(raw: Record<string, unknown>): { settings: Settings; problems: SettingsProblem[] } {
 	const problems: SettingsProblem[] = [];
 	const settings: Record<string, unknown> = { ...raw };
-	for (const [key, schema] of Object.entries(SettingsSchema.properties)) {
-		if (settings[key] === undefined) continue;
+	// PRECOMPILED has one check per top-level key, in the schema's order; the schema is built only for a failure.
+	for (const [key, check] of Object.entries(PRECOMPILED)) {
+		if (settings[key] === undefined || check(settings[key])) continue;
+		const schema = settingsSchema().properties[key as keyof Settings] as TSchema;
 		const kept = checkValue(schema, settings[key], key, problems);
 		if (kept === undefined) delete settings[key];
 		else settings[key] = kept;
@@ -159,7 +161,7 @@ export function validateSettings(raw: Record<string, unknown>): { settings: Sett
 
 /** Finds the schema for a key path (`["retry", "provider", "timeoutMs"]`), through objects and records. */
 export function schemaAt(path: readonly string[]): TSchema | undefined {
-	let schema: TSchema | undefined = SettingsSchema;
+	let schema: TSchema | undefined = settingsSchema();
 	for (const part of path) {
 		if (!schema) return undefined;
 		if (isObjectSchema(schema)) schema = schema.properties[part];
