@@ -1,62 +1,37 @@
 /**
- * The built-in model catalogue and its lookups. The data (catalog.json, `{ provider: { modelId: Model } }`, sorted)
- * is generated from pi-ai's published model lists by scripts/gen-models.ts; it holds only models whose `api` this
- * layer implements. Returned models are the catalogue's own objects: treat them as read-only.
+ * The built-in model catalogue and its lookups. The data (one JSON file per provider under catalog/, model id →
+ * Model, sorted) is generated from pi-ai's published model lists by scripts/gen-models.ts; it holds only models
+ * whose `api` this layer implements. Returned models are the catalogue's own objects: treat them as read-only.
  */
+import { readFileSync } from "../../util/index.ts";
 import type { Model, ThinkingLevel } from "../types.ts";
-import catalogText from "./catalog.json" with { type: "text" };
+import { CATALOG_FILES } from "./catalog.generated.ts";
 
 type ProviderModels = Record<string, Model>;
 
 /**
- * The catalogue is parsed one provider at a time: catalog.json holds one top-level key per provider, each at the
- * start of a line indented by exactly one tab (scripts/gen-models.ts writes it so; a test checks the slices against
- * a full parse). Finding those lines is a cheap scan, and a run that only uses one provider parses only that
- * provider's models instead of all 900 (milliseconds of every start-up on a slow machine).
+ * A provider's file is read and parsed the first time its models are asked for: the binary embeds the files, and
+ * a run that uses one provider reads only that one (all 900 models are half a megabyte of JSON).
  */
-interface Slice {
-	start: number;
-	end: number;
-	models?: ProviderModels;
-}
-
-let slices: Map<string, Slice> | undefined;
-
-function catalogIndex(): Map<string, Slice> {
-	if (slices) return slices;
-	// Bun hands a `type: "text"` import over as the file's text; TypeScript still types it as the JSON value.
-	const text = catalogText as unknown as string;
-	const found = new Map<string, Slice>();
-	const marker = '\n\t"';
-	let previous: Slice | undefined;
-	for (let at = text.indexOf(marker); at !== -1; ) {
-		const colon = text.indexOf('":', at + 3);
-		const name = JSON.parse(text.slice(at + 2, colon + 1)) as string;
-		const start = text.indexOf("{", colon);
-		if (previous) previous.end = text.lastIndexOf("}", at) + 1;
-		previous = { start, end: -1 };
-		found.set(name, previous);
-		at = text.indexOf(marker, start);
-	}
-	if (previous) previous.end = text.lastIndexOf("}", text.lastIndexOf("}") - 1) + 1;
-	slices = found;
-	return found;
-}
+const parsed = new Map<string, ProviderModels>();
 
 function providerModels(provider: string): ProviderModels | undefined {
-	const slice = catalogIndex().get(provider);
-	if (!slice) return undefined;
-	slice.models ??= JSON.parse((catalogText as unknown as string).slice(slice.start, slice.end)) as ProviderModels;
-	return slice.models;
+	const cached = parsed.get(provider);
+	if (cached) return cached;
+	const file = own(CATALOG_FILES, provider);
+	if (file === undefined) return undefined;
+	const models = JSON.parse(readFileSync(file, "utf8")) as ProviderModels;
+	parsed.set(provider, models);
+	return models;
 }
 
 function own<T>(record: Record<string, T>, key: string): T | undefined {
 	return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
-/** Provider ids that have built-in models, sorted. No model is parsed to answer this. */
+/** Provider ids that have built-in models, sorted. No model is read to answer this. */
 export function getProviders(): string[] {
-	return [...catalogIndex().keys()];
+	return Object.keys(CATALOG_FILES);
 }
 
 /** Built-in models of one provider (empty for an unknown one), or of all providers; sorted by provider, then id. */
