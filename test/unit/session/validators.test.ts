@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { GENERATED_VALIDATORS, renderValidators } from "../../../scripts/gen-validators.ts";
+import { checkEntry, checkHeader, isKnownEntryType } from "../../../src/session/schema.ts";
 import { sessionValidatorSchemas } from "../../../src/session/schema-source.ts";
 import { PRECOMPILED } from "../../../src/session/validators.generated.ts";
 
@@ -35,5 +36,22 @@ describe("precompiled session validators", () => {
 			const check = PRECOMPILED[name] as (value: unknown) => boolean;
 			for (const sample of samples) expect([name, check(sample)]).toEqual([name, Value.Check(schema, sample)]);
 		}
+	});
+});
+
+describe("reasons for a failing line", () => {
+	test("header, entry, message and unknown-type problems name the field TypeBox finds wrong", () => {
+		expect(checkHeader({ type: "session" })).toMatch(/^bad session header \(\/id: /);
+		expect(checkHeader([])).toBe("line 1 is not a session header");
+		const envelope = { id: "a1b2c3d4", parentId: null, timestamp: "2026-01-01T00:00:00Z" };
+		expect(checkEntry({ ...envelope, type: "label", targetId: "" })).toMatch(/^bad label entry \(\/targetId: /);
+		expect(checkEntry({ ...envelope, type: "message", message: { role: "user", content: 5 } })).toMatch(
+			/^bad user message \(\/content: /,
+		);
+		expect(checkEntry({ ...envelope, type: "future_kind", extra: 1 })).toBeUndefined();
+		expect(checkEntry({ ...envelope, type: "future_kind", id: "" })).toMatch(/^bad future_kind entry \(\/id: /);
+		expect(checkEntry({ ...envelope, type: "message", message: { role: "narrator" } })).toBeUndefined();
+		expect(isKnownEntryType("compaction")).toBe(true);
+		expect(isKnownEntryType("future_kind")).toBe(false);
 	});
 });
