@@ -59,14 +59,35 @@ const loop: MockStep[] = [
 	{ kind: "reply", text: "done" },
 ];
 
-async function measure(label: string, args: string[], steps: MockStep[]) {
+/**
+ * Median of `runs` runs after one warm-up. With `floor`, each run is paired with a run of the floor command right
+ * before it, so both see the machine in the same state (its speed drifts by tens of percent over minutes), and
+ * `beyond` is the median of the per-pair differences.
+ */
+async function measure(label: string, args: string[], steps: MockStep[], floor?: { cmd: string[]; count: number }) {
 	await runOnce(args, steps);
 	const samples = [];
-	for (let i = 0; i < runs; i++) samples.push(await runOnce(args, steps));
+	const floors: number[] = [];
+	const beyond: number[] = [];
+	for (let i = 0; i < runs; i++) {
+		const floorMs = floor ? await spawnOnce(floor.cmd, floor.count) : 0;
+		const sample = await runOnce(args, steps);
+		samples.push(sample);
+		floors.push(floorMs);
+		beyond.push(sample.wallMs - floorMs);
+	}
 	const walls = samples.map((s) => s.wallMs).sort((a, b) => a - b);
 	const rss = samples.map((s) => s.rssMiB).sort((a, b) => a - b);
 	const mock = samples.map((s) => s.mockMs).sort((a, b) => a - b);
-	return { label, wall: median(walls), min: walls[0] as number, rss: median(rss), mock: median(mock) };
+	return {
+		label,
+		wall: median(walls),
+		min: walls[0] as number,
+		rss: median(rss),
+		mock: median(mock),
+		floor: median(floors.sort((a, b) => a - b)),
+		beyond: median(beyond.sort((a, b) => a - b)),
+	};
 }
 
 /** 1000 small session files for `pi -c`: the newest must be found without reading them all. */
@@ -94,27 +115,28 @@ function writeSessions(count: number): void {
 	}
 }
 
-/** Median wall time of `count` sequential runs of `cmd` (output piped, as pi's bash tool does). */
-async function spawnMs(cmd: string[], count: number): Promise<number> {
-	const samples: number[] = [];
-	for (let r = 0; r < runs; r++) {
-		const started = performance.now();
-		for (let i = 0; i < count; i++) {
-			const proc = Bun.spawn(cmd, { env, cwd: home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-			await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-			await proc.exited;
-		}
-		samples.push(performance.now() - started);
+/** Wall time of `count` sequential runs of `cmd` (output piped, as pi's bash tool does). */
+async function spawnOnce(cmd: string[], count: number): Promise<number> {
+	const started = performance.now();
+	for (let i = 0; i < count; i++) {
+		const proc = Bun.spawn(cmd, { env, cwd: home, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+		await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+		await proc.exited;
 	}
-	return median(samples.sort((a, b) => a - b));
+	return performance.now() - started;
 }
 
 const floor = compileFloor("hello", HELLO_FLOOR_SOURCE);
 try {
-	const a = await measure("pi -p hello", ["-p", "hello"], hello);
-	const b = await measure("20 bash tool calls (21 requests)", ["-p", "go"], loop);
+	const oneLine = { cmd: [floor.binary], count: 1 };
+	await spawnOnce(oneLine.cmd, 1);
+	const a = await measure("pi -p hello", ["-p", "hello"], hello, oneLine);
+	const b = await measure("20 bash tool calls (21 requests)", ["-p", "go"], loop, {
+		cmd: ["bash", "-c", "true"],
+		count: 20,
+	});
 	writeSessions(1000);
-	const c = await measure("pi -c -p hello (1000 session files)", ["-c", "-p", "hello"], hello);
+	const c = await measure("pi -c -p hello (1000 session files)", ["-c", "-p", "hello"], hello, oneLine);
 	console.log(`median of ${runs} runs (after one warm-up); mock LLM on 127.0.0.1 in the bench process`);
 	console.log("| case | median wall ms | min ms | median peak RSS MiB | mock's own time ms | target |");
 	console.log("|---|---:|---:|---:|---:|---|");
@@ -132,15 +154,14 @@ try {
 		`loop adds ${(b.wall - a.wall).toFixed(1)} ms over -p hello, ${added.toFixed(1)} ms beyond the mock's own extra time ` +
 			`(${(added / 20).toFixed(2)} ms per tool round trip; target ≤ 40 ms)`,
 	);
-	await spawnMs([floor.binary], 1);
-	const helloFloor = await spawnMs([floor.binary], 1);
-	const bashFloor = await spawnMs(["bash", "-c", "true"], 20);
 	console.log(
-		`floors on this machine: a one-line Bun binary ${helloFloor.toFixed(1)} ms; 20 × bash -c true ${bashFloor.toFixed(1)} ms`,
+		`floors on this machine, each run paired with the pi run after it: a one-line Bun binary ${a.floor.toFixed(1)} ms; ` +
+			`20 × bash -c true ${b.floor.toFixed(1)} ms`,
 	);
+	const loopBeyond = b.beyond - a.wall - (b.mock - a.mock);
 	console.log(
-		`beyond the floors: -p hello ${(a.wall - helloFloor).toFixed(1)} ms, -c -p hello ${(c.wall - helloFloor).toFixed(1)} ms, ` +
-			`loop ${(added - bashFloor).toFixed(1)} ms (${((added - bashFloor) / 20).toFixed(2)} ms per round trip besides the shell)`,
+		`beyond the floors (median of per-pair differences): -p hello ${a.beyond.toFixed(1)} ms, -c -p hello ${c.beyond.toFixed(1)} ms, ` +
+			`loop ${loopBeyond.toFixed(1)} ms (${(loopBeyond / 20).toFixed(2)} ms per round trip besides the shell)`,
 	);
 	const ok = a.wall <= 60 && a.rss <= 80 && added <= 40 && c.wall <= 50;
 	console.log(ok ? "bench: targets met" : "bench: a target was missed");
