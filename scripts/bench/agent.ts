@@ -126,7 +126,31 @@ async function spawnOnce(cmd: string[], count: number): Promise<number> {
 	return performance.now() - started;
 }
 
+/**
+ * What `pi -c -p hello` cannot avoid, in a minimal program: list the session folder, stat every file for the
+ * newest, read it, one request to the mock, print the reply.
+ */
+const CONTINUE_FLOOR_SOURCE = `
+import { readdirSync, statSync } from "node:fs";
+const [dir, url] = [process.argv[2], process.argv[3]];
+let newest = "";
+let mtime = -1;
+for (const name of readdirSync(dir)) {
+	if (!name.endsWith(".jsonl")) continue;
+	const info = statSync(dir + "/" + name, { throwIfNoEntry: false });
+	if (info && info.mtimeMs > mtime) [newest, mtime] = [name, info.mtimeMs];
+}
+const text = await Bun.file(dir + "/" + newest).text();
+const headers = { "content-type": "application/json", "x-api-key": "k", "anthropic-version": "2023-06-01" };
+const body = JSON.stringify({ model: "mock-1", max_tokens: 100, stream: true, messages: [{ role: "user", content: "hello " + text.length }] });
+await (await fetch(url + "/v1/messages", { method: "POST", headers, body })).text();
+const out = Bun.stdout.writer();
+out.write("Hello!\\n");
+out.flush();
+`;
+
 const floor = compileFloor("hello", HELLO_FLOOR_SOURCE);
+const continueFloor = compileFloor("continue", CONTINUE_FLOOR_SOURCE);
 try {
 	const oneLine = { cmd: [floor.binary], count: 1 };
 	await spawnOnce(oneLine.cmd, 1);
@@ -136,7 +160,12 @@ try {
 		count: 20,
 	});
 	writeSessions(1000);
-	const c = await measure("pi -c -p hello (1000 session files)", ["-c", "-p", "hello"], hello, oneLine);
+	// The floor's request takes a scripted reply too: each pair pushes two.
+	const sessions = join(home, ".pi", "agent", "sessions", encodeCwd(home));
+	const c = await measure("pi -c -p hello (1000 session files)", ["-c", "-p", "hello"], [...hello, ...hello], {
+		cmd: [continueFloor.binary, sessions, server.url],
+		count: 1,
+	});
 	console.log(`median of ${runs} runs (after one warm-up); mock LLM on 127.0.0.1 in the bench process`);
 	console.log("| case | median wall ms | min ms | median peak RSS MiB | mock's own time ms | target |");
 	console.log("|---|---:|---:|---:|---:|---|");
@@ -156,11 +185,12 @@ try {
 	);
 	console.log(
 		`floors on this machine, each run paired with the pi run after it: a one-line Bun binary ${a.floor.toFixed(1)} ms; ` +
-			`20 × bash -c true ${b.floor.toFixed(1)} ms`,
+			`20 × bash -c true ${b.floor.toFixed(1)} ms; a minimal program doing what -c -p hello cannot avoid ` +
+			`(list and stat 1000 files, read the newest, one request) ${c.floor.toFixed(1)} ms`,
 	);
 	const loopBeyond = b.beyond - a.wall - (b.mock - a.mock);
 	console.log(
-		`beyond the floors (median of per-pair differences): -p hello ${a.beyond.toFixed(1)} ms, -c -p hello ${c.beyond.toFixed(1)} ms, ` +
+		`beyond the floors (median of per-pair differences): -p hello ${a.beyond.toFixed(1)} ms, -c -p hello ${c.beyond.toFixed(1)} ms (its own floor), ` +
 			`loop ${loopBeyond.toFixed(1)} ms (${(loopBeyond / 20).toFixed(2)} ms per round trip besides the shell)`,
 	);
 	const ok = a.wall <= 60 && a.rss <= 80 && added <= 40 && c.wall <= 50;
@@ -169,4 +199,5 @@ try {
 	server.stop();
 	dispose();
 	floor.dispose();
+	continueFloor.dispose();
 }
