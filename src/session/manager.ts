@@ -4,45 +4,29 @@
  * stored entry objects (treat them as read-only). See core.ts for when and how things reach the disk.
  */
 import { dirname, join, resolve } from "node:path";
-import type { ImageContent, Message, TextContent, Usage } from "../ai/index.ts";
+import type { Usage } from "../ai/index.ts";
+import { SessionAppender } from "./appender.ts";
 import { projectPath, selectContextNodes } from "./context.ts";
-import { SessionCore } from "./core.ts";
-import { clean, fromFileEntries, labelsForBranch } from "./entries.ts";
-import { newEntryId } from "./ids.ts";
+import { fromFileEntries, labelsForBranch } from "./entries.ts";
 import { findMostRecentSession, findSessionById, listSessions, sessionDirsUnder } from "./list.ts";
 import { getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.ts";
 import type { EntryNode } from "./store.ts";
 import type {
-	BashExecutionMessage,
-	BranchSummaryEntry,
-	CompactionEntry,
-	ContextEditEntry,
-	CustomEntry,
-	CustomMessage,
-	CustomMessageEntry,
 	FileEntry,
-	LabelEntry,
-	ModelChangeEntry,
 	NewSessionOptions,
 	OpenOptions,
 	SessionContext,
 	SessionEntry,
 	SessionHeader,
 	SessionInfo,
-	SessionInfoEntry,
 	SessionListProgress,
-	SessionMessageEntry,
 	SessionProjection,
 	SessionTreeNode,
-	SystemMessage,
-	ThinkingLevelChangeEntry,
-	UsageEntry,
 } from "./types.ts";
 
-/** What `appendMessage` takes: summaries have their own entry types (`appendCompaction`, `branchWithSummary`). */
-export type AppendableMessage = Message | CustomMessage | BashExecutionMessage | SystemMessage;
+export type { AppendableMessage } from "./appender.ts";
 
-export class SessionManager extends SessionCore {
+export class SessionManager extends SessionAppender {
 	private constructor(cwd: string, sessionDir: string | undefined, persist: boolean) {
 		const dir = resolve(sessionDir ?? getDefaultSessionDir(cwd));
 		super(resolve(cwd), dir, persist, sessionDir === undefined);
@@ -179,88 +163,6 @@ export class SessionManager extends SessionCore {
 
 	getHeader(): SessionHeader | null {
 		return { ...this.header };
-	}
-
-	// ---- appending -----------------------------------------------------------------------------------------
-
-	/** Appends a message; returns its entry id. */
-	appendMessage(message: AppendableMessage): string {
-		const role = (message as { role: string }).role;
-		if (role === "compactionSummary" || role === "branchSummary") {
-			throw new Error(`${role} messages are written with appendCompaction() / branchWithSummary()`);
-		}
-		return this.appendEntry<SessionMessageEntry>({ type: "message", message }).id;
-	}
-
-	appendThinkingLevelChange(thinkingLevel: string): string {
-		return this.appendEntry<ThinkingLevelChangeEntry>({ type: "thinking_level_change", thinkingLevel }).id;
-	}
-
-	appendModelChange(provider: string, modelId: string): string {
-		return this.appendEntry<ModelChangeEntry>({ type: "model_change", provider, modelId }).id;
-	}
-
-	/** Appends model usage that is not in context (e.g. cache warming); returns the entry. */
-	appendUsage(kind: string, provider: string, model: string, usage: Usage, note?: string): UsageEntry {
-		return this.appendEntry<UsageEntry>(clean({ type: "usage", kind, provider, model, usage, note }));
-	}
-
-	/** Appends a compaction; `firstKeptEntryId` null keeps nothing (the entry's own id is stored). */
-	appendCompaction<T = unknown>(
-		summary: string,
-		firstKeptEntryId: string | null,
-		tokensBefore: number,
-		details?: T,
-		fromHook?: boolean,
-		usage?: Usage,
-		systemMessage?: SystemMessage,
-	): string {
-		const id = newEntryId((candidate) => this.store.has(candidate));
-		const fields = { type: "compaction" as const, summary, firstKeptEntryId: firstKeptEntryId ?? id, tokensBefore };
-		return this.appendEntry<CompactionEntry>(clean({ ...fields, details, usage, fromHook, systemMessage }), id).id;
-	}
-
-	/** Appends a branch summary at the current leaf (`fromId`: the abandoned leaf it summarizes). */
-	appendBranchSummary<T = unknown>(
-		fromId: string,
-		summary: string,
-		details?: T,
-		fromHook?: boolean,
-		usage?: Usage,
-	): string {
-		const fields = { type: "branch_summary" as const, fromId, summary, details, usage, fromHook };
-		return this.appendEntry<BranchSummaryEntry>(clean(fields)).id;
-	}
-
-	appendCustomEntry(customType: string, data?: unknown): string {
-		return this.appendEntry<CustomEntry>(clean({ type: "custom", customType, data })).id;
-	}
-
-	appendCustomMessageEntry<T = unknown>(
-		customType: string,
-		content: string | (TextContent | ImageContent)[],
-		display: boolean,
-		details?: T,
-	): string {
-		const fields = { type: "custom_message" as const, customType, content, display, details };
-		return this.appendEntry<CustomMessageEntry>(clean(fields)).id;
-	}
-
-	appendSessionInfo(name: string): string {
-		return this.appendEntry<SessionInfoEntry>({ type: "session_info", name: name.trim() }).id;
-	}
-
-	/** Sets (or with undefined/"" clears) the label of an existing entry. */
-	appendLabelChange(targetId: string, label: string | undefined): string {
-		if (!this.store.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-		const value = label === "" ? undefined : label;
-		return this.appendEntry<LabelEntry>(clean({ type: "label", targetId, label: value })).id;
-	}
-
-	/** Branch-local edit of an earlier entry's contribution to the context (null omits it). */
-	appendContextEdit(targetId: string, replacement: ContextEditEntry["replacement"]): string {
-		if (!this.store.has(targetId)) throw new Error(`Entry ${targetId} not found`);
-		return this.appendEntry<ContextEditEntry>({ type: "context_edit", targetId, replacement }).id;
 	}
 
 	// ---- reading -------------------------------------------------------------------------------------------
