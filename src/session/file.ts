@@ -77,14 +77,17 @@ export class SessionFile implements LineSource {
 		this.loadedBytes = bytes;
 	}
 
-	/** Reads a line back (the returned buffer is read-only); after `close()` with a short-lived descriptor. */
-	read(offset: number, length: number): Buffer {
+	/**
+	 * Reads lines back (the returned buffer is read-only), into `scratch` when given (see `LineSource.read`); after
+	 * `close()` with a short-lived descriptor.
+	 */
+	read(offset: number, length: number, scratch?: Buffer): Buffer {
 		const bytes = this.loadedBytes;
 		if (bytes && offset + length <= bytes.length) return bytes.subarray(offset, offset + length);
-		if (this.fd !== undefined) return readRange(this.fd, offset, length);
+		if (this.fd !== undefined) return readRange(this.fd, offset, length, scratch);
 		const fd = openSync(this.path, "r");
 		try {
-			return readRange(fd, offset, length);
+			return readRange(fd, offset, length, scratch);
 		} finally {
 			closeSync(fd);
 		}

@@ -4,9 +4,15 @@
  * `role`) without parsing the line. The peek only recognises the key order pi and this layer write; anything
  * else is simply parsed in full by the caller.
  */
-import { closeSync, openSync, readSync } from "../util/index.ts";
+import { closeSync, fstatSync, openSync, readSync } from "../util/index.ts";
 
-const CHUNK = 4 << 20;
+/** A file up to this size is read in one go and its bytes kept (see `LineWalk.bytes`) … */
+const WHOLE_FILE = 4 << 20;
+/**
+ * … a larger one through one reused buffer of this size: a bigger buffer costs more in page faults on first use
+ * than the extra reads save (100k entries, 82 MB: 4 MB chunks ~262 ms to open, 256 KB ~234 ms).
+ */
+const CHUNK = 256 * 1024;
 const LF = 10;
 const CR = 13;
 const SPACE = 32;
@@ -41,7 +47,8 @@ export interface LineWalk {
 
 /** Visits every non-blank line of `fd` from offset 0. Blank lines are skipped but still counted. */
 export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
-	let buf = Buffer.allocUnsafe(CHUNK);
+	const size = fstatSync(fd).size;
+	let buf = Buffer.allocUnsafe(size <= WHOLE_FILE ? Math.max(size + 1, 4096) : CHUNK);
 	let carry = 0; // bytes at buf[0..carry) that start an unfinished line
 	let base = 0; // file offset of buf[0]
 	let line = 0;
@@ -119,9 +126,9 @@ export function parseJsonLine(buf: Buffer, start: number, end: number): unknown 
 	return JSON.parse(buf.toString("utf8", start, end));
 }
 
-/** Reads `length` bytes at `offset`. Throws when the file is shorter than that. */
-export function readRange(fd: number, offset: number, length: number): Buffer {
-	const buf = Buffer.allocUnsafe(length);
+/** Reads `length` bytes at `offset` (into `into` when given). Throws when the file is shorter than that. */
+export function readRange(fd: number, offset: number, length: number, into?: Buffer): Buffer {
+	const buf = into && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
 	let done = 0;
 	while (done < length) {
 		const n = readSync(fd, buf, done, length - done, offset + done);

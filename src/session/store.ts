@@ -32,14 +32,20 @@ export interface EntryNode {
 /** Reads lines back from the session file. */
 export interface LineSource {
 	readonly path: string;
-	/** The bytes at `offset`; throws when the file is shorter. */
-	read(offset: number, length: number): Buffer;
+	/**
+	 * The bytes at `offset`; throws when the file is shorter. With `scratch` (at least `length` bytes) they may be
+	 * read into it, and the result is then valid only until the next read into the same scratch.
+	 */
+	read(offset: number, length: number, scratch?: Buffer): Buffer;
 }
 
 /** Nodes read together when they are at most this far apart in the file … */
 const PREFETCH_GAP = 64 * 1024;
-/** … and span at most this much. */
-const PREFETCH_SPAN = 8 << 20;
+/**
+ * … and span at most this much. Runs are read into one reused buffer of this size: every megabyte of fresh
+ * buffers costs page faults (milliseconds on a slow machine), and parsed values do not keep the bytes.
+ */
+const PREFETCH_SPAN = 256 * 1024;
 
 export function nodeFor(entry: SessionEntry, line = 0): EntryNode {
 	const role = entry.type === "message" ? entry.message.role : undefined;
@@ -141,6 +147,7 @@ export class EntryStore {
 		const source = this.source;
 		if (!source) return;
 		const todo = nodes.filter((n) => !n.entry && !n.broken && n.offset >= 0).sort((a, b) => a.offset - b.offset);
+		let scratch: Buffer | undefined;
 		let i = 0;
 		while (i < todo.length) {
 			const first = todo[i]!;
@@ -154,7 +161,10 @@ export class EntryStore {
 			}
 			let buf: Buffer | undefined;
 			try {
-				buf = source.read(first.offset, runEnd - first.offset);
+				const length = runEnd - first.offset;
+				// A single line longer than the span gets a buffer of its own.
+				if (length <= PREFETCH_SPAN) scratch ??= Buffer.allocUnsafe(PREFETCH_SPAN);
+				buf = source.read(first.offset, length, length <= PREFETCH_SPAN ? scratch : undefined);
 			} catch {
 				// Fall back to one read per node below, which reports each failure.
 				buf = undefined;
