@@ -89,8 +89,14 @@ compile([]);
 if (process.env.PI_BUILD_NO_ORDER !== "1") {
 	const dir = mkdtempSync(join(tmpdir(), "pi-build-order-"));
 	try {
-		const files = await recordOrder(dir);
-		compile([`--bytecode-order=${files.join(",")}`]);
+		let files: string[] | undefined;
+		try {
+			files = await recordOrder(dir);
+		} catch (error) {
+			// The first build is a complete binary; only its start-up layout is left unoptimised.
+			console.warn(`build: no bytecode order recorded (${error instanceof Error ? error.message : String(error)})`);
+		}
+		if (files) compile([`--bytecode-order=${files.join(",")}`]);
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
