@@ -2,7 +2,7 @@
  * The compiled binary for end-to-end tests. `npm test` builds it first; a lone `bun test` builds it on demand.
  * `runPi` runs it with a private HOME and no inherited pi variables.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..", "..");
@@ -30,12 +30,22 @@ export interface RunOptions {
 	stdin?: string;
 }
 
-export function runPi(args: string[], options: RunOptions): RunResult {
+/**
+ * The binary's environment: ours without pi variables and API keys, HOME set, and TMPDIR inside that HOME, so what
+ * the binary or an extension leaves in the temp folder (pi's own examples do) goes when the HOME goes.
+ */
+function binaryEnv(options: RunOptions): Record<string, string> {
 	const env: Record<string, string> = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (value !== undefined && !key.startsWith("PI_") && !key.endsWith("_API_KEY")) env[key] = value;
 	}
-	Object.assign(env, { HOME: options.home }, options.env);
+	const tmp = join(options.home, ".tmp");
+	mkdirSync(tmp, { recursive: true });
+	return Object.assign(env, { HOME: options.home, TMPDIR: tmp }, options.env);
+}
+
+export function runPi(args: string[], options: RunOptions): RunResult {
+	const env = binaryEnv(options);
 	const proc = Bun.spawnSync([options.binary ?? ensureBinary(), ...args], {
 		cwd: options.cwd ?? options.home,
 		env,
@@ -48,11 +58,7 @@ export function runPi(args: string[], options: RunOptions): RunResult {
 
 /** Like `runPi`, but async: needed when the test process itself serves the mock LLM the binary talks to. */
 export async function runPiAsync(args: string[], options: RunOptions): Promise<RunResult> {
-	const env: Record<string, string> = {};
-	for (const [key, value] of Object.entries(process.env)) {
-		if (value !== undefined && !key.startsWith("PI_") && !key.endsWith("_API_KEY")) env[key] = value;
-	}
-	Object.assign(env, { HOME: options.home }, options.env);
+	const env = binaryEnv(options);
 	const proc = Bun.spawn([options.binary ?? ensureBinary(), ...args], {
 		cwd: options.cwd ?? options.home,
 		env,
