@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { emptyUsage } from "../../../src/ai/index.ts";
 import {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
@@ -222,14 +223,7 @@ describe("prompts", () => {
 				api: "anthropic-messages" as const,
 				provider: "p",
 				model: "m",
-				usage: {
-					input: 0,
-					output: 0,
-					cacheRead: 0,
-					cacheWrite: 0,
-					totalTokens: 0,
-					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-				},
+				usage: emptyUsage(),
 				stopReason: "toolUse" as const,
 				timestamp: 2,
 			},
