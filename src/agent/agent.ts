@@ -3,7 +3,7 @@
  * follow-up queues, abort, and subscribers that are awaited in order (so `agent_end` listeners finish before
  * `prompt()` resolves).
  */
-import type { ImageContent, Message, Model, ThinkingBudgets } from "../ai/index.ts";
+import type { ImageContent, Model, ThinkingBudgets, TranscriptMessage } from "../ai/index.ts";
 import { runAgentLoop } from "./loop.ts";
 import type {
 	AgentEvent,
@@ -47,10 +47,11 @@ export interface AgentOptions {
 }
 
 /** Keeps only the roles an LLM understands. */
-export function defaultConvertToLlm(messages: AgentMessage[]): Message[] {
-	return messages.filter((m): m is Message => {
+/** Keeps the roles the LLM layer knows (system messages carry the prompt and tools); drops app-defined ones. */
+export function defaultConvertToLlm(messages: AgentMessage[]): TranscriptMessage[] {
+	return messages.filter((m): m is TranscriptMessage => {
 		const role = (m as { role?: string }).role;
-		return role === "user" || role === "assistant" || role === "toolResult";
+		return role === "user" || role === "assistant" || role === "toolResult" || role === "system";
 	});
 }
 
@@ -58,6 +59,8 @@ export class Agent {
 	readonly state: AgentState;
 	convertToLlm: AgentLoopConfig["convertToLlm"];
 	transformContext: AgentLoopConfig["transformContext"];
+	/** Patches the prompt at each turn (see `AgentLoopConfig.prepareSystemMessage`); the session runtime sets it. */
+	prepareSystemMessage: AgentLoopConfig["prepareSystemMessage"];
 	streamFn: StreamFn | undefined;
 	sessionId: string | undefined;
 	getApiKey: AgentLoopConfig["getApiKey"];
@@ -201,6 +204,7 @@ export class Agent {
 			getSteeringMessages: async () => this.takeQueued("steering"),
 			getFollowUpMessages: async () => this.takeQueued("followUp"),
 			...(this.transformContext ? { transformContext: this.transformContext } : {}),
+			...(this.prepareSystemMessage ? { prepareSystemMessage: this.prepareSystemMessage } : {}),
 			...(this.getApiKey ? { getApiKey: this.getApiKey } : {}),
 			...(this.beforeToolCall ? { beforeToolCall: this.beforeToolCall } : {}),
 			...(this.afterToolCall ? { afterToolCall: this.afterToolCall } : {}),

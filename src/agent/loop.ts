@@ -11,6 +11,7 @@ import {
 	streamSimple,
 } from "../ai/index.ts";
 import { errorMessage, timing } from "../util/index.ts";
+import { declareToolChanges } from "./system-messages.ts";
 import { type Emit, executeToolCalls } from "./tool-execution.ts";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage, StreamFn } from "./types.ts";
 
@@ -27,10 +28,17 @@ export async function runAgentLoop(
 	const current: AgentContext = { ...context, messages: [...context.messages] };
 	await emit({ type: "agent_start" });
 	let pending = prompts;
+	let firstTurn = true;
 	if (pending.length === 0) pending = (await config.getSteeringMessages?.()) ?? [];
 	outer: while (true) {
 		while (true) {
 			await emit({ type: "turn_start" });
+			// A continued run's first request goes out as the transcript stands (pi declares only tool changes).
+			const update =
+				firstTurn && prompts.length === 0 ? undefined : await config.prepareSystemMessage?.(current.messages);
+			firstTurn = false;
+			if (update) pending = [update, ...pending];
+			pending = declareToolChanges(current, pending);
 			for (const message of pending) {
 				await emit({ type: "message_start", message });
 				await emit({ type: "message_end", message });
@@ -81,10 +89,10 @@ async function streamAssistant(
 		timing("llm call: context ready");
 		const llmMessages = await config.convertToLlm(messages);
 		const apiKey = await config.getApiKey?.(config.model.provider);
-		const tools = context.tools?.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 		stream = streamFn(
 			config.model,
-			{ systemPrompt: context.systemPrompt, messages: llmMessages, ...(tools && tools.length > 0 ? { tools } : {}) },
+			// The transcript declares the prompt's patches and the tools; the context's own prompt leads them.
+			{ ...(context.systemPrompt ? { systemPrompt: context.systemPrompt } : {}), messages: llmMessages },
 			{
 				...config.streamOptions,
 				...(signal ? { signal } : {}),

@@ -20,18 +20,20 @@ import type {
 	Message,
 	Model,
 	SimpleStreamOptions,
+	SystemMessage,
 	TextContent,
 	ThinkingBudgets,
 	Tool,
 	ToolCall,
 	ToolResultMessage,
+	TranscriptMessage,
 } from "../ai/index.ts";
 
 /** App-defined message roles, added by declaration merging (`declare module … { interface CustomAgentMessages }`). */
 // biome-ignore lint/suspicious/noEmptyInterface: extended by declaration merging
 export interface CustomAgentMessages {}
 
-export type AgentMessage = Message | CustomAgentMessages[keyof CustomAgentMessages];
+export type AgentMessage = Message | SystemMessage | CustomAgentMessages[keyof CustomAgentMessages];
 
 /** The agent's thinking levels: pi-ai's plus "off". */
 export type ThinkingLevel = "off" | AiThinkingLevel;
@@ -117,11 +119,17 @@ export interface AgentLoopConfig {
 	thinkingBudgets?: ThinkingBudgets;
 	sessionId?: string;
 	/** Converts agent messages (including custom roles) to what the LLM understands. Required. */
-	convertToLlm: (messages: AgentMessage[]) => Message[] | Promise<Message[]>;
+	convertToLlm: (messages: AgentMessage[]) => TranscriptMessage[] | Promise<TranscriptMessage[]>;
 	/** Runs before `convertToLlm` on every request (pruning, the extension `context` event). */
 	transformContext?: (messages: AgentMessage[], signal?: AbortSignal) => Promise<AgentMessage[]>;
 	/** Resolved per request, so expiring tokens can refresh. */
 	getApiKey?: (provider: string) => Promise<string | undefined> | string | undefined;
+	/**
+	 * Called at the start of every turn with the transcript so far: a system message patching the prompt
+	 * (its sections) for the coming request, or nothing when the prompt is unchanged. It leads the turn's new
+	 * messages; tool loadout changes are declared by the loop itself.
+	 */
+	prepareSystemMessage?: (messages: AgentMessage[]) => SystemMessage | undefined | Promise<SystemMessage | undefined>;
 	/** Messages to inject after the current turn's tools (steering). */
 	getSteeringMessages?: () => Promise<AgentMessage[]>;
 	/** Messages to run after the agent would otherwise stop (follow-up). */

@@ -33,9 +33,30 @@ export { readSse, type SseMessage, SseParser } from "./sse.ts";
 export { complete, completeSimple, failedStream, stream, streamSimple } from "./stream.ts";
 export {
 	collapseSystemMessages,
+	createInitialSystemMessage,
+	declarationsEqual,
+	getCurrentSystemMessage,
 	getCurrentSystemPrompt,
 	getCurrentTools,
-	type SystemMessageLike,
+	getDeclaredTools,
+	getInitialSystemMessage,
+	getSystemMessageText,
+	getToolStateChanges,
+	hasNonAdditiveToolChanges,
+	hasToolRedefinitions,
+	normalizeContext,
+	type RequestView,
+	renderSystemMessageUpdate,
+	requestView,
+	resolveTranscript,
+	resolveTranscriptTools,
+	type ToolStateChanges,
+	type TranscriptContext,
+	type TranscriptMessages,
+	type TranscriptTools,
+	textOfContent,
+	toToolDeclaration,
+	withoutInitialSystemMessage,
 } from "./transcript.ts";
 export type * from "./types.ts";
 export { calculateCost, emptyUsage } from "./usage.ts";

@@ -48,3 +48,8 @@ export function unregisterApiProviders(sourceId: string): void {
 export function resetApiProviders(): void {
 	overrides.clear();
 }
+
+/** Whether `provider` is one of ours (it reads the prompt and tools from a `requestView`). */
+export function isBuiltinApiProvider(provider: ApiProvider): boolean {
+	return builtins.get(provider.api) === provider;
+}

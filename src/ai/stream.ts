@@ -5,8 +5,10 @@
  */
 import { getEnvApiKey } from "./env-keys.ts";
 import { createAssistantMessageEventStream } from "./event-stream.ts";
-import { getApiProvider } from "./registry.ts";
+import { getApiProvider, isBuiltinApiProvider } from "./registry.ts";
+import { getCurrentSystemMessage, getSystemMessageText, normalizeContext } from "./transcript.ts";
 import type {
+	ApiProvider,
 	AssistantMessage,
 	AssistantMessageEventStream,
 	Context,
@@ -25,7 +27,7 @@ function withKey<T extends StreamOptions>(model: Model, options: T | undefined):
 export function stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
 	const provider = getApiProvider(model.api);
 	if (!provider) return failedStream(model, `No API provider registered for api "${model.api}"`);
-	return provider.stream(model, context, withKey(model, options));
+	return provider.stream(model, forProvider(provider, context), withKey(model, options));
 }
 
 export function streamSimple(
@@ -35,7 +37,24 @@ export function streamSimple(
 ): AssistantMessageEventStream {
 	const provider = getApiProvider(model.api);
 	if (!provider) return failedStream(model, `No API provider registered for api "${model.api}"`);
-	return provider.streamSimple(model, context, withKey(model, options));
+	return provider.streamSimple(model, forProvider(provider, context), withKey(model, options));
+}
+
+/**
+ * Registered providers get pi 0.86+'s transcript context: the prompt and tools as system messages leading the
+ * messages. `systemPrompt` and `tools` stay beside them, replayed, for providers written for older pi. Ours read
+ * either form (`requestView`).
+ */
+function forProvider(provider: ApiProvider, context: Context): Context {
+	if (isBuiltinApiProvider(provider)) return context;
+	const messages = normalizeContext(context).messages;
+	const head = getCurrentSystemMessage(messages);
+	const systemPrompt = head ? getSystemMessageText(head) : undefined;
+	return {
+		messages,
+		...(systemPrompt ? { systemPrompt } : {}),
+		...(head?.toolsAdded?.length ? { tools: head.toolsAdded } : {}),
+	};
 }
 
 export function complete(model: Model, context: Context, options?: StreamOptions): Promise<AssistantMessage> {

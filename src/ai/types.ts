@@ -112,17 +112,43 @@ export interface ToolResultMessage<TDetails = any> {
 	timestamp: number;
 }
 
+/**
+ * The prompt and tool loadout as part of the transcript (pi 0.86+). The first system message of a session holds
+ * the whole prompt (`content` plus named `sections`) and every tool declaration; later ones patch it: more
+ * `content` is appended, `sections` are replaced by name (`null` removes one), and `toolsAdded` / `toolsRemoved`
+ * change the loadout. Replaying them in order gives the prompt and tools of a request.
+ */
+export interface SystemMessage {
+	role: "system";
+	content: string | TextContent[];
+	sections?: Record<string, string | null>;
+	toolsAdded?: Tool[];
+	toolsRemoved?: ToolReference[];
+	timestamp: number;
+}
+
+/** A tool named by a system message's `toolsRemoved`. */
+export interface ToolReference {
+	name: string;
+}
+
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** What a provider receives in a transcript: chat messages and the system messages between them. */
+export type TranscriptMessage = Message | SystemMessage;
 
 export interface Tool<TParameters extends TSchema = TSchema> {
 	name: string;
 	description: string;
 	parameters: TParameters;
+	/** Provider-side constrained sampling settings, carried through declarations unchanged. */
+	constrainedSampling?: unknown;
 }
 
 export interface Context {
 	systemPrompt?: string;
-	messages: Message[];
+	/** May hold system messages (pi 0.86+ transcripts); `stream`/`streamSimple` fold them for built-in providers. */
+	messages: TranscriptMessage[];
 	tools?: Tool[];
 }
 

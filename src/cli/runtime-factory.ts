@@ -84,7 +84,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 		let autoCompaction: { enabled: boolean } | undefined;
 		if (session) {
 			session.expandInput = (text) => s.resources.expandInput(text);
-			bridge.promptOptions = setup.systemPromptOptions;
+			bridge.promptOptions = () => session.promptState.current();
 			s.host.onEventBusError = (channel, error) =>
 				bridge.runner.reportError({
 					extensionPath: "<event-bus>",
@@ -103,9 +103,6 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 				settings: { runner: bridge.runner, context: () => bridge.scope.context() },
 				reportError: (error) => bridge.runner.reportError(error),
 				wrapTool: (definition) => bridge.wrapTool(definition),
-				toolsChanged: () => {
-					if (setup.rebuildSystemPrompt) session.agent.state.systemPrompt = setup.rebuildSystemPrompt();
-				},
 			});
 			for (const extension of s.host.extensions) extension.handle.bind(actions);
 			const auto = { enabled: s.settings.compaction?.enabled ?? DEFAULT_COMPACTION_SETTINGS.enabled };
@@ -131,9 +128,7 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 			bridge.compactor = (options) => compactNow(compaction, options?.customInstructions);
 			bridge.navigator = (targetId, options) =>
 				navigateTree({ ...compaction, treeHooks: bridge.treeHooks() }, targetId, options);
-			if (setup.rebuildSystemPrompt) session.agent.state.systemPrompt = setup.rebuildSystemPrompt();
 		}
-		const rebuild = setup.rebuildSystemPrompt;
 		const runtime: SessionRuntime = {
 			manager,
 			session,
@@ -141,13 +136,6 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 			...(setup.noModelReason ? { noModelReason: setup.noModelReason } : {}),
 			...(compact ? { compact } : {}),
 			...(autoCompaction ? { compactionSettings: autoCompaction } : {}),
-			...(session && rebuild
-				? {
-						refreshSystemPrompt: () => {
-							session.agent.state.systemPrompt = rebuild();
-						},
-					}
-				: {}),
 			dispose: () => {
 				for (const dispose of disposers) dispose();
 			},

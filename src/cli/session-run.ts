@@ -130,10 +130,8 @@ async function discoverExtensionResources(
 ): Promise<void> {
 	const bridge = runtime.bridge;
 	if (startReason === "reload") resources.clearExtensionResources();
-	if (!bridge.runner.hasHandlers("resources_discover")) {
-		runtime.refreshSystemPrompt?.();
-		return;
-	}
+	// The prompt is built from the resources at each request, so what is added here reaches the next one.
+	if (!bridge.runner.hasHandlers("resources_discover")) return;
 	const before = new Set(resources.getDiagnostics().map(formatResourceDiagnostic));
 	const reason = startReason === "reload" ? "reload" : "startup";
 	const found = await bridge.runner.emit("resources_discover", { cwd, reason }, bridge.scope.context());
@@ -150,5 +148,4 @@ async function discoverExtensionResources(
 	add("themePaths", found.themePaths);
 	for (const [extensionPath, paths] of byExtension) resources.addExtensionResources(extensionPath, paths);
 	for (const line of resources.getDiagnostics().map(formatResourceDiagnostic)) if (!before.has(line)) err(`${line}\n`);
-	runtime.refreshSystemPrompt?.();
 }

@@ -7,14 +7,13 @@ import { resolve } from "node:path";
 import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
 import { AuthStorage, type Model, ModelRegistry, preconnect } from "../ai/index.ts";
 import { agentPaths, type StartupSettings } from "../config/index.ts";
-import { formatSkillsForPrompt, type ResourceLoader } from "../resources/index.ts";
+import type { ResourceLoader } from "../resources/index.ts";
 import {
 	type AgentSession,
-	buildSystemPrompt,
 	clampThinking,
 	createAgentSession,
 	DEFAULT_RETRY,
-	describeSystemPrompt,
+	PromptState,
 	resolveModel,
 	type SystemPromptOptions,
 	THINKING_LEVELS,
@@ -48,10 +47,6 @@ export interface Setup {
 	session?: AgentSession;
 	/** Every tool the session could activate (built-in and extension), for `setActiveTools`. */
 	allTools: AgentTool<any>[];
-	/** Rebuilds the system prompt from the current tools and resources (after `resources_discover`). */
-	rebuildSystemPrompt?: () => string;
-	/** What the system prompt is built from, in pi's `BuildSystemPromptOptions` shape (for extensions). */
-	systemPromptOptions?: () => Record<string, unknown>;
 	/** Why there is no session (no credentials); shown when a prompt needs the model. */
 	noModelReason?: string;
 }
@@ -117,14 +112,17 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
 	});
-	const tools = selectTools(options, builtins);
 	const allTools = [...builtins.values(), ...options.extensionTools];
-	const systemPrompt = buildSystemPrompt(promptOptions(options, tools));
+	const tools = selectTools(options, builtins, allTools);
 	const session = createAgentSession({
 		model,
 		thinkingLevel: thinking,
 		tools,
-		systemPrompt,
+		cwd: options.cwd,
+		prompt: {
+			base: () => promptOptions(options, session.agent.state.tools, allTools),
+			registry: () => allTools,
+		},
 		getApiKey: (m) => registry.getApiKeyForRequest(m),
 		getHeaders: (m) => registry.getRequestHeaders(m),
 		retry: {
@@ -135,9 +133,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		},
 	});
 	if (options.sessionContext) session.agent.state.messages = [...options.sessionContext.messages];
-	const rebuildSystemPrompt = () => buildSystemPrompt(promptOptions(options, session.agent.state.tools));
-	const systemPromptOptions = () => describeSystemPrompt(promptOptions(options, session.agent.state.tools));
-	return { registry, session, allTools, rebuildSystemPrompt, systemPromptOptions };
+	return { registry, session, allTools };
 }
 
 function isKeyless(registry: ModelRegistry, model: Model): boolean {
@@ -151,14 +147,21 @@ function thinkingLevel(value: string | undefined, warn: (line: string) => void):
 	return "medium";
 }
 
-function selectTools(options: SetupOptions, builtins: Map<string, BuiltinTool>): AgentTool<any>[] {
+/**
+ * The active tools: `--tools` / `--no-tools` / `--no-builtin-tools` when given; otherwise the loadout the continued
+ * session's transcript declares (tools it names that no longer exist are dropped), or the defaults plus every
+ * extension tool. `--exclude-tools` applies to all of them.
+ */
+function selectTools(
+	options: SetupOptions,
+	builtins: Map<string, BuiltinTool>,
+	allTools: AgentTool<any>[],
+): AgentTool<any>[] {
 	const flags = options.flags;
-	const all = new Map<string, AgentTool<any>>([
-		...builtins,
-		...options.extensionTools.map((t) => [t.name, t] as const),
-	]);
+	const all = new Map<string, AgentTool<any>>(allTools.map((t) => [t.name, t] as const));
 	let active: string[];
 	const list = flags.get("tools") as string | undefined;
+	const declared = options.sessionContext && PromptState.declaredToolNames(options.sessionContext.messages);
 	if (flags.get("no-tools") === true) active = [];
 	else if (list !== undefined) {
 		active = list
@@ -166,6 +169,8 @@ function selectTools(options: SetupOptions, builtins: Map<string, BuiltinTool>):
 			.map((s) => s.trim())
 			.filter(Boolean);
 		for (const name of active) if (!all.has(name)) options.warn(`Warning: unknown tool "${name}" in --tools`);
+	} else if (declared && flags.get("no-builtin-tools") !== true) {
+		active = declared;
 	} else {
 		const defaults = flags.get("no-builtin-tools") === true ? [] : [...DEFAULT_ACTIVE_TOOLS];
 		active = [...defaults, ...options.extensionTools.map((t) => t.name)];
@@ -174,25 +179,41 @@ function selectTools(options: SetupOptions, builtins: Map<string, BuiltinTool>):
 	return active.filter((n) => all.has(n) && !excluded.has(n)).map((n) => all.get(n) as AgentTool<any>);
 }
 
-/** `--system-prompt` over SYSTEM.md; `--append-system-prompt` values over APPEND_SYSTEM.md; AGENTS.md files; skills. */
-function promptOptions(options: SetupOptions, tools: AgentTool<any>[]): SystemPromptOptions {
+/** A tool snippet on one line (pi folds line breaks and runs of spaces). */
+function oneLine(text: string | undefined): string | undefined {
+	const line = text?.replace(/\s+/g, " ").trim();
+	return line ? line : undefined;
+}
+
+/**
+ * What the prompt is built from, in pi's shape: `--system-prompt` over SYSTEM.md, `--append-system-prompt` values
+ * over APPEND_SYSTEM.md, AGENTS.md files, skills, the active tools, and every tool's snippet and guidelines.
+ */
+function promptOptions(options: SetupOptions, active: AgentTool<any>[], all: AgentTool<any>[]): SystemPromptOptions {
 	const { cwd, flags, resources } = options;
 	const files = resources?.getSystemPromptFiles();
 	const custom = flags.get("system-prompt") as string | undefined;
 	const appended = (flags.get("append-system-prompt") as string[] | undefined) ?? [];
 	const customPrompt = custom !== undefined ? textOrFile(custom, cwd) : files?.systemPrompt?.content;
-	const appendSystemPrompt =
+	const appendParts =
 		appended.length > 0 ? appended.map((v) => textOrFile(v, cwd)) : [files?.appendSystemPrompt?.content ?? ""];
-	const hasRead = tools.some((t) => t.name === "read");
-	const skills = resources && hasRead ? resources.getSkills().skills : [];
-	const skillsBlock = skills.length > 0 ? formatSkillsForPrompt(skills) : "";
+	const toolSnippets: Record<string, string> = {};
+	const toolGuidelines: Record<string, string[]> = {};
+	for (const tool of all as BuiltinTool[]) {
+		const snippet = oneLine(tool.promptSnippet);
+		if (snippet) toolSnippets[tool.name] = snippet;
+		const lines = [...new Set((tool.promptGuidelines ?? []).map((line) => line.trim()).filter(Boolean))];
+		if (lines.length > 0) toolGuidelines[tool.name] = lines;
+	}
 	return {
 		cwd,
-		tools: tools as BuiltinTool[],
 		...(customPrompt !== undefined ? { customPrompt } : {}),
-		appendSystemPrompt,
+		appendSystemPrompt: appendParts.filter((part) => part.trim() !== "").join("\n\n"),
+		selectedTools: active.map((tool) => tool.name),
+		toolSnippets,
+		toolGuidelines,
 		contextFiles: resources?.getContextFiles() ?? [],
-		...(skillsBlock ? { skillsBlock, skills } : {}),
+		skills: resources?.getSkills().skills ?? [],
 	};
 }
 

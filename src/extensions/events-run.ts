@@ -9,6 +9,7 @@ import type {
 	Message,
 	TextContent,
 	ToolResultMessage,
+	TranscriptMessage,
 	Usage,
 } from "../ai/index.ts";
 import type { CacheWarmingAction, CustomMessageInput, NormalizedSystemPromptOptions, SessionEntry } from "./types.ts";
@@ -93,7 +94,7 @@ export type SessionBoundaryDraft =
 export interface BoundaryContextPreview {
 	contextEntries: SessionEntry[];
 	contextMessages: AgentMessage[];
-	llmMessages: Message[];
+	llmMessages: TranscriptMessage[];
 	pendingMessages: AgentMessage[];
 	canContinue: boolean;
 }

@@ -122,7 +122,7 @@ export interface ExtensionEventMap {
 		outcome: AgentMessage[];
 		payload: {
 			messages: AgentMessage[];
-			/** How to put the system messages back around a changed conversation (default: all of them first). */
+			/** How to put the system messages back around a changed conversation (default: one replayed head). */
 			restoreSystemMessages?: (current: AgentMessage[], conversation: AgentMessage[]) => AgentMessage[];
 		};
 	};

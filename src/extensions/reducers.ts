@@ -4,6 +4,7 @@
  * `apply` reports values of the wrong shape and ignores them, or throws when a wrong shape must fail closed.
  */
 import type { AgentMessage } from "../agent/index.ts";
+import { getCurrentSystemMessage } from "../ai/index.ts";
 import {
 	type BoundaryContextPreview,
 	type BoundaryOutcome,
@@ -190,6 +191,15 @@ const isSystem = (message: unknown) => (message as { role?: unknown }).role === 
 const sameList = (a: readonly unknown[], b: readonly unknown[]) =>
 	a.length === b.length && a.every((item, i) => item === b[i]);
 
+/**
+ * After a `context` handler changed the conversation, the prompt and tools it did not see come back as one
+ * leading system message replayed from the transcript, so pruning or slicing cannot drop them.
+ */
+function replayedHead(current: AgentMessage[], conversation: AgentMessage[]): AgentMessage[] {
+	const head = getCurrentSystemMessage(current);
+	return head ? [head, ...conversation] : conversation;
+}
+
 interface ContextState {
 	messages: AgentMessage[];
 	restore: (current: AgentMessage[], conversation: AgentMessage[]) => AgentMessage[];
@@ -199,8 +209,7 @@ interface ContextState {
 const context: Reducer<ContextState> = {
 	start: (payload) => ({
 		messages: structuredClone(payload.messages),
-		restore:
-			payload.restoreSystemMessages ?? ((current, conversation) => [...current.filter(isSystem), ...conversation]),
+		restore: payload.restoreSystemMessages ?? replayedHead,
 		visible: [],
 		snapshot: [],
 	}),

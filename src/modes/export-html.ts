@@ -6,6 +6,7 @@
  * messages follow pi: the default file is `pi-session-<session file name>.html` in the working directory.
  */
 import { basename, isAbsolute, resolve } from "node:path";
+import { renderSystemMessageUpdate } from "../ai/index.ts";
 import type { SessionEntry, SessionHeader, SessionManager } from "../session/index.ts";
 import { existsSync, expandHome, writeFileSync } from "../util/index.ts";
 
@@ -150,8 +151,15 @@ function messageHtml(message: { role: string; [key: string]: unknown }): string 
 			return message.display === false
 				? ""
 				: card("custom", String(message.customType ?? "Extension"), contentHtml(message.content));
-		case "system":
-			return card("system", "System", contentHtml(message.content));
+		case "system": {
+			// The prompt's sections (as changed here) and the tools the message adds or removes.
+			const tools = [
+				...((message.toolsAdded as { name: string }[] | undefined) ?? []).map((t) => `+ tool ${t.name}`),
+				...((message.toolsRemoved as { name: string }[] | undefined) ?? []).map((t) => `- tool ${t.name}`),
+			];
+			const text = [renderSystemMessageUpdate(message as never), ...tools].filter(Boolean).join("\n");
+			return card("system", "System", pre(text));
+		}
 		case "branchSummary":
 			return card("summary", "Branch summary", pre(String(message.summary ?? "")));
 		case "compactionSummary":

@@ -6,6 +6,7 @@
  */
 import type { Agent, AgentMessage } from "../agent/index.ts";
 import type { AssistantMessage, ImageContent } from "../ai/index.ts";
+import type { NormalizedSystemPromptOptions } from "../extensions/index.ts";
 import type { SessionEvent, SessionListener } from "./events.ts";
 import {
 	BUSY_MESSAGE,
@@ -20,11 +21,20 @@ import {
 	splitContent,
 	userMessage,
 } from "./prompt-input.ts";
+import { PromptState } from "./prompt-state.ts";
 import { DEFAULT_RETRY, type RetrySettings, retryDelay, sleepAbortable } from "./retry.ts";
 
 export interface AgentSessionOptions {
 	agent: Agent;
 	retry?: RetrySettings;
+	/** The working directory the prompt names (default: the process's). */
+	cwd?: string;
+}
+
+interface Run {
+	messages: AgentMessage[];
+	options: NormalizedSystemPromptOptions;
+	toolsBefore: string[];
 }
 
 /**
@@ -36,6 +46,8 @@ export type RunEndHook = () => Promise<"continue" | undefined>;
 export class AgentSession {
 	readonly agent: Agent;
 	retry: RetrySettings;
+	/** The prompt and tool loadout the transcript declares (see prompt-state.ts). */
+	readonly promptState: PromptState;
 	/** Extension hooks around prompts (set by the extension bridge). */
 	promptHooks: PromptHooks = {};
 	/** Hooks run after each run, before `agent_settled` (auto-compaction). */
@@ -63,6 +75,7 @@ export class AgentSession {
 	constructor(options: AgentSessionOptions) {
 		this.agent = options.agent;
 		this.retry = options.retry ?? DEFAULT_RETRY;
+		this.promptState = new PromptState(options.agent, options.cwd ?? process.cwd());
 		this.agent.subscribe(async (event) => {
 			if (event.type === "agent_end") {
 				const failure = lastAssistant(event.messages);
@@ -163,8 +176,7 @@ export class AgentSession {
 		const { images, source = "interactive", streamingBehavior, expand = true, onAccepted } = options;
 		const controller = new AbortController();
 		this.preparing.add(controller);
-		let run: { messages: AgentMessage[]; systemPrompt?: string } | undefined;
-		const baseSystemPrompt = this.agent.state.systemPrompt;
+		let run: Run | undefined;
 		try {
 			const busy = this.agent.state.isStreaming || this.retryController !== undefined || this.preparing.size > 1;
 			const input = await this.runInput(text, images, source, busy ? streamingBehavior : undefined, controller.signal);
@@ -177,13 +189,15 @@ export class AgentSession {
 					else this.agent.steer(message);
 					await this.emitQueueIfChanged();
 				} else {
+					const options = this.promptState.base();
+					const toolsBefore = [...options.selectedTools];
 					const start = this.promptHooks.beforeAgentStart
-						? await this.promptHooks.beforeAgentStart(expanded, input.images, baseSystemPrompt, controller.signal)
+						? await this.promptHooks.beforeAgentStart(expanded, input.images, options, controller.signal)
 						: { messages: [] };
 					if (!controller.signal.aborted) {
 						const messages = [userMessage(expanded, input.images), ...this.nextTurn, ...start.messages];
 						this.nextTurn = [];
-						run = { messages, ...(start.systemPrompt !== undefined ? { systemPrompt: start.systemPrompt } : {}) };
+						run = { messages, options, toolsBefore };
 						await this.flushAfterTurn();
 					}
 				}
@@ -193,7 +207,7 @@ export class AgentSession {
 		}
 		onAccepted?.();
 		if (!run) return;
-		const running = this.execute(run, baseSystemPrompt);
+		const running = this.execute(run);
 		this.runs.add(running);
 		try {
 			await running;
@@ -202,15 +216,27 @@ export class AgentSession {
 		}
 	}
 
-	private async execute(run: { messages: AgentMessage[]; systemPrompt?: string }, baseSystemPrompt: string) {
+	private async execute(run: Run) {
 		this.attempt = 0;
-		if (run.systemPrompt !== undefined) this.agent.state.systemPrompt = run.systemPrompt;
+		if (this.promptState.enabled) this.promptState.startRun(run.options, run.toolsBefore);
+		// A forced prompt is projected onto the run's requests after every other context transformation.
+		const transform = this.agent.transformContext;
+		if (run.options.forceSystemPrompt !== undefined) {
+			this.agent.transformContext = async (messages, signal) =>
+				this.promptState.project(transform ? await transform(messages, signal) : messages);
+		}
 		try {
 			await this.agent.prompt(run.messages);
 			await this.settle();
 		} finally {
-			this.agent.state.systemPrompt = baseSystemPrompt;
+			this.agent.transformContext = transform;
+			this.promptState.endRun();
 		}
+	}
+
+	/** The system prompt the session's requests use now (`ctx.getSystemPrompt()`). */
+	get systemPrompt(): string {
+		return this.promptState.text;
 	}
 
 	/** Resolves once no run is under way any more (its `agent_settled` sent). */

@@ -1,10 +1,10 @@
 /**
  * The coding agent's `convertToLlm`: the roles only pi knows (shell commands the user ran, extension messages,
- * branch and compaction summaries) become user-role text the model understands; system messages from newer
- * sessions and unknown roles are left out.
+ * branch and compaction summaries) become user-role text the model understands; system messages (the prompt and
+ * tool declarations) pass through to the provider, which replays them; unknown roles are left out.
  */
 import type { AgentMessage } from "../agent/index.ts";
-import type { Message } from "../ai/index.ts";
+import type { TranscriptMessage } from "../ai/index.ts";
 import type {
 	BashExecutionMessage,
 	BranchSummaryMessage,
@@ -30,15 +30,16 @@ export const BRANCH_SUMMARY_PREFIX =
 	"The user left another branch of this conversation and came back here. What happened on that branch:\n\n<summary>\n";
 const SUMMARY_SUFFIX = "\n</summary>";
 
-export function convertToLlm(messages: AgentMessage[]): Message[] {
-	const out: Message[] = [];
+export function convertToLlm(messages: AgentMessage[]): TranscriptMessage[] {
+	const out: TranscriptMessage[] = [];
 	for (const message of messages) {
 		const m = message as { role?: string };
 		switch (m.role) {
 			case "user":
 			case "assistant":
 			case "toolResult":
-				out.push(message as Message);
+			case "system":
+				out.push(message as TranscriptMessage);
 				break;
 			case "bashExecution": {
 				const bash = m as BashExecutionLike;
@@ -70,7 +71,7 @@ export function convertToLlm(messages: AgentMessage[]): Message[] {
 				break;
 			}
 			default:
-				// "system" (newer sessions) and unknown custom roles carry nothing for the chat history.
+				// Unknown custom roles carry nothing for the chat history.
 				break;
 		}
 	}

@@ -6,13 +6,18 @@ import { Agent, type AgentTool, type StreamFn, type ThinkingLevel } from "../age
 import type { Model } from "../ai/index.ts";
 import { AgentSession } from "./agent-session.ts";
 import { convertToLlm } from "./convert-to-llm.ts";
+import type { PromptSources } from "./prompt-state.ts";
 import type { RetrySettings } from "./retry.ts";
 
 export interface CreateSessionOptions {
 	model: Model;
 	thinkingLevel: ThinkingLevel;
 	tools: AgentTool<any>[];
-	systemPrompt: string;
+	/** A fixed prompt (SDK and tests); ignored when `prompt` is given. */
+	systemPrompt?: string;
+	/** The transcript carries the prompt, built from these options and patched as they change (pi 0.86+). */
+	prompt?: PromptSources;
+	cwd?: string;
 	getApiKey: (model: Model) => string | undefined | Promise<string | undefined>;
 	getHeaders?: (model: Model) => Record<string, string>;
 	retry?: RetrySettings;
@@ -28,7 +33,7 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 			model: options.model,
 			thinkingLevel: options.thinkingLevel,
 			tools: options.tools,
-			systemPrompt: options.systemPrompt,
+			systemPrompt: options.systemPrompt ?? "",
 		},
 		convertToLlm,
 		getApiKey: async (): Promise<string | undefined> => options.getApiKey(agent.state.model),
@@ -36,5 +41,11 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 		...(options.sessionId ? { sessionId: options.sessionId } : {}),
 		...(headers && Object.keys(headers).length > 0 ? { streamOptions: { headers } } : {}),
 	});
-	return new AgentSession({ agent, ...(options.retry ? { retry: options.retry } : {}) });
+	const session = new AgentSession({
+		agent,
+		...(options.retry ? { retry: options.retry } : {}),
+		...(options.cwd ? { cwd: options.cwd } : {}),
+	});
+	if (options.prompt) session.promptState.enable(options.prompt);
+	return session;
 }

@@ -21,8 +21,6 @@ export interface ActionContext {
 	allTools: AgentTool<any>[];
 	/** Wraps a tool registered after start-up for the agent. */
 	wrapTool?: (definition: ToolDefinition) => AgentTool<any>;
-	/** Called after the active tool set changed (the system prompt lists the tools). */
-	toolsChanged?: () => void;
 	/** Extension events for model/thinking changes (`model_select`, `thinking_level_select`). */
 	settings?: Pick<SettingsTarget, "runner" | "context">;
 	/** Where failures of detached actions (message sends) are reported. */
@@ -64,9 +62,9 @@ export function createExtensionActions(c: ActionContext): ExtensionActions {
 		getActiveTools: () => agent.state.tools.map((t) => t.name),
 		getAllTools: () => c.allTools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
 		setActiveTools(names: string[]) {
-			const wanted = new Set(names);
-			agent.state.tools = c.allTools.filter((t) => wanted.has(t.name));
-			c.toolsChanged?.();
+			// In the order given (it is the order the transcript declares them in); unknown names are ignored.
+			const byName = new Map(c.allTools.map((t) => [t.name, t]));
+			agent.state.tools = names.flatMap((name) => byName.get(name) ?? []);
 		},
 		toolRegistered(definition: ToolDefinition) {
 			if (!c.wrapTool) return;
@@ -77,7 +75,6 @@ export function createExtensionActions(c: ActionContext): ExtensionActions {
 			const active = agent.state.tools.findIndex((t) => t.name === tool.name);
 			if (active >= 0) agent.state.tools[active] = tool;
 			else agent.state.tools = [...agent.state.tools, tool];
-			c.toolsChanged?.();
 		},
 		getCommands: () =>
 			[...c.host.commands()].map(([name, { extensionPath, command }]) => ({

@@ -28,6 +28,7 @@ import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
 import type { TreeHooks, TreeNavigationOptions } from "./navigate-tree.ts";
 import { createPromptHooks } from "./prompt-hooks.ts";
 import { installProviderHooks } from "./provider-hooks.ts";
+import { type NormalizedSystemPromptOptions, normalizeSystemPromptOptions } from "./system-prompt.ts";
 
 export interface ExtensionBridgeOptions {
 	host: ExtensionHost;
@@ -78,7 +79,7 @@ export class ExtensionBridge {
 	/** Set by the runtime host: session replacement for command contexts. */
 	control: SessionControl | undefined;
 	/** What the system prompt is built from, in pi's shape (`systemPromptOptions`, `ctx.getSystemPromptOptions()`). */
-	promptOptions: (() => Record<string, unknown>) | undefined;
+	promptOptions: (() => NormalizedSystemPromptOptions) | undefined;
 
 	constructor(private readonly options: ExtensionBridgeOptions) {
 		this.runner = createExtensionRunner(() =>
@@ -171,11 +172,16 @@ export class ExtensionBridge {
 				...(patch.isError !== undefined ? { isError: patch.isError } : {}),
 			};
 		};
+		// `context` handlers see the conversation (pi restores the prompt and tools after them); then
+		// `context_with_system` handlers get the whole transcript, and what they return is sent.
 		const previous = agent.transformContext;
 		agent.transformContext = async (messages, signal) => {
-			const base = previous ? await previous(messages, signal) : messages;
-			if (!this.runner.hasHandlers("context")) return base;
-			return this.runner.emit("context", { messages: base }, ctx());
+			let current = previous ? await previous(messages, signal) : messages;
+			if (this.runner.hasHandlers("context")) current = await this.runner.emit("context", { messages: current }, ctx());
+			if (this.runner.hasHandlers("context_with_system")) {
+				current = await this.runner.emit("context_with_system", { messages: current }, ctx());
+			}
+			return current;
 		};
 		agent.streamOptions = {
 			...agent.streamOptions,
@@ -186,7 +192,7 @@ export class ExtensionBridge {
 		};
 		installProviderHooks(agent, this.runner, ctx);
 		session.subscribe((event) => this.forward(event));
-		session.promptHooks = createPromptHooks(this.runner, ctx, () => this.systemPromptOptions());
+		session.promptHooks = createPromptHooks(this.runner, ctx);
 	}
 
 	/** `session_before_compact` (cancel or supply), `session_compact`, `session_compact_failed`. */
@@ -304,8 +310,8 @@ export class ExtensionBridge {
 		}
 	}
 
-	private systemPromptOptions(): Record<string, unknown> {
-		return this.promptOptions?.() ?? { cwd: this.options.cwd };
+	private systemPromptOptions(): NormalizedSystemPromptOptions {
+		return this.promptOptions?.() ?? normalizeSystemPromptOptions({ cwd: this.options.cwd });
 	}
 
 	private requireControl(name: string): SessionControl {
@@ -371,7 +377,7 @@ export class ExtensionBridge {
 					(error: unknown) => options?.onError?.(error instanceof Error ? error : new Error(String(error))),
 				);
 			},
-			getSystemPrompt: () => session()?.agent.state.systemPrompt ?? "",
+			getSystemPrompt: () => session()?.systemPrompt ?? "",
 		};
 	}
 }

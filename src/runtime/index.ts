@@ -62,6 +62,7 @@ export {
 	type StreamingBehavior,
 	splitContent,
 } from "./prompt-input.ts";
+export { type PromptSources, PromptState } from "./prompt-state.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
 export { type RuntimeFactory, RuntimeHost, type RuntimeStartedHook, type SessionRuntime } from "./runtime-host.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
@@ -75,9 +76,11 @@ export {
 } from "./session-settings.ts";
 export {
 	buildSystemPrompt,
-	type ContextFile,
-	describeSystemPrompt,
-	type PromptTool,
+	buildSystemPromptSections,
+	buildSystemPromptState,
+	diffSystemPromptSections,
+	type NormalizedSystemPromptOptions,
+	normalizeSystemPromptOptions,
 	type SystemPromptOptions,
 } from "./system-prompt.ts";
 export { runUserBash, type UserBashOptions } from "./user-bash.ts";

@@ -6,7 +6,10 @@
  */
 import type { AgentMessage } from "../agent/index.ts";
 import type { ImageContent } from "../ai/index.ts";
-import type { CustomMessageInput as ExtensionCustomMessage } from "../extensions/index.ts";
+import type {
+	CustomMessageInput as ExtensionCustomMessage,
+	NormalizedSystemPromptOptions,
+} from "../extensions/index.ts";
 
 /** Who typed the text: the user at a terminal or in print mode, an RPC client, or an extension. */
 export type InputSource = "interactive" | "rpc" | "extension";
@@ -22,8 +25,6 @@ export interface InputResult {
 export interface BeforeAgentStartResult {
 	/** Extension messages sent right after the user message. */
 	messages: AgentMessage[];
-	/** System prompt for this run only. */
-	systemPrompt?: string;
 }
 
 export interface PromptHooks {
@@ -35,11 +36,14 @@ export interface PromptHooks {
 		streamingBehavior: StreamingBehavior | undefined,
 		signal: AbortSignal,
 	): Promise<InputResult | undefined>;
-	/** The `before_agent_start` event for a prompt that starts a run. */
+	/**
+	 * The `before_agent_start` event for a prompt that starts a run. Handlers edit `options` in place; a returned
+	 * `systemPrompt` is stored as `options.forceSystemPrompt`.
+	 */
 	beforeAgentStart?(
 		text: string,
 		images: ImageContent[] | undefined,
-		systemPrompt: string,
+		options: NormalizedSystemPromptOptions,
 		signal: AbortSignal,
 	): Promise<BeforeAgentStartResult>;
 }

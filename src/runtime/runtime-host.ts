@@ -29,8 +29,6 @@ export interface SessionRuntime {
 	compact?(customInstructions?: string): Promise<CompactionOutcome | undefined>;
 	/** The automatic-compaction switch (`set_auto_compaction`); absent without a session. */
 	readonly compactionSettings?: { enabled: boolean };
-	/** Rebuilds the system prompt from the active tools and resources (after extensions added resources). */
-	refreshSystemPrompt?(): void;
 	/** Stops listening to the session (called when the runtime is replaced). */
 	dispose(): void;
 }

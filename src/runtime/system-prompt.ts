@@ -1,103 +1,120 @@
 /**
- * The default system prompt: who the assistant is, the active tools with their one-line snippets, the guidelines
- * those tools add, project context files, and the working directory and date. `customPrompt` (from
- * `--system-prompt` or SYSTEM.md) replaces the opening; `appendSystemPrompt` parts are added at the end.
+ * The system prompt as pi 0.86+ structures it: named, independently replaceable sections that the transcript's
+ * system messages carry and patch. `preamble` (who the assistant is, or the custom prompt of `--system-prompt` /
+ * SYSTEM.md) comes first; then `tools` (each selected tool's one-line snippet), `rules` (guidelines), `addendum`
+ * (APPEND_SYSTEM.md / `--append-system-prompt`), `project_context` (AGENTS.md files), `skills`, `cwd`, and any
+ * `sections` an extension adds. Every section but the preamble is wrapped in a tag of its name. A forced prompt
+ * (a `before_agent_start` handler's `systemPrompt`) replaces all of it as opaque content.
  */
+import { getSystemMessageText, type SystemMessage } from "../ai/index.ts";
+import type { NormalizedSystemPromptOptions, SystemPromptOptions } from "../extensions/index.ts";
+import { formatSkillsForPrompt, type Skill } from "../resources/index.ts";
 
-export interface PromptTool {
-	name: string;
-	promptSnippet?: string;
-	promptGuidelines?: string[];
-}
+export type { NormalizedSystemPromptOptions, SystemPromptOptions };
 
-export interface ContextFile {
-	path: string;
-	content: string;
-}
+const SECTION_NAME = /^[a-z][a-z0-9_-]*$/;
+const DEFAULT_TOOLS = ["read", "bash", "edit", "write"];
 
-export interface SystemPromptOptions {
-	cwd: string;
-	tools: PromptTool[];
-	customPrompt?: string;
-	appendSystemPrompt?: string[];
-	contextFiles?: ContextFile[];
-	/** Already formatted skills block (from the resources layer), if any. */
-	skillsBlock?: string;
-	/** The skills behind `skillsBlock`, as the resources layer loaded them (reported to extensions). */
-	skills?: unknown[];
-	date?: Date;
-}
-
-const INTRO = `You are an expert coding assistant working in the user's project through the tools listed below. You read \
+const PREAMBLE = `You are an expert coding assistant working in the user's project through the tools listed below. You read \
 code before changing it, make focused changes, run commands to check your work, and report what you did plainly.`;
 
-export function buildSystemPrompt(options: SystemPromptOptions): string {
-	const parts: string[] = [];
-	// An empty custom prompt (e.g. `--system-prompt ""` or a blank SYSTEM.md) keeps the default, as in pi.
-	const custom = options.customPrompt?.trim();
-	if (custom) {
-		parts.push(custom);
-	} else {
-		parts.push(INTRO);
-		const listed = options.tools.filter((t) => t.promptSnippet);
-		if (listed.length > 0) {
-			parts.push(`Available tools:\n${listed.map((t) => `- ${t.name}: ${t.promptSnippet}`).join("\n")}`);
-		}
-		parts.push(
-			`Guidelines:\n${guidelines(options.tools)
-				.map((g) => `- ${g}`)
-				.join("\n")}`,
-		);
-	}
-	for (const extra of options.appendSystemPrompt ?? []) {
-		if (extra.trim() !== "") parts.push(extra.trim());
-	}
-	if (options.contextFiles && options.contextFiles.length > 0) {
-		const files = options.contextFiles.map((f) => `<file path="${f.path}">\n${f.content.trim()}\n</file>`);
-		parts.push(`Project context (instructions from the user's context files):\n${files.join("\n")}`);
-	}
-	if (options.skillsBlock) parts.push(options.skillsBlock);
-	const date = (options.date ?? new Date()).toISOString().slice(0, 10);
-	parts.push(`Current date: ${date}\nCurrent working directory: ${options.cwd}`);
-	return parts.join("\n\n");
+/** Every collection present and copied, so `before_agent_start` handlers can edit the options in place. */
+export function normalizeSystemPromptOptions(input: SystemPromptOptions): NormalizedSystemPromptOptions {
+	return {
+		...(input.customPrompt !== undefined ? { customPrompt: input.customPrompt } : {}),
+		...(input.forceSystemPrompt !== undefined ? { forceSystemPrompt: input.forceSystemPrompt } : {}),
+		selectedTools: [...(input.selectedTools ?? DEFAULT_TOOLS)],
+		toolSnippets: { ...input.toolSnippets },
+		toolGuidelines: Object.fromEntries(
+			Object.entries(input.toolGuidelines ?? {}).map(([name, lines]) => [name, [...lines]]),
+		),
+		promptGuidelines: [...(input.promptGuidelines ?? [])],
+		appendSystemPrompt: input.appendSystemPrompt ?? "",
+		sections: { ...input.sections },
+		cwd: input.cwd,
+		contextFiles: (input.contextFiles ?? []).map((file) => ({ ...file })),
+		skills: (input.skills ?? []).map((skill) => ({ ...(skill as object) })),
+	};
 }
 
-function guidelines(tools: PromptTool[]): string[] {
-	const names = new Set(tools.map((t) => t.name));
+function rules(options: NormalizedSystemPromptOptions): string {
 	const out: string[] = [];
-	const hasSearchTools = names.has("grep") || names.has("find") || names.has("ls");
-	if (names.has("bash") && !hasSearchTools) out.push("Use bash for file operations such as ls, rg and find");
-	if (names.has("bash") && hasSearchTools)
-		out.push("Prefer the grep, find and ls tools over bash for searching and listing");
-	for (const tool of tools) for (const line of tool.promptGuidelines ?? []) if (!out.includes(line)) out.push(line);
-	out.push("Keep answers short and to the point");
-	out.push("Name file paths clearly when you talk about files");
-	return out;
+	const add = (rule: string) => {
+		const line = rule.trim();
+		if (line && !out.includes(line)) out.push(line);
+	};
+	const selected = new Set(options.selectedTools);
+	const searchTools = selected.has("grep") || selected.has("find") || selected.has("ls");
+	const shells = ["bash", "powershell"].filter((name) => selected.has(name));
+	if (shells.length > 0 && !searchTools) {
+		add(`Use ${shells.join(" or ")} for file operations such as listing, searching and finding files`);
+	}
+	for (const name of options.selectedTools) for (const rule of options.toolGuidelines[name] ?? []) add(rule);
+	for (const rule of options.promptGuidelines) add(rule);
+	add("Keep answers short and to the point");
+	add("Name file paths clearly when you talk about files");
+	return out.map((rule) => `- ${rule}`).join("\n");
+}
+
+function projectContext(files: NormalizedSystemPromptOptions["contextFiles"]): string {
+	const blocks = files.map((f) => `<project_instructions path="${f.path}">\n${f.content}\n</project_instructions>`);
+	return ["Instructions from the project's context files:", ...blocks].join("\n\n");
 }
 
 /**
- * The options in the shape pi's extensions see them (`before_agent_start.systemPromptOptions`,
- * `ctx.getSystemPromptOptions()`): selected tool names, their snippets and guidelines keyed by tool, the appended
- * text, context files and skills. Extensions read it; changing it does not change the prompt.
+ * The ordered sections of the prompt for `input`. An extension section named `preamble`, or whose name is not
+ * lower-case letters, digits, `_` and `-` starting with a letter, is refused with an error naming it.
  */
-export function describeSystemPrompt(options: SystemPromptOptions): Record<string, unknown> {
-	const toolSnippets: Record<string, string> = {};
-	const toolGuidelines: Record<string, string[]> = {};
-	for (const tool of options.tools) {
-		if (tool.promptSnippet) toolSnippets[tool.name] = tool.promptSnippet;
-		if (tool.promptGuidelines && tool.promptGuidelines.length > 0)
-			toolGuidelines[tool.name] = [...tool.promptGuidelines];
+export function buildSystemPromptSections(input: SystemPromptOptions): Record<string, string> {
+	const options = normalizeSystemPromptOptions(input);
+	for (const name of Object.keys(options.sections)) {
+		if (!SECTION_NAME.test(name) || name === "preamble") throw new Error(`Invalid system prompt section name: ${name}`);
 	}
-	return {
-		cwd: options.cwd,
-		...(options.customPrompt !== undefined ? { customPrompt: options.customPrompt } : {}),
-		selectedTools: options.tools.map((tool) => tool.name),
-		toolSnippets,
-		toolGuidelines,
-		promptGuidelines: [],
-		appendSystemPrompt: (options.appendSystemPrompt ?? []).filter((part) => part.trim() !== "").join("\n\n"),
-		sections: {},
-		contextFiles: (options.contextFiles ?? []).map((file) => ({ path: file.path, content: file.content })),
-		skills: [...(options.skills ?? [])],
-	};
+	const body: Record<string, string> = {};
+	let preamble = options.customPrompt;
+	if (!preamble) {
+		preamble = PREAMBLE;
+		const listed = options.selectedTools.filter((name) => options.toolSnippets[name]);
+		const list =
+			listed.length > 0 ? listed.map((name) => `- ${name}: ${options.toolSnippets[name]}`).join("\n") : "(none)";
+		body.tools = `${list}\n\nThe project may give you more tools than the ones listed here.`;
+		body.rules = rules(options);
+	}
+	if (options.appendSystemPrompt) body.addendum = options.appendSystemPrompt;
+	if (options.contextFiles.length > 0) body.project_context = projectContext(options.contextFiles);
+	const skillTool = (["read", "bash"] as const).find((name) => options.selectedTools.includes(name));
+	if (skillTool && options.skills.length > 0) {
+		const skills = formatSkillsForPrompt(options.skills as Skill[], skillTool).trim();
+		if (skills) body.skills = skills;
+	}
+	body.cwd = options.cwd.replace(/\\/g, "/");
+	for (const [name, content] of Object.entries(options.sections)) if (content) body[name] = content;
+	const sections: Record<string, string> = { preamble };
+	for (const [name, content] of Object.entries(body)) sections[name] = `<${name}>\n${content}\n</${name}>`;
+	return sections;
+}
+
+/** The whole prompt state: a forced prompt as opaque content, otherwise empty content and the sections. */
+export function buildSystemPromptState(input: SystemPromptOptions): Pick<SystemMessage, "content" | "sections"> {
+	if (input.forceSystemPrompt !== undefined) return { content: input.forceSystemPrompt };
+	return { content: "", sections: buildSystemPromptSections(input) };
+}
+
+/** The prompt text, rendered as the transcript's system message replays it. */
+export function buildSystemPrompt(input: SystemPromptOptions): string {
+	return getSystemMessageText(buildSystemPromptState(input));
+}
+
+/**
+ * The `sections` patch from the sections the model has (replayed from the transcript) to the wanted ones:
+ * changed or new sections, `null` for removed ones; undefined when nothing changed.
+ */
+export function diffSystemPromptSections(
+	previous: Readonly<Record<string, string | null>>,
+	current: Readonly<Record<string, string>>,
+): Record<string, string | null> | undefined {
+	const patch: Record<string, string | null> = {};
+	for (const [name, text] of Object.entries(current)) if (previous[name] !== text) patch[name] = text;
+	for (const name of Object.keys(previous)) if (current[name] === undefined) patch[name] = null;
+	return Object.keys(patch).length > 0 ? patch : undefined;
 }

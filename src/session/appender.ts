@@ -2,7 +2,7 @@
  * The append half of `SessionManager`'s API: one method per entry type, each adding a child of the current leaf
  * and moving the leaf to it (through `SessionCore.appendEntry`, which decides when it reaches the disk).
  */
-import type { ImageContent, Message, TextContent, Usage } from "../ai/index.ts";
+import { getCurrentSystemMessage, type ImageContent, type Message, type TextContent, type Usage } from "../ai/index.ts";
 import { SessionCore } from "./core.ts";
 import { clean } from "./entries.ts";
 import { newEntryId } from "./ids.ts";
@@ -18,6 +18,7 @@ import type {
 	ModelChangeEntry,
 	SessionInfoEntry,
 	SessionMessageEntry,
+	SessionProjection,
 	SystemMessage,
 	ThinkingLevelChangeEntry,
 	UsageEntry,
@@ -27,6 +28,9 @@ import type {
 export type AppendableMessage = Message | CustomMessage | BashExecutionMessage | SystemMessage;
 
 export abstract class SessionAppender extends SessionCore {
+	/** The active branch's context with its source entries (the manager's). */
+	abstract buildSessionProjection(): SessionProjection;
+
 	/** Appends a message; returns its entry id. */
 	appendMessage(message: AppendableMessage): string {
 		const role = (message as { role: string }).role;
@@ -49,7 +53,11 @@ export abstract class SessionAppender extends SessionCore {
 		return this.appendEntry<UsageEntry>(clean({ type: "usage", kind, provider, model, usage, note }));
 	}
 
-	/** Appends a compaction; `firstKeptEntryId` null keeps nothing (the entry's own id is stored). */
+	/**
+	 * Appends a compaction; `firstKeptEntryId` null keeps nothing (the entry's own id is stored). Its
+	 * `systemMessage` checkpoint is the prompt and tools replayed from the branch's context at this point (with the
+	 * entry's time), unless one is given.
+	 */
 	appendCompaction<T = unknown>(
 		summary: string,
 		firstKeptEntryId: string | null,
@@ -61,7 +69,11 @@ export abstract class SessionAppender extends SessionCore {
 	): string {
 		const id = newEntryId((candidate) => this.store.has(candidate));
 		const fields = { type: "compaction" as const, summary, firstKeptEntryId: firstKeptEntryId ?? id, tokensBefore };
-		return this.appendEntry<CompactionEntry>(clean({ ...fields, details, usage, fromHook, systemMessage }), id).id;
+		const now = new Date();
+		const replayed = systemMessage ?? getCurrentSystemMessage(this.buildSessionProjection().messages);
+		const checkpoint = replayed && { ...replayed, timestamp: systemMessage ? replayed.timestamp : now.getTime() };
+		const entry = clean({ ...fields, details, usage, fromHook, systemMessage: checkpoint });
+		return this.appendEntry<CompactionEntry>(entry, id, now).id;
 	}
 
 	/** Appends a branch summary at the current leaf (`fromId`: the abandoned leaf it summarizes). */

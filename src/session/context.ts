@@ -4,14 +4,15 @@
  * 1. Settings come from the whole path: the latest `thinking_level_change` ("off" if none); the latest
  *    `model_change` or assistant message gives the model.
  * 2. Selection: without a compaction, every entry of the path. With one, the latest: the compaction entry, then
- *    the entries from its `firstKeptEntryId` up to it (without system messages and older compactions), then
- *    everything after it. A `firstKeptEntryId` not on the path (or the compaction's own id) keeps nothing.
- * 3. Projection: `message` → the stored message (system messages excluded), `compaction` → `compactionSummary`,
- *    `branch_summary` → `branchSummary`, `custom_message` → `custom`; everything else gives nothing. The latest
- *    `context_edit` on the path for a user/assistant/toolResult/custom entry omits it (`null`) or replaces its
- *    content (strings become one text block for assistant and tool results); the stored entry is not changed.
- * 4. System messages are replayed into `systemPrompt`: from the latest compaction's `systemMessage` (a complete
- *    checkpoint) plus those after it, or, without such a checkpoint, all of them on the path.
+ *    the entries from its `firstKeptEntryId` up to it (without system messages: the compaction's checkpoint holds
+ *    them), then everything after it. A `firstKeptEntryId` not on the path (or the compaction's own id) keeps
+ *    nothing.
+ * 3. Projection: `message` → the stored message (system messages included: they carry the prompt and tools),
+ *    the selected compaction → its `systemMessage` checkpoint (if any) then `compactionSummary` (an older
+ *    compaction inside the kept range gives nothing), `branch_summary` → `branchSummary`, `custom_message` →
+ *    `custom`; everything else gives nothing. The latest `context_edit` on the path for a
+ *    user/assistant/toolResult/custom entry omits it (`null`) or replaces its content (strings become one text
+ *    block for assistant and tool results); the stored entry is not changed.
  */
 import type { AgentMessage } from "../agent/index.ts";
 import type { EntryNode } from "./store.ts";
@@ -24,9 +25,6 @@ import type {
 	SessionProjection,
 	StoredMessage,
 	StoredThinkingLevel,
-	SystemMessage,
-	SystemPromptState,
-	SystemToolDeclaration,
 } from "./types.ts";
 
 export type Materialize = (node: EntryNode) => SessionEntry | undefined;
@@ -73,7 +71,7 @@ export function selectContextNodes(path: EntryNode[], get: Materialize): EntryNo
 	if (kept >= 0) {
 		for (let i = kept; i < index; i++) {
 			const node = path[i]!;
-			if (node.type === "compaction" || roleOf(node, get) === "system") continue;
+			if (roleOf(node, get) === "system") continue;
 			selected.push(node);
 		}
 	}
@@ -125,20 +123,19 @@ export function entryToMessages(
 	switch (entry.type) {
 		case "message": {
 			const message = entry.message;
-			if (message.role === "system") return [];
 			const edit = edits.get(entry.id);
 			if (edit === undefined || !EDITABLE_ROLES.has(message.role)) return [message];
 			return edit === null ? [] : [withContent(message, edit)];
 		}
-		case "compaction":
-			return [
-				{
-					role: "compactionSummary",
-					summary: entry.summary,
-					tokensBefore: entry.tokensBefore,
-					timestamp: timestampMs(entry.timestamp),
-				},
-			];
+		case "compaction": {
+			const summary: AgentMessage = {
+				role: "compactionSummary",
+				summary: entry.summary,
+				tokensBefore: entry.tokensBefore,
+				timestamp: timestampMs(entry.timestamp),
+			};
+			return entry.systemMessage ? [entry.systemMessage, summary] : [summary];
+		}
 		case "branch_summary":
 			return [
 				{
@@ -166,62 +163,7 @@ export function entryToMessages(
 	}
 }
 
-class SystemReplay {
-	private readonly sections = new Map<string, string>();
-	private instructions: string[] = [];
-	private readonly tools = new Map<string, SystemToolDeclaration>();
-	private seen = false;
-
-	apply(message: SystemMessage, baseline: boolean): void {
-		this.seen = true;
-		if (baseline || message.replace) {
-			this.sections.clear();
-			this.instructions = [];
-			this.tools.clear();
-		}
-		const text =
-			typeof message.content === "string"
-				? message.content
-				: message.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-		if (text.trim() !== "") this.instructions.push(text);
-		for (const [name, value] of Object.entries(message.sections ?? {})) {
-			if (value === null) this.sections.delete(name);
-			else this.sections.set(name, value);
-		}
-		for (const tool of message.toolsRemoved ?? []) this.tools.delete(tool.name);
-		for (const tool of message.toolsAdded ?? []) this.tools.set(tool.name, tool);
-	}
-
-	result(): SystemPromptState | undefined {
-		if (!this.seen) return undefined;
-		const parts = [...this.sections.values(), ...this.instructions].filter((p) => p !== "");
-		return {
-			text: parts.join("\n\n"),
-			sections: Object.fromEntries(this.sections),
-			instructions: [...this.instructions],
-			tools: [...this.tools.values()],
-		};
-	}
-}
-
-function replaySystem(path: EntryNode[], get: Materialize): SystemPromptState | undefined {
-	const replay = new SystemReplay();
-	const { index, entry } = latestCompaction(path, get);
-	let from = 0;
-	if (entry?.systemMessage) {
-		replay.apply(entry.systemMessage, true);
-		from = index + 1;
-	}
-	for (let i = from; i < path.length; i++) {
-		const node = path[i]!;
-		if (roleOf(node, get) !== "system") continue;
-		const e = get(node);
-		if (e?.type === "message" && e.message.role === "system") replay.apply(e.message, false);
-	}
-	return replay.result();
-}
-
-/** Steps 1–4 over a path (root → leaf). */
+/** Steps 1–3 over a path (root → leaf). */
 export function projectPath(
 	path: EntryNode[],
 	get: Materialize,
@@ -238,17 +180,15 @@ export function projectPath(
 	const messages: AgentMessage[] = [];
 	const selected = selectContextNodes(path, get);
 	prefetch?.(selected);
-	for (const node of selected) {
-		const entry = get(node);
+	for (let i = 0; i < selected.length; i++) {
+		const entry = get(selected[i]!);
 		if (!entry) continue;
-		const produced = entryToMessages(entry, edits);
+		// Only the selected compaction (first) stands for what it summarised; an older one kept in range gives nothing.
+		const produced = entry.type === "compaction" && i > 0 ? [] : entryToMessages(entry, edits);
 		entries.push({ sourceEntry: entry, messages: produced });
 		for (const m of produced) messages.push(m);
 	}
-	const projection: SessionProjection = { entries, messages, ...settings(path, get, defaults) };
-	const systemPrompt = replaySystem(path, get);
-	if (systemPrompt) projection.systemPrompt = systemPrompt;
-	return projection;
+	return { entries, messages, ...settings(path, get, defaults) };
 }
 
 /** The path root → `leafId` through plain entries (for the standalone functions below). */
@@ -289,8 +229,8 @@ export function buildSessionProjection(
 }
 
 export function buildSessionContext(entries: SessionEntry[], leafId?: string | null, byId?: Map<string, SessionEntry>) {
-	const { messages, thinkingLevel, model, systemPrompt } = buildSessionProjection(entries, leafId, byId);
-	return systemPrompt ? { messages, thinkingLevel, model, systemPrompt } : { messages, thinkingLevel, model };
+	const { messages, thinkingLevel, model } = buildSessionProjection(entries, leafId, byId);
+	return { messages, thinkingLevel, model };
 }
 
 /**
@@ -305,8 +245,7 @@ export function sessionEntryToContextMessages(entry: SessionEntry): StoredMessag
 		return [{ ...message, content: message.role === "system" ? "" : [] } as StoredMessage];
 	}
 	if (entry.type === "branch_summary" && !entry.summary) return [];
-	const messages: StoredMessage[] = entryToMessages(entry, new Map());
-	return entry.type === "compaction" && entry.systemMessage ? [entry.systemMessage, ...messages] : messages;
+	return entryToMessages(entry, new Map());
 }
 
 /** The latest compaction entry in `entries`, or null. */

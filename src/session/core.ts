@@ -235,13 +235,17 @@ export abstract class SessionCore {
 	}
 
 	/** Adds a new entry: id, parent (the leaf) and timestamp are filled in; written first, then kept; leaf moves. */
-	protected appendEntry<T extends SessionEntry>(fields: Omit<T, "id" | "parentId" | "timestamp">, id?: string): T {
+	protected appendEntry<T extends SessionEntry>(
+		fields: Omit<T, "id" | "parentId" | "timestamp">,
+		id?: string,
+		at: Date = new Date(),
+	): T {
 		const { type, ...rest } = fields as { type: string };
 		const entry = {
 			type,
 			id: id ?? newEntryId((candidate) => this.store.has(candidate)),
 			parentId: this.leafId,
-			timestamp: new Date().toISOString(),
+			timestamp: at.toISOString(),
 			...rest,
 		} as unknown as T;
 		this.persistEntry(entry);

@@ -213,10 +213,8 @@ export class SessionManager extends SessionAppender {
 
 	/** What the LLM sees on the active branch, with the model and thinking level in effect. */
 	buildSessionContext(): SessionContext {
-		const { messages, thinkingLevel, model, systemPrompt } = this.buildSessionProjection();
-		const context: SessionContext = { messages, thinkingLevel, model };
-		if (systemPrompt) context.systemPrompt = systemPrompt;
-		return context;
+		const { messages, thinkingLevel, model } = this.buildSessionProjection();
+		return { messages, thinkingLevel, model };
 	}
 
 	/** Every entry in file order (a shallow copy of the list). */

@@ -43,7 +43,6 @@ export const SystemMessageSchema = Type.Object({
 	sections: Type.Optional(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]))),
 	toolsAdded: Type.Optional(Type.Array(Type.Object({ name: Str }))),
 	toolsRemoved: Type.Optional(Type.Array(Type.Object({ name: Str }))),
-	replace: Type.Optional(Type.Boolean()),
 });
 
 /** The entry union (discriminated on `type`). */

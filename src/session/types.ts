@@ -15,7 +15,7 @@
  * - A corrupt line is skipped and reported by `getDiagnostics()`; problems are never printed.
  */
 import type { AgentMessage, ThinkingLevel } from "../agent/index.ts";
-import type { AssistantMessage, ImageContent, TextContent, Usage } from "../ai/index.ts";
+import type { AssistantMessage, ImageContent, SystemMessage, TextContent, Usage } from "../ai/index.ts";
 
 /** The format version this layer writes. Older files are migrated on load. */
 export const CURRENT_SESSION_VERSION = 3;
@@ -72,28 +72,12 @@ declare module "../agent/index.ts" {
 	}
 }
 
-/** A tool as a system message declares it (plain JSON schema parameters). */
-export interface SystemToolDeclaration {
-	name: string;
-	description?: string;
-	parameters?: unknown;
-	[key: string]: unknown;
-}
-
 /**
- * Prompt and tool state written by newer pi as `message` entries with `role: "system"`. Not an LLM chat message:
- * the session layer keeps it out of `SessionContext.messages` and replays it into `SessionContext.systemPrompt`.
- * `sections` patches named prompt sections (`null` removes one); `replace: true` starts a new baseline.
+ * Prompt and tool state (pi 0.86+) as `message` entries with `role: "system"`: the first holds every prompt section
+ * and tool declaration, later ones patch `sections` by name (`null` removes one) and add or remove tools. They
+ * stay in the context's messages; replaying them gives a request's prompt and tools (see `ai/transcript.ts`).
  */
-export interface SystemMessage {
-	role: "system";
-	content: string | TextContent[];
-	sections?: Record<string, string | null>;
-	toolsAdded?: SystemToolDeclaration[];
-	toolsRemoved?: { name: string }[];
-	replace?: boolean;
-	timestamp: number;
-}
+export type { SystemMessage };
 
 /** What a `message` entry may hold: any agent message (incl. the roles above) or a system message. */
 export type StoredMessage = AgentMessage | SystemMessage;
@@ -257,16 +241,6 @@ export interface SessionTreeNode {
 	labelTimestamp?: string;
 }
 
-/** Replayed `system` messages of the active branch: named sections, appended instructions and tools. */
-export interface SystemPromptState {
-	/** Sections in first-declared order, then instructions, joined by a blank line. */
-	text: string;
-	sections: Record<string, string>;
-	/** Non-empty `content` of each replayed system message, in order. */
-	instructions: string[];
-	tools: SystemToolDeclaration[];
-}
-
 export interface SessionModelRef {
 	provider: string;
 	modelId: string;
@@ -278,8 +252,6 @@ export interface SessionContext {
 	/** "off" when the branch never set one. */
 	thinkingLevel: StoredThinkingLevel;
 	model: SessionModelRef | null;
-	/** Present when the branch (or its latest compaction) carries system messages. */
-	systemPrompt?: SystemPromptState;
 }
 
 export interface ProjectedSessionEntry {

@@ -178,7 +178,7 @@ export default function (pi) {
 		const sent = userTexts(server.requests[first]?.body);
 		expect(sent).toEqual(["user:go", "user:next-turn note"]);
 		const roles = (await client.getMessages()).map((m) => `${m.role}${"customType" in m ? `:${m.customType}` : ""}`);
-		expect(roles).toEqual(["user", "custom:note", "assistant", "toolResult", "custom:quiet", "assistant"]);
+		expect(roles).toEqual(["system", "user", "custom:note", "assistant", "toolResult", "custom:quiet", "assistant"]);
 	});
 
 	test("errors as extension_error: a busy sendUserMessage without deliverAs, a throwing RPC command (still success)", async () => {
@@ -235,7 +235,8 @@ export default function (pi) {
 			{ start: "new", scoped: ["mock-1:high"] },
 			{ discover: "startup" },
 			{ fresh: 0 },
-			{ after: 2 },
+			// The new session's transcript: its prompt and tools (a system message), the user message, the reply.
+			{ after: 3 },
 			{ start: "reload", scoped: ["mock-1:high"] },
 			{ discover: "reload" },
 		]);
@@ -308,6 +309,9 @@ export default function (pi) {
 			"before_agent_start",
 			"agent_start",
 			"turn_start",
+			// The first request of a session declares the prompt and tools in the transcript (pi 0.86+).
+			"message_start:system",
+			"message_end:system",
 			"message_start:user",
 			"message_end:user",
 			...request,

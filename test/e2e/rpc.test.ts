@@ -113,7 +113,9 @@ describe("rpc mode (binary)", () => {
 		expect(events.find((e) => e.type === "message_update")).not.toHaveProperty("message");
 		expect(await client.getLastAssistantText()).toBe("The file says alpha and beta.");
 		const messages = await client.getMessages();
+		// The transcript starts with the system message declaring the prompt and tools (pi 0.86+).
 		expect(messages.map((m) => m.role)).toEqual([
+			"system",
 			"user",
 			"assistant",
 			"toolResult",
@@ -122,7 +124,7 @@ describe("rpc mode (binary)", () => {
 			"assistant",
 		]);
 		const state = await client.getState();
-		expect(state).toMatchObject({ isStreaming: false, messageCount: 6, pendingMessageCount: 0 });
+		expect(state).toMatchObject({ isStreaming: false, messageCount: 7, pendingMessageCount: 0 });
 		expect(state.model).toMatchObject({ provider: "mock", id: "mock-1" });
 		const stats = await client.getSessionStats();
 		expect(stats).toMatchObject({ userMessages: 1, assistantMessages: 3, toolCalls: 2, toolResults: 2 });
@@ -192,7 +194,9 @@ describe("rpc mode (binary)", () => {
 		]);
 		expect(compactEvents[1]).toMatchObject({ aborted: false, willRetry: false });
 		const afterCompact = await client.getMessages();
-		expect(afterCompact[0]?.role).toBe("compactionSummary");
+		// The compaction's checkpoint (the prompt and tools at that point) leads, then its summary.
+		expect(afterCompact.slice(0, 2).map((m) => m.role)).toEqual(["system", "compactionSummary"]);
+		expect((afterCompact[0] as { sections?: Record<string, string> }).sections?.cwd).toContain("<cwd>");
 		const entries = await client.getEntries();
 		expect(entries.entries.some((e: { type: string }) => e.type === "compaction")).toBe(true);
 		const lastId = entries.entries.at(-1)?.id as string;

@@ -39,7 +39,8 @@ describe("sessions through the binary", () => {
 		const entries = lines(file);
 		expect(entries[0]).toMatchObject({ type: "session", version: 3, cwd });
 		const roles = entries.filter((e) => e.type === "message").map((e) => e.message.role);
-		expect(roles).toEqual(["user", "assistant"]);
+		// The prompt and tool loadout come first, as a system message (pi 0.86+).
+		expect(roles).toEqual(["system", "user", "assistant"]);
 		expect(entries.some((e) => e.type === "model_change" && e.modelId === "mock-1")).toBe(true);
 
 		server.push({ kind: "reply", text: "it was 42" });
@@ -48,7 +49,8 @@ describe("sessions through the binary", () => {
 		const sent = server.requests[before]?.body.messages.map((m: { role: string }) => m.role);
 		expect(sent).toEqual(["user", "assistant", "user"]);
 		expect(sessionFiles(home)).toEqual([file]);
-		expect(lines(file).filter((e) => e.type === "message")).toHaveLength(4);
+		// The prompt did not change, so the continued run declares nothing new.
+		expect(lines(file).filter((e) => e.type === "message")).toHaveLength(5);
 	});
 
 	test("--session by id prefix, --fork records the parent, --no-session writes nothing, --resume lists", async () => {
@@ -60,13 +62,13 @@ describe("sessions through the binary", () => {
 
 		server.push({ kind: "reply", text: "b" });
 		expect((await runPiAsync(["--session", id.slice(0, 8), "-p", "two"], { home, cwd })).stdout).toBe("b\n");
-		expect(lines(file).filter((e) => e.type === "message")).toHaveLength(4);
+		expect(lines(file).filter((e) => e.type === "message")).toHaveLength(5);
 
 		server.push({ kind: "reply", text: "c" });
 		await runPiAsync(["--fork", id, "-p", "three"], { home, cwd });
 		const forked = sessionFiles(home).find((f) => f !== file) as string;
 		expect(lines(forked)[0].parentSession).toBe(file);
-		expect(lines(forked).filter((e) => e.type === "message")).toHaveLength(6);
+		expect(lines(forked).filter((e) => e.type === "message")).toHaveLength(7);
 
 		server.push({ kind: "reply", text: "d" });
 		await runPiAsync(["--no-session", "-p", "four"], { home, cwd });
@@ -122,14 +124,15 @@ describe("sessions through the binary", () => {
 			lines(path)
 				.filter((e) => e.type === "message")
 				.map((e) => [e.message.role, JSON.stringify(e.message.content)]);
-		expect(texts(file).map(([role]) => role)).toEqual(["user", "assistant", "user", "assistant"]);
+		expect(texts(file).map(([role]) => role)).toEqual(["system", "user", "assistant", "user", "assistant"]);
 		expect(JSON.stringify(texts(file))).not.toContain("three");
 		// The fork records its parent and holds the branch as the second pi found it, then its own turn.
 		// (The first pi's "two" may or may not have been written by then; its reply had not.)
 		const forkLines = lines(fork);
 		expect(forkLines[0]).toMatchObject({ type: "session", parentSession: file });
 		const forked = texts(fork);
-		expect(forked.slice(0, 2).map(([, text]) => text)).toEqual([
+		expect(forked[0]?.[0]).toBe("system");
+		expect(forked.slice(1, 3).map(([, text]) => text)).toEqual([
 			'"one"',
 			JSON.stringify([{ type: "text", text: "first" }]),
 		]);

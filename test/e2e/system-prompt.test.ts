@@ -11,10 +11,6 @@ import { startMockLlm } from "../support/mock-llm/index.ts";
 const server = startMockLlm();
 afterAll(() => server.stop());
 
-function today(): string {
-	return new Date().toISOString().slice(0, 10);
-}
-
 /** Runs `pi -p <args> hi` in a fresh home and project; returns the system prompt text of the one request. */
 async function systemPrompt(
 	args: string[],
@@ -37,12 +33,11 @@ async function systemPrompt(
 }
 
 describe("system prompt through the binary", () => {
-	test("default: the active tools with their snippets and guidelines, the date and the cwd", async () => {
-		const dayBefore = today();
+	test("default: the preamble, then the tools with their snippets, the rules and the cwd, each tagged", async () => {
 		const { text, cwd } = await systemPrompt([]);
 		expect(text).toContain(
 			[
-				"Available tools:",
+				"<tools>",
 				"- read: Read file contents",
 				"- bash: Execute bash commands (ls, grep, find, etc.)",
 				"- edit: Make precise file edits with exact text replacement, including multiple disjoint edits in one call",
@@ -50,33 +45,31 @@ describe("system prompt through the binary", () => {
 			].join("\n"),
 		);
 		expect(text).not.toContain("- grep:");
+		expect(text).toContain("<rules>\n");
 		expect(text).toContain("- Use read to look at files instead of cat, head, tail or sed.");
 		expect(text).toContain("- Use write only to create a new file or to replace a file's entire content.");
-		expect(text).toContain("- Use bash for file operations such as ls, rg and find");
-		expect([dayBefore, today()].map((day) => text.includes(`Current date: ${day}`))).toContain(true);
-		expect(text.endsWith(`Current working directory: ${cwd}`)).toBe(true);
+		expect(text).toContain("- Use bash for file operations such as listing, searching and finding files");
+		expect(text.endsWith(`<cwd>\n${cwd}\n</cwd>`)).toBe(true);
 	});
 
 	test("--tools read,grep lists only those tools and their guidelines", async () => {
 		const { text } = await systemPrompt(["--tools", "read,grep"]);
 		expect(text).toContain(
-			"Available tools:\n- read: Read file contents\n- grep: Search file contents for patterns (respects .gitignore)\n",
+			"<tools>\n- read: Read file contents\n- grep: Search file contents for patterns (respects .gitignore)\n",
 		);
 		expect(text).not.toContain("- bash:");
 		expect(text).not.toContain("edits[].oldText");
 	});
 
-	test("--no-tools leaves the tool list out", async () => {
+	test("--no-tools lists no tools", async () => {
 		const { text } = await systemPrompt(["--no-tools"]);
-		expect(text).not.toContain("Available tools:");
-		expect(text).toContain("Current working directory:");
+		expect(text).toContain("<tools>\n(none)\n");
+		expect(text).toContain("<cwd>");
 	});
 
-	test("--system-prompt text replaces the default opening; the cwd still follows", async () => {
+	test("--system-prompt text is the preamble (no tools or rules); the cwd still follows", async () => {
 		const { text, cwd } = await systemPrompt(["--system-prompt", "You are a terse pirate."]);
-		expect(text.startsWith("You are a terse pirate.\n\n")).toBe(true);
-		expect(text).not.toContain("Available tools:");
-		expect(text.endsWith(`Current working directory: ${cwd}`)).toBe(true);
+		expect(text).toBe(`You are a terse pirate.\n\n<cwd>\n${cwd}\n</cwd>`);
 	});
 
 	test("--system-prompt with a file path uses the file's contents", async () => {
@@ -90,17 +83,16 @@ describe("system prompt through the binary", () => {
 			["--append-system-prompt", "First: plain text.", "--append-system-prompt", "extra/more.md"],
 			{ "extra/more.md": "Second: from a file.\n" },
 		);
-		const first = text.indexOf("First: plain text.");
+		const first = text.indexOf("<addendum>\nFirst: plain text.");
 		const second = text.indexOf("Second: from a file.");
-		expect(text.indexOf("Available tools:")).toBeGreaterThanOrEqual(0);
-		expect(first).toBeGreaterThan(text.indexOf("Guidelines:"));
+		expect(first).toBeGreaterThan(text.indexOf("</rules>"));
 		expect(second).toBeGreaterThan(first);
-		expect(second).toBeLessThan(text.indexOf("Current date:"));
+		expect(second).toBeLessThan(text.indexOf("<cwd>"));
 		expect(text).not.toContain("extra/more.md");
 	});
 
 	test("--system-prompt and --append-system-prompt together", async () => {
 		const { text } = await systemPrompt(["--system-prompt", "Base.", "--append-system-prompt", "Added."]);
-		expect(text.startsWith("Base.\n\nAdded.\n\nCurrent date: ")).toBe(true);
+		expect(text.startsWith("Base.\n\n<addendum>\nAdded.\n</addendum>\n\n<cwd>\n")).toBe(true);
 	});
 });

@@ -5,6 +5,7 @@
  */
 import { joinUrl, postJson } from "../http.ts";
 import { readSseBatches } from "../sse.ts";
+import { requestView } from "../transcript.ts";
 import type {
 	AssistantMessage,
 	Context,
@@ -70,7 +71,8 @@ function buildHeaders(model: Model, options: AnthropicOptions | undefined): Reco
 	return { ...headers, ...model.headers, ...options?.headers };
 }
 
-export function buildRequest(model: Model, context: Context, options: AnthropicOptions | undefined) {
+export function buildRequest(model: Model, full: Context, options: AnthropicOptions | undefined) {
+	const context = requestView(full);
 	const cache = options?.cacheRetention ?? "short";
 	const cacheControl =
 		cache === "none" ? undefined : cache === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };

@@ -2,6 +2,8 @@
  * The faux provider's streaming and accounting: replaying a scripted message as chunked deltas (optionally paced in
  * real time) and estimating prompt usage with a simulated prompt cache.
  */
+
+import { requestView } from "../transcript.ts";
 import type { AssistantMessage, Context, Message, StreamOptions, Usage } from "../types.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 
@@ -163,7 +165,8 @@ function commonPrefixLength(a: string, b: string): number {
 	return i;
 }
 
-export function serializeContext(context: Context): string {
+export function serializeContext(full: Context): string {
+	const context = requestView(full);
 	const parts: string[] = [];
 	if (context.systemPrompt) parts.push(`system:${context.systemPrompt}`);
 	for (const tool of context.tools ?? []) {

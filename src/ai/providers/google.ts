@@ -6,6 +6,7 @@
  */
 import { joinUrl, ProviderError, postJson } from "../http.ts";
 import { readSseBatches } from "../sse.ts";
+import { requestView } from "../transcript.ts";
 import type {
 	AssistantMessage,
 	Context,
@@ -103,7 +104,8 @@ interface Content {
 	parts: Part[];
 }
 
-export function buildRequest(model: Model, context: Context, options: GoogleOptions | undefined) {
+export function buildRequest(model: Model, full: Context, options: GoogleOptions | undefined) {
+	const context = requestView(full);
 	const body: Record<string, unknown> = {};
 	if (context.systemPrompt) body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
 	body.contents = convertMessages(model, transformMessages(context.messages));

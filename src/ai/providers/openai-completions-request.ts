@@ -10,6 +10,8 @@
  *   `requiresThinkingAsText`, and is dropped otherwise;
  * - tool-call ids are made safe for OpenAI (at most 40 characters of [a-zA-Z0-9_-]).
  */
+
+import { type RequestView, requestView } from "../transcript.ts";
 import type {
 	AssistantMessage,
 	Context,
@@ -97,10 +99,11 @@ export interface ChatMessage {
 
 export function buildRequest(
 	model: Model,
-	context: Context,
+	full: Context,
 	options: OpenAICompletionsOptions | undefined,
 	compat: ResolvedCompat,
 ): Record<string, unknown> {
+	const context = requestView(full);
 	const messages = convertMessages(model, context, compat);
 	const cache = options?.cacheRetention ?? "short";
 	if (compat.cacheControlFormat === "anthropic" && cache !== "none") {
@@ -156,7 +159,8 @@ function applyReasoning(
 	}
 }
 
-export function convertMessages(model: Model, context: Context, compat: ResolvedCompat): ChatMessage[] {
+export function convertMessages(model: Model, full: Context | RequestView, compat: ResolvedCompat): ChatMessage[] {
+	const context = requestView(full as Context);
 	const out: ChatMessage[] = [];
 	if (context.systemPrompt) {
 		const role = model.reasoning && compat.supportsDeveloperRole ? "developer" : "system";

@@ -13,6 +13,7 @@
  *   thinking becomes assistant text), since the server cannot pair ids it never issued.
  */
 import { joinUrl, postJson } from "../http.ts";
+import { requestView } from "../transcript.ts";
 import type {
 	AssistantMessage,
 	Context,
@@ -82,7 +83,8 @@ function buildHeaders(model: Model, options: OpenAIResponsesOptions | undefined)
 	return { ...headers, ...model.headers, ...options?.headers };
 }
 
-export function buildRequest(model: Model, context: Context, options: OpenAIResponsesOptions | undefined) {
+export function buildRequest(model: Model, full: Context, options: OpenAIResponsesOptions | undefined) {
+	const context = requestView(full);
 	const input: Item[] = [];
 	if (context.systemPrompt) {
 		input.push({ role: model.reasoning ? "developer" : "system", content: context.systemPrompt });

@@ -55,14 +55,14 @@ export const sessionHandlers = {
 	},
 	get_session_stats: (_c, ctx) => sessionStats(ctx),
 	export_html: (c, ctx) => {
-		const agent = ctx.host.session?.agent;
+		const session = ctx.host.session;
 		const path = exportSessionHtml(ctx.host.manager, {
 			cwd: ctx.cwd,
 			...(c.outputPath ? { outputPath: c.outputPath } : {}),
-			...(agent
+			...(session
 				? {
-						systemPrompt: agent.state.systemPrompt,
-						tools: agent.state.tools.map((t) => ({ name: t.name, description: t.description })),
+						systemPrompt: session.systemPrompt,
+						tools: session.agent.state.tools.map((t) => ({ name: t.name, description: t.description })),
 					}
 				: {}),
 		});

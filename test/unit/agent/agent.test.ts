@@ -68,12 +68,14 @@ describe("agent loop", () => {
 		);
 		await agent.prompt("go");
 		const roles = agent.state.messages.map((m: any) => m.role);
-		expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
-		const result = agent.state.messages[2] as any;
+		// The tool loadout is declared in the transcript before the first request (pi 0.86+).
+		expect(roles).toEqual(["system", "user", "assistant", "toolResult", "assistant"]);
+		expect((agent.state.messages[0] as any).toolsAdded.map((t: any) => t.name)).toEqual(["echo"]);
+		const result = agent.state.messages[3] as any;
 		expect(result.content[0].text).toBe("aa"); // "2" converted to a number by validation
 		expect(result.details).toEqual({ ok: true });
 		expect(types()).toContain("tool_execution_update");
-		expect(script.calls[1]?.context.messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult"]);
+		expect(script.calls[1]?.context.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "toolResult"]);
 	});
 
 	test("parallel by default: ends in completion order, results in source order", async () => {

@@ -27,7 +27,7 @@ function setup(extensions: Record<string, Handlers>) {
 
 const ctx = {} as ExtensionContext;
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: 1 });
-const system = (text: string) => ({ role: "system", content: text }) as unknown as AgentMessage;
+const system = (text: string) => ({ role: "system", content: text, timestamp: 1 }) as unknown as AgentMessage;
 const never = () => new Promise<never>(() => {});
 const promptOptions = (): NormalizedSystemPromptOptions => ({
 	cwd: "/w",

@@ -3,7 +3,7 @@ import type { AgentMessage } from "../../../src/agent/index.ts";
 import { convertToLlm } from "../../../src/runtime/index.ts";
 
 describe("convertToLlm", () => {
-	test("pi's own roles become user text; system and unknown roles are dropped; LLM roles pass through", () => {
+	test("pi's own roles become user text; unknown roles are dropped; LLM and system roles pass through", () => {
 		const user = { role: "user", content: "hi", timestamp: 1 };
 		const messages = [
 			user,
@@ -41,7 +41,8 @@ describe("convertToLlm", () => {
 			{ role: "weird", timestamp: 8 },
 		] as unknown as AgentMessage[];
 		const out = convertToLlm(messages);
-		expect(out.map((m) => m.role)).toEqual(["user", "user", "user", "user", "user"]);
+		expect(out.map((m) => m.role)).toEqual(["user", "user", "user", "user", "user", "system"]);
+		expect(out[5]).toBe(messages[6] as any);
 		expect(out[0]).toBe(user as any);
 		const text = (i: number) => (out[i]?.content as Array<{ text: string }>)[0]?.text ?? "";
 		expect(text(1)).toContain("`ls`");

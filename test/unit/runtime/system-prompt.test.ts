@@ -1,60 +1,95 @@
 import { describe, expect, test } from "bun:test";
-import { buildSystemPrompt, type PromptTool } from "../../../src/runtime/system-prompt.ts";
+import {
+	buildSystemPrompt,
+	buildSystemPromptSections,
+	buildSystemPromptState,
+	diffSystemPromptSections,
+	normalizeSystemPromptOptions,
+} from "../../../src/runtime/system-prompt.ts";
 
-const date = new Date("2025-03-04T10:00:00Z");
-const read: PromptTool = { name: "read", promptSnippet: "Read files", promptGuidelines: ["Read before editing."] };
-const bash: PromptTool = { name: "bash", promptSnippet: "Run commands" };
-const grep: PromptTool = { name: "grep", promptSnippet: "Search contents" };
-const hidden: PromptTool = { name: "secret", promptGuidelines: ["Hidden tools still add guidelines."] };
+const tools = {
+	selectedTools: ["read", "bash", "edit"],
+	toolSnippets: { read: "Read files", bash: "Run commands", edit: "Edit files", grep: "Search" },
+	toolGuidelines: { bash: ["Quote paths"], edit: ["Read before editing", "Quote paths"], grep: ["unused"] },
+};
 
-describe("buildSystemPrompt", () => {
-	test("default: tools with snippets, their guidelines, then date and cwd last", () => {
-		const prompt = buildSystemPrompt({ cwd: "/repo/p", tools: [read, bash, hidden], date });
-		expect(prompt).toContain("Available tools:\n- read: Read files\n- bash: Run commands\n\nGuidelines:\n");
-		expect(prompt).not.toContain("- secret:");
-		expect(prompt).toContain("- Read before editing.");
-		expect(prompt).toContain("- Hidden tools still add guidelines.");
-		expect(prompt).toContain("- Use bash for file operations such as ls, rg and find");
-		expect(prompt.endsWith("Current date: 2025-03-04\nCurrent working directory: /repo/p")).toBe(true);
+describe("system prompt sections (pi 0.86+ structure)", () => {
+	test("default order: preamble, tools, rules, cwd; every section but the preamble is tagged with its name", () => {
+		const sections = buildSystemPromptSections({ cwd: "/work", ...tools });
+		expect(Object.keys(sections)).toEqual(["preamble", "tools", "rules", "cwd"]);
+		expect(sections.preamble?.startsWith("<")).toBe(false);
+		expect(sections.cwd).toBe("<cwd>\n/work\n</cwd>");
+		expect(sections.tools).toContain("- read: Read files\n- bash: Run commands\n- edit: Edit files");
+		expect(sections.tools).not.toContain("grep");
+		expect(sections.tools?.startsWith("<tools>\n")).toBe(true);
+		// Guidelines of the selected tools, each once; then the prompt's own.
+		const rules = sections.rules ?? "";
+		expect(rules.match(/Quote paths/g)?.length).toBe(1);
+		expect(rules).toContain("- Read before editing");
+		expect(rules).not.toContain("unused");
+		expect(rules).toContain("for file operations");
 	});
 
-	test("with search tools the bash advice changes; a guideline shared by two tools appears once", () => {
-		const twin: PromptTool = { name: "twin", promptGuidelines: ["Read before editing."] };
-		const prompt = buildSystemPrompt({ cwd: "/w", tools: [read, twin, bash, grep], date });
-		expect(prompt).toContain("- Prefer the grep, find and ls tools over bash for searching and listing");
-		expect(prompt).not.toContain("Use bash for file operations");
-		expect(prompt.split("- Read before editing.")).toHaveLength(2);
+	test("search tools drop the shell advice; no snippets lists (none)", () => {
+		const sections = buildSystemPromptSections({ cwd: "/w", selectedTools: ["bash", "grep"] });
+		expect(sections.rules).not.toContain("file operations");
+		expect(sections.tools).toContain("(none)");
 	});
 
-	test("no tools: no tool list", () => {
-		expect(buildSystemPrompt({ cwd: "/w", tools: [], date })).not.toContain("Available tools:");
-	});
-
-	test("a custom prompt replaces the opening; appended parts, context files, date and cwd follow in order", () => {
-		const prompt = buildSystemPrompt({
-			cwd: "/w",
-			tools: [read],
-			customPrompt: "  You are a pirate.\n",
-			appendSystemPrompt: ["First addition.", "  ", "Second addition."],
-			contextFiles: [{ path: "/w/AGENTS.md", content: "Use tabs." }],
-			date,
+	test("a custom prompt is the preamble, with no tools or rules; the rest follows in order", () => {
+		const sections = buildSystemPromptSections({
+			cwd: "C:\\proj",
+			customPrompt: "You are a pirate.",
+			appendSystemPrompt: "Also rhyme.",
+			contextFiles: [{ path: "/p/AGENTS.md", content: "Use tabs." }],
+			sections: { mode: "plan", empty: "" },
+			...tools,
 		});
-		expect(prompt).toBe(
-			[
-				"You are a pirate.",
-				"First addition.",
-				"Second addition.",
-				'Project context (instructions from the user\'s context files):\n<file path="/w/AGENTS.md">\nUse tabs.\n</file>',
-				"Current date: 2025-03-04\nCurrent working directory: /w",
-			].join("\n\n"),
-		);
+		expect(Object.keys(sections)).toEqual(["preamble", "addendum", "project_context", "cwd", "mode"]);
+		expect(sections.preamble).toBe("You are a pirate.");
+		expect(sections.addendum).toBe("<addendum>\nAlso rhyme.\n</addendum>");
+		expect(sections.project_context).toContain('<project_instructions path="/p/AGENTS.md">\nUse tabs.\n');
+		expect(sections.cwd).toBe("<cwd>\nC:/proj\n</cwd>");
+		expect(sections.mode).toBe("<mode>\nplan\n</mode>");
 	});
 
-	test("an empty custom prompt keeps the default opening (as pi does)", () => {
-		for (const customPrompt of ["", " \n"]) {
-			expect(buildSystemPrompt({ cwd: "/w", tools: [read], customPrompt, date })).toContain(
-				"Available tools:\n- read: Read files",
-			);
-		}
+	test("an empty custom prompt keeps the default preamble (as pi does)", () => {
+		const base = buildSystemPromptSections({ cwd: "/w" });
+		expect(buildSystemPromptSections({ cwd: "/w", customPrompt: "" }).preamble).toBe(base.preamble);
+	});
+
+	test("skills are listed when read or bash is selected", () => {
+		const skills = [{ name: "pdf", description: "PDF work", filePath: "/s/pdf/SKILL.md", baseDir: "/s/pdf" }];
+		expect(buildSystemPromptSections({ cwd: "/w", selectedTools: ["read"], skills }).skills).toContain("pdf");
+		expect(buildSystemPromptSections({ cwd: "/w", selectedTools: ["edit"], skills }).skills).toBeUndefined();
+	});
+
+	test("an invalid extension section name is refused with the name", () => {
+		expect(() => buildSystemPromptSections({ cwd: "/w", sections: { preamble: "x" } })).toThrow(
+			"Invalid system prompt section name: preamble",
+		);
+		expect(() => buildSystemPromptSections({ cwd: "/w", sections: { "Bad Name": "x" } })).toThrow("Bad Name");
+	});
+
+	test("the rendered prompt is the sections joined by blank lines; a forced prompt is opaque content", () => {
+		const options = { cwd: "/w", customPrompt: "P" };
+		expect(buildSystemPrompt(options)).toBe("P\n\n<cwd>\n/w\n</cwd>");
+		expect(buildSystemPromptState({ ...options, forceSystemPrompt: "F" })).toEqual({ content: "F" });
+		expect(buildSystemPrompt({ ...options, forceSystemPrompt: "F" })).toBe("F");
+	});
+
+	test("normalized options hold every collection, copied", () => {
+		const input = { cwd: "/w", toolGuidelines: { a: ["x"] } };
+		const normalized = normalizeSystemPromptOptions(input);
+		expect(normalized.selectedTools).toEqual(["read", "bash", "edit", "write"]);
+		normalized.toolGuidelines.a?.push("y");
+		expect(input.toolGuidelines.a).toEqual(["x"]);
+		expect(normalized.appendSystemPrompt).toBe("");
+	});
+
+	test("diff: changed and new sections, null for removed ones, undefined when equal", () => {
+		expect(diffSystemPromptSections({ a: "1", b: "2" }, { a: "1", b: "2" })).toBeUndefined();
+		expect(diffSystemPromptSections({ a: "1", b: "2" }, { a: "1", b: "3", c: "4" })).toEqual({ b: "3", c: "4" });
+		expect(diffSystemPromptSections({ a: "1", b: "2" }, { a: "1" })).toEqual({ b: null });
 	});
 });

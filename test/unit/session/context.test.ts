@@ -1,6 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync } from "node:fs";
-import { buildSessionContext, SessionManager, type SystemMessage } from "../../../src/session/index.ts";
+import { getCurrentSystemPrompt, getCurrentTools } from "../../../src/ai/index.ts";
+import {
+	buildSessionContext,
+	type CompactionEntry,
+	SessionManager,
+	type SystemMessage,
+} from "../../../src/session/index.ts";
 import { assistant, cleanupTempDirs, tempDir, textOf, toolCallAssistant, toolResult, user } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
@@ -191,14 +197,14 @@ describe("system messages (newer pi)", () => {
 		...fields,
 	});
 
-	test("are kept out of the messages and replayed into systemPrompt", () => {
+	test("stay in the messages in order; replaying them gives the prompt and tools", () => {
 		const m = SessionManager.inMemory("/p");
 		m.appendMessage(
 			sys({
 				sections: { preamble: "You are pi.", tools: "<tools/>" },
 				toolsAdded: [
-					{ name: "read", description: "r", parameters: {} },
-					{ name: "write", description: "w", parameters: {} },
+					{ name: "read", description: "r", parameters: {} as never },
+					{ name: "write", description: "w", parameters: {} as never },
 				],
 			}),
 		);
@@ -206,15 +212,9 @@ describe("system messages (newer pi)", () => {
 		m.appendMessage(sys({ sections: { tools: null, skills: "<skills/>" }, toolsRemoved: [{ name: "write" }] }));
 		m.appendMessage(sys({ content: "Be brief." }));
 		const ctx = m.buildSessionContext();
-		expect(ctx.messages.map((x) => x.role)).toEqual(["user"]);
-		expect(ctx.systemPrompt).toEqual({
-			text: "You are pi.\n\n<skills/>\n\nBe brief.",
-			sections: { preamble: "You are pi.", skills: "<skills/>" },
-			instructions: ["Be brief."],
-			tools: [{ name: "read", description: "r", parameters: {} }],
-		});
-		m.appendMessage(sys({ replace: true, sections: { only: "new baseline" } }));
-		expect(m.buildSessionContext().systemPrompt?.text).toBe("new baseline");
+		expect(ctx.messages.map((x) => x.role)).toEqual(["system", "user", "system", "system"]);
+		expect(getCurrentSystemPrompt(ctx.messages)).toBe("Be brief.\n\nYou are pi.\n\n<skills/>");
+		expect(getCurrentTools(ctx.messages).map((t) => t.name)).toEqual(["read"]);
 	});
 
 	test("a compaction's systemMessage is the checkpoint; kept system messages are dropped in its favor", () => {
@@ -222,19 +222,35 @@ describe("system messages (newer pi)", () => {
 		const u1 = m.appendMessage(user("u1"));
 		const before = m.appendMessage(sys({ sections: { old: "pre-compaction" } }));
 		m.appendMessage(assistant("a1"));
-		const checkpoint = sys({ content: "Checkpoint prompt.", toolsAdded: [{ name: "bash" }] });
+		const checkpoint = sys({ content: "Checkpoint prompt.", toolsAdded: [{ name: "bash" } as never] });
 		m.appendCompaction("S", u1, 1, undefined, undefined, undefined, checkpoint);
 		m.appendMessage(sys({ sections: { later: "added after" } }));
 		const ctx = m.buildSessionContext();
-		expect(ctx.messages.map((x) => textOf(x as never))).toEqual(["S", "u1", "a1"]);
-		expect(ctx.systemPrompt).toMatchObject({
-			text: "added after\n\nCheckpoint prompt.",
-			sections: { later: "added after" },
-			tools: [{ name: "bash" }],
-		});
+		expect(ctx.messages.map((x) => x.role)).toEqual(["system", "compactionSummary", "user", "assistant", "system"]);
+		expect(getCurrentSystemPrompt(ctx.messages)).toBe("Checkpoint prompt.\n\nadded after");
+		expect(getCurrentTools(ctx.messages)).toEqual([{ name: "bash" } as never]);
 		const selected = m.buildContextEntries().map((e) => e.id);
 		expect(selected).not.toContain(before);
 		expect(selected).toContain(u1);
+	});
+
+	test("without a checkpoint given, a compaction records the replayed prompt and tools at its own time", () => {
+		const m = SessionManager.inMemory("/p");
+		m.appendMessage(
+			sys({ sections: { preamble: "P", cwd: "<cwd>/p</cwd>" }, toolsAdded: [{ name: "read" } as never] }),
+		);
+		const u1 = m.appendMessage(user("u1"));
+		m.appendMessage(assistant("a1"));
+		m.appendMessage(sys({ sections: { cwd: null } }));
+		const id = m.appendCompaction("S", u1, 1);
+		const entry = m.getEntry(id) as CompactionEntry;
+		expect(entry.systemMessage).toEqual({
+			role: "system",
+			content: "",
+			sections: { preamble: "P" },
+			toolsAdded: [{ name: "read" } as never],
+			timestamp: Date.parse(entry.timestamp),
+		});
 	});
 });
 
