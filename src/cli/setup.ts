@@ -113,7 +113,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
 	});
 	const allTools = [...builtins.values(), ...options.extensionTools];
-	const tools = selectTools(options, builtins, allTools);
+	const tools = selectTools(options, allTools);
 	const session = createAgentSession({
 		model,
 		thinkingLevel: thinking,
@@ -152,11 +152,7 @@ function thinkingLevel(value: string | undefined, warn: (line: string) => void):
  * session's transcript declares (tools it names that no longer exist are dropped), or the defaults plus every
  * extension tool. `--exclude-tools` applies to all of them.
  */
-function selectTools(
-	options: SetupOptions,
-	builtins: Map<string, BuiltinTool>,
-	allTools: AgentTool<any>[],
-): AgentTool<any>[] {
+function selectTools(options: SetupOptions, allTools: AgentTool<any>[]): AgentTool<any>[] {
 	const flags = options.flags;
 	const all = new Map<string, AgentTool<any>>(allTools.map((t) => [t.name, t] as const));
 	let active: string[];

@@ -6,7 +6,6 @@ import type { AgentMessage } from "../agent/index.ts";
 import type {
 	AssistantMessageEvent,
 	ImageContent,
-	Message,
 	TextContent,
 	ToolResultMessage,
 	TranscriptMessage,

@@ -133,8 +133,11 @@ describe("compaction (binary, RPC)", () => {
 		// ctx.compact() from a command: compaction_start / compaction_end with pi's result fields.
 		server.push({ kind: "reply", text: "## Goal\nthe summary" }, { kind: "reply", text: "the prefix" });
 		const starts = events.filter((e) => e.type === "compaction_start").length;
+		const ends = compactionEnds(events).length;
 		await client.prompt("/compactnow");
 		await until(() => log().includes("done"), "ctx.compact() to complete");
+		// The callback and the event travel separately (a file and stdout): wait for the event too.
+		await until(() => compactionEnds(events).length > ends, "compaction_end");
 		expect(log()).toContain("done after=true");
 		expect(events.filter((e) => e.type === "compaction_start").length).toBe(starts + 1);
 		const end = compactionEnds(events).at(-1) as unknown as { result: Record<string, unknown>; aborted: boolean };

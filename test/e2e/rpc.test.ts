@@ -214,13 +214,13 @@ describe("rpc mode (binary)", () => {
 		expect(forkState.sessionFile).not.toBe(originalFile);
 		const forkHeader = JSON.parse(readFileSync(forkState.sessionFile as string, "utf8").split("\n")[0] as string);
 		expect(forkHeader.parentSession).toBe(originalFile);
-		expect((await client.getMessages()).map((m) => m.role)).toEqual(["user", "assistant"]);
+		expect((await client.getMessages()).map((m) => m.role)).toEqual(["system", "user", "assistant"]);
 
 		// switch back to the first file: its name and compaction are there.
 		expect(await client.switchSession(originalFile)).toEqual({ cancelled: false });
 		const back = await client.getState();
 		expect(back).toMatchObject({ sessionFile: originalFile, sessionName: "rpc session" });
-		expect((await client.getMessages())[0]?.role).toBe("compactionSummary");
+		expect((await client.getMessages())[1]?.role).toBe("compactionSummary");
 
 		// clone: a copy of the current branch in a new file.
 		expect(await client.clone()).toEqual({ cancelled: false });
