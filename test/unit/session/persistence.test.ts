@@ -168,6 +168,38 @@ describe("damaged files", () => {
 		again.close();
 	});
 
+	test("a malformed system message is reported with file:line and skipped like any bad line; file untouched", () => {
+		const dir = tempDir();
+		const file = join(dir, "s.jsonl");
+		const header = { type: "session", version: 3, id: "h1", timestamp: "2025-01-01T00:00:00.000Z", cwd: "/p" };
+		const at = "2025-01-01T00:00:01.000Z";
+		const good = { role: "system", content: "", sections: { preamble: "P" }, timestamp: 1 };
+		const bad = { role: "system", content: "", sections: { preamble: 5 }, toolsAdded: "read", timestamp: 2 };
+		const lines = [
+			header,
+			{ type: "message", id: "s1", parentId: null, timestamp: at, message: good },
+			{ type: "message", id: "s2", parentId: "s1", timestamp: at, message: bad },
+			{
+				type: "message",
+				id: "u1",
+				parentId: "s2",
+				timestamp: at,
+				message: { role: "user", content: "q", timestamp: 3 },
+			},
+		];
+		writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+		const bytes = readFileSync(file);
+		const m = SessionManager.open(file);
+		// Entries are checked as they are read: building the context reads them.
+		expect(m.buildSessionContext().messages.map((x) => x.role)).toEqual(["system", "user"]);
+		expect(m.getEntry("s2")).toBeUndefined();
+		expect(m.getDiagnostics()).toEqual([
+			`${file}:3: skipped corrupt entry s2 (bad system message (/sections/preamble: Expected union value))`,
+		]);
+		expect(readFileSync(file).equals(bytes)).toBe(true);
+		m.close();
+	});
+
 	test("a torn entry that pi later appended onto (no newline in between) keeps the whole entry", () => {
 		const dir = tempDir();
 		const { m, file, u1, u2 } = session(dir);
