@@ -13,7 +13,6 @@ import {
 	clampThinking,
 	createAgentSession,
 	DEFAULT_RETRY,
-	PromptState,
 	resolveModel,
 	type SystemPromptOptions,
 	THINKING_LEVELS,
@@ -148,16 +147,15 @@ function thinkingLevel(value: string | undefined, warn: (line: string) => void):
 }
 
 /**
- * The active tools: `--tools` / `--no-tools` / `--no-builtin-tools` when given; otherwise the loadout the continued
- * session's transcript declares (tools it names that no longer exist are dropped), or the defaults plus every
- * extension tool. `--exclude-tools` applies to all of them.
+ * The active tools: `--tools` / `--no-tools` / `--no-builtin-tools` when given, otherwise the defaults plus every
+ * extension tool; `--exclude-tools` applies to all of them. A continued session starts with these too (as in pi):
+ * its first request declares whatever differs from the loadout its transcript last declared.
  */
 function selectTools(options: SetupOptions, allTools: AgentTool<any>[]): AgentTool<any>[] {
 	const flags = options.flags;
 	const all = new Map<string, AgentTool<any>>(allTools.map((t) => [t.name, t] as const));
 	let active: string[];
 	const list = flags.get("tools") as string | undefined;
-	const declared = options.sessionContext && PromptState.declaredToolNames(options.sessionContext.messages);
 	if (flags.get("no-tools") === true) active = [];
 	else if (list !== undefined) {
 		active = list
@@ -165,8 +163,6 @@ function selectTools(options: SetupOptions, allTools: AgentTool<any>[]): AgentTo
 			.map((s) => s.trim())
 			.filter(Boolean);
 		for (const name of active) if (!all.has(name)) options.warn(`Warning: unknown tool "${name}" in --tools`);
-	} else if (declared && flags.get("no-builtin-tools") !== true) {
-		active = declared;
 	} else {
 		const defaults = flags.get("no-builtin-tools") === true ? [] : [...DEFAULT_ACTIVE_TOOLS];
 		active = [...defaults, ...options.extensionTools.map((t) => t.name)];

@@ -123,6 +123,8 @@ export async function navigateTree(
 			if (label) manager.appendLabelChange(targetId, label);
 		}
 		session.agent.state.messages = [...manager.buildSessionContext().messages];
+		// The branch now in use brings back the tool loadout its transcript declares.
+		session.promptState.restoreTools(session.agent.state.messages);
 		await deps.treeHooks?.after?.({
 			newLeafId: manager.getLeafId(),
 			oldLeafId,

@@ -129,10 +129,15 @@ export class PromptState {
 		return [head, ...messages.filter((m) => (m as { role?: string }).role !== "system")];
 	}
 
-	/** The tool names the transcript declares at the end of `messages` (to restore a resumed session's loadout). */
-	static declaredToolNames(messages: readonly AgentMessage[]): string[] | undefined {
+	/**
+	 * Makes the active tools what the transcript declares at the end of `messages` (after moving in the session
+	 * tree); declared tools that no longer exist are left out. Nothing changes when the transcript declares none.
+	 */
+	restoreTools(messages: readonly AgentMessage[]): void {
 		const current = getCurrentSystemMessage(messages as readonly { role: string }[]);
-		return current ? (current.toolsAdded ?? []).map((tool) => tool.name) : undefined;
+		if (!current || !this.sources) return;
+		const registry = new Map(this.sources.registry().map((tool) => [tool.name, tool]));
+		this.agent.state.tools = (current.toolsAdded ?? []).flatMap((tool) => registry.get(tool.name) ?? []);
 	}
 
 	private activeNames(): string[] {
