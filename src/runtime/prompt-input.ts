@@ -66,7 +66,8 @@ export const BUSY_MESSAGE =
 export function userMessage(text: string, images: ImageContent[] | undefined): AgentMessage {
 	return {
 		role: "user",
-		content: images && images.length > 0 ? [{ type: "text", text }, ...images] : text,
+		// Always blocks, as pi stores a prompt (text first, then any images).
+		content: [{ type: "text", text }, ...(images ?? [])],
 		timestamp: Date.now(),
 	};
 }

@@ -78,7 +78,7 @@ const OFFLINE = {
 };
 
 /** Environment for RPC children: our HOME, every inherited pi or provider-key variable blanked, offline. */
-function rpcEnv(home: string): Record<string, string> {
+export function rpcEnv(home: string): Record<string, string> {
 	const env: Record<string, string> = {};
 	for (const key of Object.keys(process.env)) if (key.startsWith("PI_") || key.endsWith("_API_KEY")) env[key] = "";
 	for (const names of Object.values(PROVIDER_ENV_KEYS)) for (const name of names) env[name] = "";

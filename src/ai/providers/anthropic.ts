@@ -36,7 +36,7 @@ export function streamAnthropic(model: Model, context: Context, options?: Anthro
 		const response = await postJson({
 			providerName: NAME,
 			url: joinUrl(model.baseUrl, model.baseUrl.replace(/\/+$/, "").endsWith("/v1") ? "messages" : "v1/messages"),
-			headers: buildHeaders(model, options),
+			headers: buildHeaders(model, context, options),
 			body: buildRequest(model, context, options),
 			model,
 			options,
@@ -58,12 +58,24 @@ export function streamSimpleAnthropic(model: Model, context: Context, options?: 
 	});
 }
 
-function buildHeaders(model: Model, options: AnthropicOptions | undefined): Record<string, string> {
+/** The beta features pi-ai asks for: fine-grained tool streaming where tools stream without eager input, interleaved thinking. */
+function betaFeatures(model: Model, context: Context, options: AnthropicOptions | undefined): string[] {
+	const features: string[] = [];
+	const eager = (model.compat as { supportsEagerToolInputStreaming?: boolean } | undefined)
+		?.supportsEagerToolInputStreaming;
+	if (eager === false && (requestView(context).tools?.length ?? 0) > 0)
+		features.push("fine-grained-tool-streaming-2025-05-14");
+	if (model.reasoning && options?.thinkingEnabled === true) features.push("interleaved-thinking-2025-05-14");
+	return features;
+}
+
+function buildHeaders(model: Model, context: Context, options: AnthropicOptions | undefined): Record<string, string> {
 	const key = options?.apiKey ?? "";
+	const betas = betaFeatures(model, context, options);
 	const headers: Record<string, string> = {
 		accept: "text/event-stream",
 		"anthropic-version": API_VERSION,
-		"anthropic-beta": "fine-grained-tool-streaming-2025-05-14,interleaved-thinking-2025-05-14",
+		...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}),
 	};
 	// OAuth access tokens (Claude subscriptions) go in Authorization; API keys in x-api-key.
 	if (key.startsWith("sk-ant-oat")) headers.authorization = `Bearer ${key}`;
@@ -88,11 +100,19 @@ export function buildRequest(model: Model, full: Context, options: AnthropicOpti
 		];
 	}
 	if (context.tools && context.tools.length > 0) {
-		body.tools = context.tools.map((tool) => ({
-			name: tool.name,
-			description: tool.description,
-			input_schema: tool.parameters,
-		}));
+		// As pi-ai sends them: an object schema of the parameters' properties and required names, and eager input
+		// streaming unless the model's compat turns it off.
+		const eager = (model.compat as { supportsEagerToolInputStreaming?: boolean } | undefined)
+			?.supportsEagerToolInputStreaming;
+		body.tools = context.tools.map((tool) => {
+			const schema = tool.parameters as { properties?: unknown; required?: unknown };
+			return {
+				name: tool.name,
+				description: tool.description,
+				...(eager !== false ? { eager_input_streaming: true } : {}),
+				input_schema: { type: "object", properties: schema.properties ?? {}, required: schema.required ?? [] },
+			};
+		});
 		if (options?.toolChoice) {
 			body.tool_choice = typeof options.toolChoice === "string" ? { type: options.toolChoice } : options.toolChoice;
 		}
