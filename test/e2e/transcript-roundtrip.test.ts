@@ -74,12 +74,12 @@ function newHome(): string {
 function sessionFile(home: string): string {
 	const root = join(home, ".pi/agent/sessions");
 	const [dir] = readdirSync(root);
-	const [file] = readdirSync(join(root, dir as string));
+	const [file] = readdirSync(join(root, dir as string)).filter((name) => name.endsWith(".jsonl"));
 	return join(root, dir as string, file as string);
 }
 
-/** Runs the script; returns the session file it wrote. */
-async function writeSession(program: Program, pi: RunnablePi): Promise<string> {
+/** Runs the script; returns the session file it wrote and the system messages `get_messages` listed. */
+async function writeSession(program: Program, pi: RunnablePi): Promise<{ file: string; listed: unknown[] }> {
 	const home = newHome();
 	const rpc = client(program, pi, home, []);
 	await rpc.start();
@@ -91,10 +91,11 @@ async function writeSession(program: Program, pi: RunnablePi): Promise<string> {
 		await rpc.promptAndWait("second, with a section");
 		server.push({ kind: "reply", text: "three" });
 		await rpc.promptAndWait("third");
+		const listed = (await rpc.getMessages()).filter((m) => m.role === "system");
+		return { file: sessionFile(home), listed: listed.map(({ timestamp: _t, ...rest }: any) => rest) };
 	} finally {
 		await rpc.stop();
 	}
-	return sessionFile(home);
 }
 
 /** Continues a copy of `file` with one more prompt; returns the request it sent. */
@@ -161,12 +162,15 @@ describe("system messages round-trip with pi 0.87.1", () => {
 	let piFile = "";
 	let ourFile = "";
 
-	test("the same script writes the same prompt and tool patches", async () => {
-		piFile = await writeSession("pi", pi);
-		ourFile = await writeSession("ours", pi);
-		const theirs = declarations(piFile);
-		expect(theirs.filter((m) => m.role === "system").length).toBeGreaterThanOrEqual(3);
-		expect(declarations(ourFile)).toEqual(theirs);
+	test("the same script writes the same prompt and tool patches, and get_messages lists them alike", async () => {
+		const theirs = await writeSession("pi", pi);
+		const ours = await writeSession("ours", pi);
+		piFile = theirs.file;
+		ourFile = ours.file;
+		const declared = declarations(piFile);
+		expect(declared.filter((m) => m.role === "system").length).toBeGreaterThanOrEqual(3);
+		expect(declarations(ourFile)).toEqual(declared);
+		expect(ours.listed).toEqual(theirs.listed);
 	}, 60_000);
 
 	for (const writer of ["pi", "ours"] as const) {
