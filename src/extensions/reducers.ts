@@ -3,8 +3,6 @@
  * the `chained` events). A reducer never sees a handler failure except through `fail` (fail-closed kinds);
  * `apply` reports values of the wrong shape and ignores them, or throws when a wrong shape must fail closed.
  */
-import type { AgentMessage } from "../agent/index.ts";
-import { getCurrentSystemMessage } from "../ai/index.ts";
 import {
 	type BoundaryContextPreview,
 	type BoundaryOutcome,
@@ -13,40 +11,10 @@ import {
 	type ExtensionEventName,
 	type SessionBoundaryDraft,
 } from "./events.ts";
+import { describe, isObject, makeEvent, type Reducer, type Report, readable } from "./reducer-kit.ts";
+import { context, contextWithSystem } from "./reducers-context.ts";
 
-export type Report = (message: string, error?: unknown) => void;
-
-export interface Reducer<S = any> {
-	start(payload: any, name: string): S | Promise<S>;
-	/** The event object handed to the next handler. */
-	event(state: S): object;
-	/** Folds one handler's return value in; true ends the dispatch. May throw (treated as the handler failing). */
-	apply(state: S, value: unknown, extensionPath: string, report: Report): boolean | Promise<boolean>;
-	/** Outcome of a fail-closed dispatch whose handler failed. */
-	fail?(state: S, reason: string, extensionPath: string): unknown;
-	finish(state: S): unknown;
-	/** Outcome when no handler is registered, if it can be had without `start` (which may copy or build). */
-	idle?(payload: any): unknown;
-}
-
-const isObject = (value: unknown): value is Record<string, any> =>
-	typeof value === "object" && value !== null && !Array.isArray(value);
-
-const describe = (value: unknown): string =>
-	value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "string" ? "a string" : typeof value;
-
-/** A fresh event object: `type` plus the payload's own properties (getters stay getters). */
-export function makeEvent(name: string, payload: object, overrides: object = {}): Record<string, any> {
-	const event = Object.defineProperties({ type: name }, Object.getOwnPropertyDescriptors(payload));
-	return Object.defineProperties(event, Object.getOwnPropertyDescriptors(overrides));
-}
-
-/** Reports a truthy non-object answer; true when `value` is an object worth reading. */
-function readable(value: unknown, expected: string, report: Report): value is Record<string, any> {
-	if (isObject(value)) return true;
-	if (value) report(`ignored a return value of ${describe(value)}; expected ${expected}`);
-	return false;
-}
+export { makeEvent, type Reducer, type Report };
 
 interface Shared {
 	event: Record<string, any>;
@@ -185,71 +153,6 @@ const input: Reducer<InputState> = {
 		const changed = s.text !== s.payload.text || s.images !== s.payload.images;
 		return changed ? { action: "transform", text: s.text, images: s.images } : { action: "continue" };
 	},
-};
-
-const isSystem = (message: unknown) => (message as { role?: unknown }).role === "system";
-const sameList = (a: readonly unknown[], b: readonly unknown[]) =>
-	a.length === b.length && a.every((item, i) => item === b[i]);
-
-/**
- * After a `context` handler changed the conversation, the prompt and tools it did not see come back as one
- * leading system message replayed from the transcript, so pruning or slicing cannot drop them.
- */
-function replayedHead(current: AgentMessage[], conversation: AgentMessage[]): AgentMessage[] {
-	const head = getCurrentSystemMessage(current);
-	return head ? [head, ...conversation] : conversation;
-}
-
-interface ContextState {
-	messages: AgentMessage[];
-	restore: (current: AgentMessage[], conversation: AgentMessage[]) => AgentMessage[];
-	visible: AgentMessage[];
-	snapshot: AgentMessage[];
-}
-const context: Reducer<ContextState> = {
-	start: (payload) => ({
-		messages: structuredClone(payload.messages),
-		restore: payload.restoreSystemMessages ?? replayedHead,
-		visible: [],
-		snapshot: [],
-	}),
-	idle: (payload) => payload.messages,
-	event(s) {
-		s.visible = s.messages.filter((message) => !isSystem(message));
-		s.snapshot = s.visible.slice();
-		return { type: "context", messages: s.visible };
-	},
-	apply(s, value, _path, report) {
-		let returned: unknown = s.visible;
-		if (value !== undefined && readable(value, "{ messages }", report) && value.messages !== undefined) {
-			if (Array.isArray(value.messages)) returned = value.messages;
-			else report(`ignored messages: expected an array, got ${describe(value.messages)}`);
-		}
-		const list = returned as AgentMessage[];
-		if (!sameList(list, s.snapshot)) s.messages = s.restore(s.messages, list);
-		return false;
-	},
-	finish: (s) => s.messages,
-};
-
-const contextWithSystem: Reducer<{ messages: AgentMessage[]; hadSystemHead: boolean }> = {
-	start: (payload) => ({ messages: structuredClone(payload.messages), hadSystemHead: false }),
-	idle: (payload) => payload.messages,
-	event(s) {
-		s.hadSystemHead = s.messages.length > 0 && isSystem(s.messages[0]);
-		return { type: "context_with_system", messages: s.messages };
-	},
-	apply(s, value, _path, report) {
-		if (value !== undefined && readable(value, "{ messages }", report) && value.messages !== undefined) {
-			if (Array.isArray(value.messages)) s.messages = value.messages;
-			else report(`ignored messages: expected an array, got ${describe(value.messages)}`);
-		}
-		if (s.hadSystemHead && !(s.messages.length > 0 && isSystem(s.messages[0]))) {
-			report("the handler removed the leading system message; the request now has no prompt or tool declarations");
-		}
-		return false;
-	},
-	finish: (s) => s.messages,
 };
 
 const cacheWarming: Reducer<Shared & { action: unknown }> = {
