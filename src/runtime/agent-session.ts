@@ -177,6 +177,7 @@ export class AgentSession {
 		const controller = new AbortController();
 		this.preparing.add(controller);
 		let run: Run | undefined;
+		let prepared: NormalizedSystemPromptOptions | undefined;
 		try {
 			const busy = this.agent.state.isStreaming || this.retryController !== undefined || this.preparing.size > 1;
 			const input = await this.runInput(text, images, source, busy ? streamingBehavior : undefined, controller.signal);
@@ -189,7 +190,8 @@ export class AgentSession {
 					else this.agent.steer(message);
 					await this.emitQueueIfChanged();
 				} else {
-					const options = this.promptState.base();
+					const options = this.promptState.prepare();
+					prepared = options;
 					const toolsBefore = [...options.selectedTools];
 					const start = this.promptHooks.beforeAgentStart
 						? await this.promptHooks.beforeAgentStart(expanded, input.images, options, controller.signal)
@@ -204,6 +206,7 @@ export class AgentSession {
 			}
 		} finally {
 			this.preparing.delete(controller);
+			if (prepared && !run) this.promptState.unprepare(prepared);
 		}
 		onAccepted?.();
 		if (!run) return;

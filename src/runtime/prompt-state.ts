@@ -27,6 +27,8 @@ export interface PromptSources {
 export class PromptState {
 	private sources: PromptSources | undefined;
 	private run: NormalizedSystemPromptOptions | undefined;
+	/** The options `before_agent_start` handlers are editing (what `ctx.getSystemPrompt()` renders meanwhile). */
+	private pending: NormalizedSystemPromptOptions | undefined;
 	private firstTurn = false;
 
 	constructor(
@@ -54,9 +56,20 @@ export class PromptState {
 		return normalizeSystemPromptOptions(options);
 	}
 
-	/** The options in effect: the run's (as its handlers left them) or the base ones. */
+	/** The options in effect: the run's (as its handlers left them), those being prepared, or the base ones. */
 	current(): NormalizedSystemPromptOptions {
-		return this.run ?? this.base();
+		return this.run ?? this.pending ?? this.base();
+	}
+
+	/** A fresh copy of the base options for a prompt's `before_agent_start`; `current()` shows it until the run. */
+	prepare(): NormalizedSystemPromptOptions {
+		this.pending = this.base();
+		return this.pending;
+	}
+
+	/** The prepared options were abandoned (the prompt was queued, handled or aborted). */
+	unprepare(options: NormalizedSystemPromptOptions): void {
+		if (this.pending === options) this.pending = undefined;
 	}
 
 	/** The prompt text requests of the current run use (a forced prompt included). */
@@ -78,11 +91,15 @@ export class PromptState {
 			options.selectedTools.length !== toolsBefore.length ||
 			options.selectedTools.some((name, index) => name !== toolsBefore[index]);
 		if (!edited) options.selectedTools = this.activeNames();
-		if (!this.sources) return;
+		if (!this.sources) {
+			this.pending = undefined;
+			return;
+		}
 		const registry = new Map(this.sources.registry().map((tool) => [tool.name, tool]));
 		options.selectedTools = [...new Set(options.selectedTools)].filter((name) => registry.has(name));
 		this.agent.state.tools = options.selectedTools.map((name) => registry.get(name) as AgentTool<any>);
 		this.run = options;
+		this.pending = undefined;
 		this.firstTurn = true;
 	}
 
