@@ -221,18 +221,11 @@ export class AgentSession {
 
 	private async execute(run: Run) {
 		this.attempt = 0;
-		if (this.promptState.enabled) this.promptState.startRun(run.options, run.toolsBefore);
-		// A forced prompt is projected onto the run's requests after every other context transformation.
-		const transform = this.agent.transformContext;
-		if (run.options.forceSystemPrompt !== undefined) {
-			this.agent.transformContext = async (messages, signal) =>
-				this.promptState.project(transform ? await transform(messages, signal) : messages);
-		}
+		this.promptState.startRun(run.options, run.toolsBefore);
 		try {
 			await this.agent.prompt(run.messages);
 			await this.settle();
 		} finally {
-			this.agent.transformContext = transform;
 			this.promptState.endRun();
 		}
 	}

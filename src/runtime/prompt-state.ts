@@ -30,6 +30,8 @@ export class PromptState {
 	/** The options `before_agent_start` handlers are editing (what `ctx.getSystemPrompt()` renders meanwhile). */
 	private pending: NormalizedSystemPromptOptions | undefined;
 	private firstTurn = false;
+	/** Undoes what a run with a forced prompt changed on the agent. */
+	private restoreTransform: (() => void) | undefined;
 
 	constructor(
 		private readonly agent: Agent,
@@ -85,25 +87,44 @@ export class PromptState {
 	/**
 	 * Starts a run with `options` (after `before_agent_start`). Unless a handler changed `selectedTools`, the live
 	 * loadout wins (a `setActiveTools` call in a handler is not undone); the selection becomes the active tools.
+	 * A forced prompt is projected onto the run's requests after every other context transformation.
 	 */
 	startRun(options: NormalizedSystemPromptOptions, toolsBefore: readonly string[]): void {
+		this.pending = undefined;
+		if (!this.sources) {
+			// A session on a fixed prompt: a forced one stands in for it during the run.
+			const forced = options.forceSystemPrompt;
+			if (forced !== undefined) {
+				const fixed = this.agent.state.systemPrompt;
+				this.agent.state.systemPrompt = forced;
+				this.restoreTransform = () => {
+					this.agent.state.systemPrompt = fixed;
+				};
+			}
+			return;
+		}
 		const edited =
 			options.selectedTools.length !== toolsBefore.length ||
 			options.selectedTools.some((name, index) => name !== toolsBefore[index]);
 		if (!edited) options.selectedTools = this.activeNames();
-		if (!this.sources) {
-			this.pending = undefined;
-			return;
-		}
 		const registry = new Map(this.sources.registry().map((tool) => [tool.name, tool]));
 		options.selectedTools = [...new Set(options.selectedTools)].filter((name) => registry.has(name));
 		this.agent.state.tools = options.selectedTools.map((name) => registry.get(name) as AgentTool<any>);
 		this.run = options;
-		this.pending = undefined;
 		this.firstTurn = true;
+		if (options.forceSystemPrompt !== undefined) {
+			const transform = this.agent.transformContext;
+			this.restoreTransform = () => {
+				this.agent.transformContext = transform;
+			};
+			this.agent.transformContext = async (messages, signal) =>
+				this.project(transform ? await transform(messages, signal) : messages);
+		}
 	}
 
 	endRun(): void {
+		this.restoreTransform?.();
+		this.restoreTransform = undefined;
 		this.run = undefined;
 		this.firstTurn = false;
 	}
