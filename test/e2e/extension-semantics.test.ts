@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { EVENT_NAMES } from "../../src/extensions/index.ts";
 import { type JsonAgentSessionEvent, RpcClient } from "../../src/modes/rpc/index.ts";
 import { ensureBinary, runPiAsync, writeMockModels } from "../helpers/binary.ts";
-import { makeTempDir, writeTree } from "../helpers/tmp.ts";
+import { loggedLines, makeTempDir, writeTree } from "../helpers/tmp.ts";
 import { startMockLlm } from "../support/mock-llm/index.ts";
 
 const server = startMockLlm();
@@ -36,14 +36,7 @@ function setup(extension: string) {
 	return { home, cwd, env: { HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi/agent") } };
 }
 
-function logged(cwd: string): Record<string, any>[] {
-	const path = join(cwd, "log.jsonl");
-	if (!existsSync(path)) return [];
-	return readFileSync(path, "utf8")
-		.trim()
-		.split("\n")
-		.map((line) => JSON.parse(line));
-}
+const logged = loggedLines;
 
 async function rpc(s: ReturnType<typeof setup>): Promise<{ client: RpcClient; events: JsonAgentSessionEvent[] }> {
 	const client = new RpcClient({

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
-import { makeTempDir, writeTree } from "../helpers/tmp.ts";
+import { loggedLines, makeTempDir, writeTree } from "../helpers/tmp.ts";
 import { type RecordedRequest, startMockLlm } from "../support/mock-llm/index.ts";
 
 const server = startMockLlm();
@@ -38,14 +38,7 @@ function setup() {
 	return { home, cwd };
 }
 
-function logged(cwd: string): Record<string, any>[] {
-	const path = join(cwd, "log.jsonl");
-	if (!existsSync(path)) return [];
-	return readFileSync(path, "utf8")
-		.trim()
-		.split("\n")
-		.map((line) => JSON.parse(line));
-}
+const logged = loggedLines;
 
 function sessionMessages(home: string): any[] {
 	const root = join(home, ".pi/agent/sessions");

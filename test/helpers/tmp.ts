@@ -4,7 +4,7 @@
  * bun test ends without an "exit" event: every later file's folders were left behind, thousands over many runs,
  * and a crowded temp folder slows Bun's module resolution for anything in it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -28,4 +28,14 @@ export function writeTree(root: string, files: Record<string, string>): void {
 		mkdirSync(dirname(path), { recursive: true });
 		writeFileSync(path, content);
 	}
+}
+
+/** The JSON lines an extension fixture appended to `log.jsonl` in `cwd` (none yet: an empty list). */
+export function loggedLines(cwd: string): Record<string, any>[] {
+	const path = join(cwd, "log.jsonl");
+	if (!existsSync(path)) return [];
+	return readFileSync(path, "utf8")
+		.trim()
+		.split("\n")
+		.map((line) => JSON.parse(line));
 }
