@@ -354,6 +354,46 @@ const CASES: TurnCase[] = [
 		},
 	},
 	{
+		example: "status-line",
+		drive: async (env) => {
+			// pi 0.87.1 sends exactly these (dark theme, 256 colours: dim 241, accent 109, success 143).
+			const rpc = await env.rpc();
+			await rpc.until(() => rpc.ui.length > 0, "the session_start status");
+			env.server.push(reply("", ["bash", { command: "echo hi" }]), reply("done"));
+			await rpc.turn("run something");
+			const dim = (text: string) => `\x1b[38;5;241m${text}\x1b[39m`;
+			const running = (n: number) => `\x1b[38;5;109m●\x1b[39m${dim(` Turn ${n}...`)}`;
+			const done = (n: number) => `\x1b[38;5;143m✓\x1b[39m${dim(` Turn ${n} complete`)}`;
+			expect(rpc.ui.map((r) => ("statusKey" in r ? [r.method, r.statusKey, r.statusText] : [r.method]))).toEqual(
+				[dim("Ready"), running(1), done(1), running(2), done(2)].map((text) => ["setStatus", "status-demo", text]),
+			);
+		},
+	},
+	{
+		example: "working-indicator",
+		drive: async (env) => {
+			const rpc = await env.rpc();
+			await rpc.until(() => rpc.ui.length > 0, "the session_start status");
+			await rpc.command("/working-indicator dot");
+			await rpc.command("/working-indicator");
+			await rpc.command("/working-indicator sideways");
+			await rpc.until(() => rpc.notices().length === 3, "three notices");
+			const status = (mode: string) => ({
+				method: "setStatus",
+				statusKey: "working-indicator",
+				statusText: `\x1b[38;5;241mIndicator: ${mode}\x1b[39m`,
+			});
+			const notify = (message: string, notifyType: string) => ({ method: "notify", message, notifyType });
+			expect(rpc.ui.map(({ id: _id, type: _type, ...rest }) => rest as Record<string, unknown>)).toEqual([
+				status("custom spinner"),
+				status("static dot"),
+				notify("Working indicator set to: static dot", "info"),
+				notify("Working indicator: static dot", "info"),
+				notify("Usage: /working-indicator [dot|pulse|none|spinner|reset]", "error"),
+			]);
+		},
+	},
+	{
 		example: "trigger-compact",
 		drive: async (env) => {
 			const rpc = await env.rpc();

@@ -82,7 +82,9 @@ function rpcEnv(home: string): Record<string, string> {
 	const env: Record<string, string> = {};
 	for (const key of Object.keys(process.env)) if (key.startsWith("PI_") || key.endsWith("_API_KEY")) env[key] = "";
 	for (const names of Object.values(PROVIDER_ENV_KEYS)) for (const name of names) env[name] = "";
-	return { ...env, ...OFFLINE, HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi/agent") };
+	// The same theme and colour mode whatever terminal the tests run in: dark, 256 colours.
+	const colours = { PI_TRUE_COLOR: "0", COLORFGBG: "" };
+	return { ...env, ...OFFLINE, ...colours, HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi/agent") };
 }
 
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
