@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePackage, PINNED } from "../../scripts/conformance-cache.ts";
 import {
+	ripgrepEnv,
 	systemPrompt,
 	type TurnsEnv,
 	toolNames,
@@ -194,7 +195,7 @@ const CASES: TurnCase[] = [
 		drive: async (env) => {
 			env.server.push(reply("", ["rg", { pattern: "match", path: "big.txt" }], ["rg", { pattern: "absent" }]));
 			env.server.push(reply("searched"));
-			const run = await env.run(["-p", "search"]);
+			const run = await env.run(["-p", "search"], ripgrepEnv(env.home));
 			expect(run.stdout.trim()).toBe("searched");
 			const [truncated, none] = toolResults(env.server.requests[1]);
 			const notice = truncated?.match(
