@@ -3,7 +3,7 @@
  * a mode. Returns the exit code; user errors are thrown as `UserError` and printed by `main`.
  */
 import { getAgentDir, SettingsStore } from "../config/index.ts";
-import { exportSessionFileHtml } from "../modes/index.ts";
+import { exportSessionFileHtml, type StdoutTakeover, takeOverStdout } from "../modes/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, loadVirtualModules } from "../sdk/index.ts";
 import { SessionManager } from "../session/index.ts";
@@ -40,6 +40,10 @@ export async function main(argv: readonly string[]): Promise<number> {
 	const shown = new Set(store.diagnostics);
 	for (const line of shown) err(`${line}\n`);
 	timing("settings read");
+	// In RPC mode stdout carries only the protocol from the moment extension code can run (a console.log at the
+	// top of an extension module or in its factory goes to stderr, as writes in its handlers do).
+	let rpcStdout: StdoutTakeover | undefined;
+	const rpc = args.flags.get("mode") === "rpc";
 	const host = await startExtensionHost({
 		settingsFiles: store.files.filter((f) => f.scope === "global"),
 		cwd,
@@ -48,7 +52,14 @@ export async function main(argv: readonly string[]): Promise<number> {
 		noDiscovery: args.flags.get("no-extensions") === true,
 		virtualModules: loadVirtualModules,
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
-		builtinCommands: args.flags.get("mode") === "rpc" ? new Set() : PRINT_MODE_COMMANDS,
+		builtinCommands: rpc ? new Set() : PRINT_MODE_COMMANDS,
+		...(rpc
+			? {
+					beforeFirstLoad: () => {
+						rpcStdout ??= takeOverStdout({ guardProcessStdout: true });
+					},
+				}
+			: {}),
 	});
 	for (const line of host.diagnostics) err(`${line}\n`);
 
@@ -96,7 +107,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 	}
 
 	if (mode === "rpc") {
-		return runRpc({ cwd, agentDir, args, settings, store, host, credentials, trusted, err });
+		return runRpc({ cwd, agentDir, args, settings, store, host, credentials, trusted, err, stdout: rpcStdout });
 	}
 	const print = json || args.flags.get("print") === true || !process.stdin.isTTY || !process.stdout.isTTY;
 	if (!print) throw new UserError('Error: the interactive terminal UI is not available yet; use pi -p "prompt"');

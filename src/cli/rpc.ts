@@ -2,15 +2,25 @@
  * `pi --mode rpc`: the session chosen as for other modes (`--session`, `-c`, `--no-session`, …), extension UI
  * over the protocol (`ctx.hasUI` true, `ctx.mode` "rpc"), extension errors as `extension_error` records, then
  * the JSON-lines loop until stdin ends or a signal arrives. Stdout carries only the protocol (other writes to it,
- * an extension's console.log included, go to stderr). `@file` arguments are refused: prompts arrive as `prompt`
+ * an extension's console.log included, go to stderr, from the first extension load to exit). `@file` arguments are refused: prompts arrive as `prompt`
  * commands.
  */
 import type { ExtensionError } from "../extensions/index.ts";
-import { createRpcUi, runRpcMode, streamLineInput, takeOverStdout, webStreamLineInput } from "../modes/index.ts";
+import {
+	createRpcUi,
+	runRpcMode,
+	type StdoutTakeover,
+	streamLineInput,
+	takeOverStdout,
+	webStreamLineInput,
+} from "../modes/index.ts";
 import { UserError } from "../util/index.ts";
 import { runWithSession, type SessionRunOptions } from "./session-run.ts";
 
-export type RpcRunOptions = SessionRunOptions;
+export interface RpcRunOptions extends SessionRunOptions {
+	/** Stdout already taken over (before extensions loaded); else taken over here. */
+	stdout?: StdoutTakeover | undefined;
+}
 
 export async function runRpc(o: RpcRunOptions): Promise<number> {
 	if (o.args.files.length > 0) {
@@ -18,7 +28,7 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 	}
 	// From here on only the protocol reaches stdout; an extension's console.log or process.stdout.write goes to
 	// stderr. Without extensions no other code writes to process.stdout, so it is left alone (touching it is costly).
-	const stdout = takeOverStdout({ guardProcessStdout: o.host.extensions.length > 0 });
+	const stdout = o.stdout ?? takeOverStdout({ guardProcessStdout: o.host.extensions.length > 0 });
 	const send = (record: object) => stdout.write(`${JSON.stringify(record)}\n`);
 	const ui = createRpcUi(send);
 	let shutdownHook: (() => void) | undefined;

@@ -6,7 +6,7 @@
  */
 import type { SettingsStore } from "../config/index.ts";
 import type { ExtensionError, ExtensionMode, ScopedModel } from "../extensions/index.ts";
-import { formatResourceDiagnostic, ResourceLoader } from "../resources/index.ts";
+import { detectColorSupport, formatResourceDiagnostic, initTheme, ResourceLoader } from "../resources/index.ts";
 import type { ExtensionHost, SessionRuntime, SessionStartInfo } from "../runtime/index.ts";
 import { RuntimeHost } from "../runtime/index.ts";
 import { timing } from "../util/index.ts";
@@ -99,9 +99,11 @@ export async function runWithSession(
 	}
 }
 
+/** The resource loader, and the run's theme (`--use-theme`, else the `theme` setting) looked up in it. */
 function createResources(o: SessionRunOptions): ResourceLoader {
 	const flags = o.args.flags;
-	return new ResourceLoader({
+	const colorSupport = detectColorSupport(process.env, o.settings.terminal?.trueColor ?? "auto");
+	const resources = new ResourceLoader({
 		cwd: o.cwd,
 		agentDir: o.agentDir,
 		projectTrusted: o.trusted,
@@ -113,7 +115,11 @@ function createResources(o: SessionRunOptions): ResourceLoader {
 		noPromptTemplates: flags.get("no-prompt-templates") === true,
 		noThemes: flags.get("no-themes") === true,
 		noContextFiles: flags.get("no-context-files") === true,
+		colorSupport,
 	});
+	const themeName = (flags.get("use-theme") as string | undefined) ?? o.settings.theme;
+	initTheme(themeName, { source: resources, support: colorSupport });
+	return resources;
 }
 
 /**

@@ -21,6 +21,7 @@ import type { SessionContext } from "../session/index.ts";
 import { type BuiltinTool, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "../tools/index.ts";
 import { existsSync, readFileSync, UserError } from "../util/index.ts";
 import type { FlagValue } from "./args.ts";
+import { assertAuthFileUsable } from "./auth-file.ts";
 
 export interface SetupOptions {
 	cwd: string;
@@ -52,6 +53,7 @@ export interface Setup {
 
 export function createCredentials(agentDir: string, warn: (line: string) => void): Credentials {
 	const authStorage = new AuthStorage(agentPaths.auth(agentDir));
+	assertAuthFileUsable(authStorage.path, authStorage.getIssues());
 	const registry = new ModelRegistry({ modelsJsonPath: agentPaths.models(agentDir), authStorage });
 	for (const error of registry.getErrors()) warn(error);
 	return { registry, authStorage };

@@ -1,6 +1,7 @@
 /**
  * `ctx.ui` where there is no UI (print and JSON modes): every method exists, does nothing, and answers like a
- * user who dismissed the dialog (`undefined`, `false`, `""`). `hasUI` is false alongside it.
+ * user who dismissed the dialog (`undefined`, `false`, `""`). `hasUI` is false alongside it. `theme` is the
+ * run's theme, added by the runtime.
  */
 export function createNoopUi(): Record<string, unknown> {
 	const nothing = () => undefined;
@@ -29,9 +30,8 @@ export function createNoopUi(): Record<string, unknown> {
 		getEditorComponent: nothing,
 		getAllThemes: () => [],
 		getTheme: nothing,
-		setTheme: () => ({ success: false, error: "no UI in this mode" }),
+		setTheme: () => ({ success: false, error: "UI not available" }),
 		getToolsExpanded: () => false,
 		setToolsExpanded: nothing,
-		theme: undefined,
 	};
 }

@@ -1,3 +1,4 @@
+export { adjustChalkLevel, chalk, loadChalk, useChalk } from "./chalk.ts";
 export { ancestorsUpTo, canonicalPath, findGitRoot } from "./collect.ts";
 export {
 	type ContextFilesOptions,
@@ -7,6 +8,15 @@ export {
 	type SystemPromptFiles,
 	type SystemPromptFilesOptions,
 } from "./context-files.ts";
+export {
+	chooseThemeName,
+	currentTheme,
+	type InitThemeOptions,
+	initTheme,
+	setCurrentTheme,
+	type ThemeSource,
+	terminalBackground,
+} from "./current-theme.ts";
 export { type DiscoveryOptions, discoverCandidates, type ExplicitPaths, type ResourceKind } from "./discovery.ts";
 export { type Frontmatter, parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
 export { ResourceLoader, type ResourceLoaderOptions } from "./loader.ts";

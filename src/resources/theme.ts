@@ -1,63 +1,18 @@
 /**
  * The runtime `Theme` extensions draw with: `fg(token, text)`, `bg(token, text)`, text attributes, and the raw
- * escape sequences. Colour output follows the terminal: none at all with `NO_COLOR`
- * (or `FORCE_COLOR=0`), 24-bit when `COLORTERM` says `truecolor`/`24bit` (or the `terminal.trueColor` setting
- * forces it), otherwise hex colours are approximated in the 256-colour palette.
+ * escape sequences, with pi 0.87.1's output byte for byte. A colour token always gives its sequence (24-bit or
+ * the nearest 256-colour entry, see color-mode.ts) and ends with the default-colour reset (`\x1b[39m` / `\x1b[49m`),
+ * whatever the output is, as pi's do: status lines and widgets travel to RPC clients, which draw them in a
+ * terminal of their own. Text attributes (bold, italic, …) go through chalk, so they follow chalk's colour level:
+ * none when stdout is not a terminal, with FORCE_COLOR=0 or NO_COLOR, and forced on by FORCE_COLOR=1-3.
  */
-import { ATTRIBUTES, sgr } from "./sgr.ts";
+import { chalk } from "./chalk.ts";
+import { type ColorMode, type ColorSupport, hexToAnsi256, hexToRgb } from "./color-mode.ts";
 import type { ThemeDefinition } from "./theme-json.ts";
-import type { ColorValue, ThemeBg, ThemeColor } from "./theme-tokens.ts";
+import { type ColorValue, THEME_BG_TOKENS, THEME_FG_TOKENS, type ThemeBg, type ThemeColor } from "./theme-tokens.ts";
 import type { SourceInfo } from "./types.ts";
 
-export type ColorMode = "truecolor" | "256color";
-
-export interface ColorSupport {
-	mode: ColorMode;
-	/** False with NO_COLOR / FORCE_COLOR=0: every method returns plain text. */
-	enabled: boolean;
-}
-
-/** Reads colour support from the environment; `trueColor` is the `terminal.trueColor` setting. */
-export function detectColorSupport(
-	env: NodeJS.ProcessEnv = process.env,
-	trueColor: boolean | "auto" = "auto",
-): ColorSupport {
-	const enabled = !(env.NO_COLOR !== undefined && env.NO_COLOR !== "") && env.FORCE_COLOR !== "0";
-	const colorterm = (env.COLORTERM ?? "").toLowerCase();
-	const detected = colorterm === "truecolor" || colorterm === "24bit";
-	const truecolor = trueColor === "auto" ? detected : trueColor;
-	return { mode: truecolor ? "truecolor" : "256color", enabled };
-}
-
-const CUBE_STEPS = [0, 95, 135, 175, 215, 255];
-
-function nearestStep(channel: number): number {
-	let best = 0;
-	for (let i = 1; i < CUBE_STEPS.length; i++) {
-		if (Math.abs((CUBE_STEPS[i] as number) - channel) < Math.abs((CUBE_STEPS[best] as number) - channel)) best = i;
-	}
-	return best;
-}
-
-/** Nearest xterm 256-colour index for a "#rrggbb" colour (6×6×6 cube or grey ramp, whichever is closer). */
-export function hexToAnsi256(hex: string): number {
-	const n = Number.parseInt(hex.slice(1), 16);
-	const r = (n >> 16) & 255;
-	const g = (n >> 8) & 255;
-	const b = n & 255;
-	const [ri, gi, bi] = [nearestStep(r), nearestStep(g), nearestStep(b)];
-	const cube = 16 + 36 * ri + 6 * gi + bi;
-	const cubeRgb = [CUBE_STEPS[ri], CUBE_STEPS[gi], CUBE_STEPS[bi]] as number[];
-	const greyIndex = Math.min(23, Math.max(0, Math.round(((r + g + b) / 3 - 8) / 10)));
-	const grey = 8 + greyIndex * 10;
-	const dist = (c: number[]) => (c[0]! - r) ** 2 + (c[1]! - g) ** 2 + (c[2]! - b) ** 2;
-	return dist([grey, grey, grey]) < dist(cubeRgb) ? 232 + greyIndex : cube;
-}
-
-function rgb(hex: string): [number, number, number] {
-	const n = Number.parseInt(hex.slice(1), 16);
-	return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
+export { type ColorMode, type ColorSupport, detectColorSupport, hexToAnsi256 } from "./color-mode.ts";
 
 const THINKING_TOKENS: Record<string, ThemeColor> = {
 	off: "thinkingOff",
@@ -69,88 +24,85 @@ const THINKING_TOKENS: Record<string, ThemeColor> = {
 	max: "thinkingMax",
 };
 
+/** The sequence that selects `value` as the foreground (38) or background (48) colour. */
+function colorSequence(value: ColorValue, layer: 38 | 48, mode: ColorMode): string {
+	if (value === "") return `\x1b[${layer + 1}m`;
+	if (typeof value === "number") return `\x1b[${layer};5;${value}m`;
+	if (mode === "truecolor") return `\x1b[${layer};2;${hexToRgb(value).join(";")}m`;
+	return `\x1b[${layer};5;${hexToAnsi256(value)}m`;
+}
+
 export class Theme {
 	readonly name?: string;
 	readonly sourcePath?: string;
 	sourceInfo?: SourceInfo;
 	readonly definition: ThemeDefinition;
-	private readonly support: ColorSupport;
+	private readonly mode: ColorMode;
+	private readonly fgSequences = new Map<string, string>();
+	private readonly bgSequences = new Map<string, string>();
 
-	constructor(definition: ThemeDefinition, support: ColorSupport) {
+	constructor(definition: ThemeDefinition, support: ColorSupport | ColorMode) {
 		this.definition = definition;
 		this.name = definition.name;
 		if (definition.sourcePath !== undefined) this.sourcePath = definition.sourcePath;
 		if (definition.sourceInfo !== undefined) this.sourceInfo = definition.sourceInfo;
-		this.support = support;
+		this.mode = typeof support === "string" ? support : support.mode;
+		for (const token of THEME_FG_TOKENS)
+			this.fgSequences.set(token, colorSequence(definition.colors[token], 38, this.mode));
+		for (const token of THEME_BG_TOKENS)
+			this.bgSequences.set(token, colorSequence(definition.colors[token], 48, this.mode));
 	}
 
-	private paint(value: ColorValue, layer: "fg" | "bg"): ((text: string) => string) | undefined {
-		if (value === "" || !this.support.enabled) return undefined;
-		const open = this.ansi(value, layer);
-		const close = layer === "fg" ? "\x1b[39m" : "\x1b[49m";
-		return (text) => sgr(open, close, text);
-	}
-
-	private attribute(name: keyof typeof ATTRIBUTES, text: string): string {
-		if (!this.support.enabled) return text;
-		const [open, close] = ATTRIBUTES[name];
-		return sgr(open, close, text);
-	}
-
-	/** Text in a foreground colour ("" tokens leave the terminal's default colour). */
+	/** Text in a token's foreground colour, followed by the default-colour reset. */
 	fg(token: ThemeColor, text: string): string {
-		return this.paint(this.definition.colors[token], "fg")?.(text) ?? text;
+		return `${this.getFgAnsi(token)}${text}\x1b[39m`;
 	}
 
+	/** Text on a token's background colour, followed by the default-background reset. */
 	bg(token: ThemeBg, text: string): string {
-		return this.paint(this.definition.colors[token], "bg")?.(text) ?? text;
+		return `${this.getBgAnsi(token)}${text}\x1b[49m`;
 	}
 
 	bold(text: string): string {
-		return this.attribute("bold", text);
+		return chalk().bold(text);
 	}
 
 	italic(text: string): string {
-		return this.attribute("italic", text);
+		return chalk().italic(text);
 	}
 
 	underline(text: string): string {
-		return this.attribute("underline", text);
+		return chalk().underline(text);
 	}
 
 	inverse(text: string): string {
-		return this.attribute("inverse", text);
+		return chalk().inverse(text);
 	}
 
 	strikethrough(text: string): string {
-		return this.attribute("strikethrough", text);
+		return chalk().strikethrough(text);
 	}
 
-	private ansi(value: ColorValue, layer: "fg" | "bg"): string {
-		if (!this.support.enabled) return "";
-		const base = layer === "fg" ? 38 : 48;
-		if (value === "") return `\x1b[${base + 1}m`;
-		if (typeof value === "number") return `\x1b[${base};5;${value}m`;
-		if (this.support.mode === "truecolor") return `\x1b[${base};2;${rgb(value).join(";")}m`;
-		return `\x1b[${base};5;${hexToAnsi256(value)}m`;
-	}
-
-	/** The escape sequence that switches to a token's foreground colour ("" when colour is off). */
+	/** The escape sequence that switches to a token's foreground colour. Unknown tokens throw. */
 	getFgAnsi(token: ThemeColor): string {
-		return this.ansi(this.definition.colors[token], "fg");
+		const sequence = this.fgSequences.get(token);
+		if (sequence === undefined) throw new Error(`Unknown theme color: ${token}`);
+		return sequence;
 	}
 
 	getBgAnsi(token: ThemeBg): string {
-		return this.ansi(this.definition.colors[token], "bg");
+		const sequence = this.bgSequences.get(token);
+		if (sequence === undefined) throw new Error(`Unknown theme background color: ${token}`);
+		return sequence;
 	}
 
 	getColorMode(): ColorMode {
-		return this.support.mode;
+		return this.mode;
 	}
 
 	/** Border colour for the editor at a thinking level (unknown levels use `thinkingOff`). */
 	getThinkingBorderColor(level: string): (text: string) => string {
-		const token = THINKING_TOKENS[level] ?? "thinkingOff";
+		const token = Object.hasOwn(THINKING_TOKENS, level) ? (THINKING_TOKENS[level] as ThemeColor) : "thinkingOff";
 		return (text) => this.fg(token, text);
 	}
 

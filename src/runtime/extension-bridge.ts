@@ -20,6 +20,7 @@ import {
 	type ScopedModel,
 	type ToolDefinition,
 } from "../extensions/index.ts";
+import { currentTheme } from "../resources/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { CompactionHooks, CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent } from "./events.ts";
@@ -92,9 +93,13 @@ export class ExtensionBridge {
 
 	private readonly ui: Record<string, unknown>;
 
-	/** `ui_prompt_start` / `ui_prompt_end` around every dialog an extension opens. */
+	/**
+	 * `ui_prompt_start` / `ui_prompt_end` around every dialog an extension opens, and `theme` (the run's theme,
+	 * unless the UI brings its own) in every mode.
+	 */
 	private withPromptEvents(ui: Record<string, unknown>): Record<string, unknown> {
 		const wrapped: Record<string, unknown> = Object.create(ui);
+		Object.defineProperty(wrapped, "theme", { enumerable: true, get: () => ui.theme ?? currentTheme() });
 		for (const kind of ["select", "confirm", "input", "editor", "custom"] as const) {
 			const original = ui[kind];
 			if (typeof original !== "function") continue;

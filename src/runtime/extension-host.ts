@@ -34,6 +34,8 @@ export interface ExtensionHostOptions {
 	settingsFiles: SettingsFile[];
 	/** The host modules extensions import; called (once) when the first extension is loaded. */
 	virtualModules: () => Promise<VirtualModuleTable>;
+	/** Called once, before the first extension's code runs (RPC mode takes stdout over for the protocol here). */
+	beforeFirstLoad?: () => void;
 	isHostPackage: (name: string) => boolean;
 	/** Built-in commands of the running mode; an extension command with one of these names is skipped. */
 	builtinCommands?: ReadonlySet<string>;
@@ -83,6 +85,7 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 	});
 	let moduleLoader: ModuleLoader | undefined;
 	const loader = async (): Promise<ModuleLoader> => {
+		if (!moduleLoader) options.beforeFirstLoad?.();
 		moduleLoader ??= await createModuleLoader(
 			await options.virtualModules(),
 			join(agentPaths.cache(options.agentDir), "jiti"),

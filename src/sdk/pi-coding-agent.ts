@@ -101,16 +101,20 @@ export {
 	type WriteOperations,
 	withFileMutationQueue,
 } from "../tools/index.ts";
+export { BorderedLoader, CustomEditor, DynamicBorder } from "../tui/index.ts";
+export { PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
 export {
-	BorderedLoader,
-	CustomEditor,
-	DynamicBorder,
 	getEditorTheme,
+	getLanguageFromPath,
 	getMarkdownTheme,
 	getSelectListTheme,
 	getSettingsListTheme,
-} from "../tui/index.ts";
-export { PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
+	highlightCode,
+	initTheme,
+	keyHint,
+	keyText,
+	rawKeyHint,
+} from "./theme-helpers.ts";
 
 /** `defineTool(def)`: returns the definition unchanged; exists so TypeScript infers the parameter types. */
 export function defineTool<TParams extends TSchema, TDetails = unknown, TState = any>(

@@ -8,6 +8,7 @@
  * (TUI components, typebox's value system, …).
  */
 import type { VirtualModuleTable } from "../extensions/index.ts";
+import { useChalk } from "../resources/index.ts";
 
 const PI_PACKAGES = [
 	"pi-coding-agent",
@@ -34,9 +35,13 @@ type TypeboxSpecifier = (typeof TYPEBOX_SPECIFIERS)[number];
 
 const SCOPES = ["@mariozechner/", "@earendil-works/"] as const;
 
+/** Other packages extensions may import with no node_modules: chalk, the colour engine of themes. */
+const OTHER_SPECIFIERS = ["chalk"] as const;
+
 /** Every specifier the host provides. */
 export const VIRTUAL_SPECIFIERS: readonly string[] = [
 	...TYPEBOX_SPECIFIERS,
+	...OTHER_SPECIFIERS,
 	...SCOPES.flatMap((scope) => PI_PACKAGES.map((name) => scope + name)),
 ];
 
@@ -70,6 +75,7 @@ async function importTable(): Promise<VirtualModuleTable> {
 		aiCompat,
 		aiProvidersAll,
 		aiModels,
+		chalk,
 	] = await Promise.all([
 		import("@sinclair/typebox"),
 		import("@sinclair/typebox/compiler"),
@@ -83,7 +89,10 @@ async function importTable(): Promise<VirtualModuleTable> {
 		import("./pi-ai-compat.ts"),
 		import("./pi-ai-providers-all.ts"),
 		import("./pi-ai-models.ts"),
+		import("chalk"),
 	]);
+	// The instance extensions import is the one themes style with (NO_COLOR applied once, here).
+	useChalk(chalk.default);
 	const typeboxModules: Record<TypeboxSpecifier, Readonly<Record<string, unknown>>> = {
 		"@sinclair/typebox": typebox,
 		"@sinclair/typebox/compile": typeboxCompile,
@@ -106,5 +115,5 @@ async function importTable(): Promise<VirtualModuleTable> {
 	const scoped = SCOPES.flatMap((scope) =>
 		PI_PACKAGES.map((name) => [scope + name, piPackages[name]] as [string, Readonly<Record<string, unknown>>]),
 	);
-	return { ...typeboxModules, ...Object.fromEntries(scoped) };
+	return { ...typeboxModules, chalk, ...Object.fromEntries(scoped) };
 }

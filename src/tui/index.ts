@@ -24,6 +24,17 @@ export { Editor, type EditorOptions, type EditorTheme } from "./editor.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
 export { Input, type InputOptions } from "./input.ts";
 export {
+	getKeybindings,
+	type Keybinding,
+	type KeybindingConflict,
+	type KeybindingDefinition,
+	type KeybindingDefinitions,
+	type KeybindingsConfig,
+	KeybindingsManager,
+	setKeybindings,
+	TUI_KEYBINDINGS,
+} from "./keybindings.ts";
+export {
 	decodeKittyPrintable,
 	decodePrintableKey,
 	isKeyRelease,

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePackage, PINNED } from "../../scripts/conformance-cache.ts";
 import {
+	ripgrepEnv,
 	systemPrompt,
 	type TurnsEnv,
 	toolNames,
@@ -194,7 +195,7 @@ const CASES: TurnCase[] = [
 		drive: async (env) => {
 			env.server.push(reply("", ["rg", { pattern: "match", path: "big.txt" }], ["rg", { pattern: "absent" }]));
 			env.server.push(reply("searched"));
-			const run = await env.run(["-p", "search"]);
+			const run = await env.run(["-p", "search"], ripgrepEnv(env.home));
 			expect(run.stdout.trim()).toBe("searched");
 			const [truncated, none] = toolResults(env.server.requests[1]);
 			const notice = truncated?.match(
@@ -351,6 +352,46 @@ const CASES: TurnCase[] = [
 			expect((await rpc.client.getState()).sessionFile).toBe(file);
 			expect(rpc.ui.filter((r) => r.method === "confirm")).toMatchObject([{ title: "Clear session?" }]);
 			expect(rpc.notices()).toEqual(["Clear cancelled", "Fork cancelled"]);
+		},
+	},
+	{
+		example: "status-line",
+		drive: async (env) => {
+			// pi 0.87.1 sends exactly these (dark theme, 256 colours: dim 241, accent 109, success 143).
+			const rpc = await env.rpc();
+			await rpc.until(() => rpc.ui.length > 0, "the session_start status");
+			env.server.push(reply("", ["bash", { command: "echo hi" }]), reply("done"));
+			await rpc.turn("run something");
+			const dim = (text: string) => `\x1b[38;5;241m${text}\x1b[39m`;
+			const running = (n: number) => `\x1b[38;5;109m●\x1b[39m${dim(` Turn ${n}...`)}`;
+			const done = (n: number) => `\x1b[38;5;143m✓\x1b[39m${dim(` Turn ${n} complete`)}`;
+			expect(rpc.ui.map((r) => ("statusKey" in r ? [r.method, r.statusKey, r.statusText] : [r.method]))).toEqual(
+				[dim("Ready"), running(1), done(1), running(2), done(2)].map((text) => ["setStatus", "status-demo", text]),
+			);
+		},
+	},
+	{
+		example: "working-indicator",
+		drive: async (env) => {
+			const rpc = await env.rpc();
+			await rpc.until(() => rpc.ui.length > 0, "the session_start status");
+			await rpc.command("/working-indicator dot");
+			await rpc.command("/working-indicator");
+			await rpc.command("/working-indicator sideways");
+			await rpc.until(() => rpc.notices().length === 3, "three notices");
+			const status = (mode: string) => ({
+				method: "setStatus",
+				statusKey: "working-indicator",
+				statusText: `\x1b[38;5;241mIndicator: ${mode}\x1b[39m`,
+			});
+			const notify = (message: string, notifyType: string) => ({ method: "notify", message, notifyType });
+			expect(rpc.ui.map(({ id: _id, type: _type, ...rest }) => rest as Record<string, unknown>)).toEqual([
+				status("custom spinner"),
+				status("static dot"),
+				notify("Working indicator set to: static dot", "info"),
+				notify("Working indicator: static dot", "info"),
+				notify("Usage: /working-indicator [dot|pulse|none|spinner|reset]", "error"),
+			]);
 		},
 	},
 	{

@@ -7,7 +7,7 @@
  * `extension_error` in RPC, fails the case. Readers for what the mock received (Anthropic request bodies) and for
  * the session file complete it. Children get a dead proxy, so nothing they do can leave the machine.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { PROVIDER_ENV_KEYS } from "../../src/ai/env-keys.ts";
 import { type JsonAgentSessionEvent, RpcClient, type RpcExtensionUIRequest } from "../../src/modes/rpc/index.ts";
@@ -37,8 +37,8 @@ export interface TurnsEnv {
 	cwd: string;
 	/** The example's path, as passed to `-e`. */
 	ext: string;
-	/** Runs `pi -e <ext> --provider mock --model mock-1 <args>` in print mode (add `-p`). */
-	run(args: string[]): Promise<RunResult>;
+	/** Runs `pi -e <ext> --provider mock --model mock-1 <args>` in print mode (add `-p`), with `env` added. */
+	run(args: string[], env?: Record<string, string>): Promise<RunResult>;
 	/** Starts `pi --mode rpc -e <ext>`, answering dialogs with `answer`; stopped when the case ends. */
 	rpc(options?: { answer?: DialogAnswer }): Promise<RpcRun>;
 	/** Entries of the most recently written session file under HOME (header first). */
@@ -82,7 +82,9 @@ export function rpcEnv(home: string): Record<string, string> {
 	const env: Record<string, string> = {};
 	for (const key of Object.keys(process.env)) if (key.startsWith("PI_") || key.endsWith("_API_KEY")) env[key] = "";
 	for (const names of Object.values(PROVIDER_ENV_KEYS)) for (const name of names) env[name] = "";
-	return { ...env, ...OFFLINE, HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi/agent") };
+	// The same theme and colour mode whatever terminal the tests run in: dark, 256 colours.
+	const colours = { PI_TRUE_COLOR: "0", COLORFGBG: "" };
+	return { ...env, ...OFFLINE, ...colours, HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi/agent") };
 }
 
 async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
@@ -112,8 +114,12 @@ export async function withTurnsEnv(
 		home,
 		cwd,
 		ext,
-		run: async (args) => {
-			const result = await runPiAsync(["-e", ext, ...MODEL_ARGS, ...args], { home, cwd, env: OFFLINE });
+		run: async (args, extraEnv = {}) => {
+			const result = await runPiAsync(["-e", ext, ...MODEL_ARGS, ...args], {
+				home,
+				cwd,
+				env: { ...OFFLINE, ...extraEnv },
+			});
 			if (result.exitCode !== 0 || result.stderr !== "")
 				problems.push(`pi ${args.join(" ")}: exit ${result.exitCode}, stderr: ${result.stderr.trim()}`);
 			return result;
@@ -223,4 +229,42 @@ export function toolResults(request: RecordedRequest | undefined): string[] {
 /** Names of the tools a request offered. */
 export function toolNames(request: RecordedRequest | undefined): string[] {
 	return ((request?.body as Body | undefined)?.tools ?? []).map((t) => t.name ?? "");
+}
+
+// ---- external tools --------------------------------------------------------------------------------------------
+
+/**
+ * ripgrep for an example that runs it (`rg --line-number --color=never [--glob G] PATTERN [PATH]`): the real one
+ * when installed, else a stand-in over grep written into `<home>/bin` (same output for one file: `N:line`; exit 1
+ * when nothing matches). Returns the environment to run with; says in the test output when the stand-in is used.
+ */
+export function ripgrepEnv(home: string): Record<string, string> {
+	if (Bun.which("rg")) return {};
+	console.log("ripgrep (rg) is not installed: the truncated-tool turns use a grep-based stand-in");
+	const bin = join(home, "bin");
+	writeTree(bin, {
+		rg: [
+			"#!/bin/sh",
+			"# Test stand-in for ripgrep: the options pi's truncated-tool example passes, over grep.",
+			'glob=""',
+			"while [ $# -gt 0 ]; do",
+			'\tcase "$1" in',
+			"\t\t--line-number | --color=never) shift ;;",
+			'\t\t--glob) glob="$2"; shift 2 ;;',
+			"\t\t*) break ;;",
+			"\tesac",
+			"done",
+			'pattern="$1"',
+			'path="$2"',
+			'[ -n "$path" ] || path=.',
+			'if [ -d "$path" ]; then',
+			'\tif [ -n "$glob" ]; then exec grep -rn --include="$glob" -- "$pattern" "$path"; fi',
+			'\texec grep -rn -- "$pattern" "$path"',
+			"fi",
+			'exec grep -n -- "$pattern" "$path"',
+			"",
+		].join("\n"),
+	});
+	chmodSync(join(bin, "rg"), 0o755);
+	return { PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` };
 }

@@ -49,7 +49,14 @@ const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250
 /** In-process queue per file: writers here never race each other for the file lock. */
 const writeQueues = new Map<string, Promise<unknown>>();
 
-type Loaded = { ok: true; data: Record<string, unknown> } | { ok: false; reason: string };
+/** What is wrong with auth.json: the whole file (unreadable, not JSON, not an object) or one provider's entry. */
+export type AuthFileIssue =
+	| { kind: "unreadable" | "syntax" | "shape"; reason: string }
+	| { kind: "entry"; provider: string; reason: string };
+
+type Loaded =
+	| { ok: true; data: Record<string, unknown> }
+	| { ok: false; kind: "unreadable" | "syntax" | "shape"; reason: string };
 
 function isRecord(value: unknown): value is Record<string, unknown> {
 	return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -85,6 +92,7 @@ export class AuthStorage {
 	private readonly now: () => number;
 	private credentials = new Map<string, Credential>();
 	private diagnostics: string[] = [];
+	private issues: AuthFileIssue[] = [];
 	private readonly runtimeKeys = new Map<string, string>();
 	private configured: ConfiguredKeyResolver | undefined;
 	private readonly oauthHandlers = new Map<string, OAuthHandler>();
@@ -103,8 +111,10 @@ export class AuthStorage {
 	/** Re-reads auth.json (another process may have changed it). */
 	reload(): void {
 		this.diagnostics = [];
+		this.issues = [];
 		const loaded = this.readFile();
 		if (!loaded.ok) {
+			this.issues.push({ kind: loaded.kind, reason: loaded.reason });
 			this.diagnostics.push(
 				`${this.path}: ${loaded.reason}; stored credentials are ignored and the file will not be overwritten until it is fixed or removed`,
 			);
@@ -117,6 +127,11 @@ export class AuthStorage {
 	/** Problems found in auth.json (one line each). */
 	getErrors(): string[] {
 		return [...this.diagnostics];
+	}
+
+	/** The same problems as data: what is wrong with the file as a whole, or with which provider's entry. */
+	getIssues(): AuthFileIssue[] {
+		return this.issues.map((issue) => ({ ...issue }));
 	}
 
 	get(provider: string): Credential | undefined {
@@ -247,16 +262,16 @@ export class AuthStorage {
 			text = readFileSync(this.path, "utf8");
 		} catch (error) {
 			if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, data: {} };
-			return { ok: false, reason: `cannot read: ${errorMessage(error)}` };
+			return { ok: false, kind: "unreadable", reason: `cannot read: ${errorMessage(error)}` };
 		}
 		if (text.trim() === "") return { ok: true, data: {} };
 		let parsed: unknown;
 		try {
 			parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
 		} catch (error) {
-			return { ok: false, reason: `invalid JSON: ${errorMessage(error)}` };
+			return { ok: false, kind: "syntax", reason: `invalid JSON: ${errorMessage(error)}` };
 		}
-		if (!isRecord(parsed)) return { ok: false, reason: "expected a JSON object of provider entries" };
+		if (!isRecord(parsed)) return { ok: false, kind: "shape", reason: "expected a JSON object of provider entries" };
 		return { ok: true, data: parsed };
 	}
 
@@ -266,6 +281,7 @@ export class AuthStorage {
 		for (const [provider, value] of Object.entries(data)) {
 			const problem = credentialProblem(value);
 			if (problem) {
+				this.issues.push({ kind: "entry", provider, reason: problem });
 				this.diagnostics.push(`${this.path}: entry "${provider}" ignored: ${problem}`);
 				continue;
 			}

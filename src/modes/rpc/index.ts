@@ -13,7 +13,7 @@ export {
 	type RpcRequestOptions,
 } from "./client-core.ts";
 export type { RpcContext } from "./context.ts";
-export { v8JsonParseErrorMessage } from "./json-error.ts";
+export { jsonSyntaxError, v8JsonParseErrorMessage } from "./json-error.ts";
 export {
 	attachJsonlLineReader,
 	JsonlLineSplitter,

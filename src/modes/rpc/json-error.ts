@@ -16,19 +16,28 @@ const CONTEXT = 10;
 const SPECIAL_SOURCES = new Set(["undefined", "NaN", "Infinity", "[object Object]"]);
 
 class JsonSyntaxFailure {
-	constructor(readonly message: string) {}
+	constructor(
+		readonly message: string,
+		/** UTF-16 index of the offending character (the end of the text when it ended too early). */
+		readonly position: number,
+	) {}
 }
 
 /**
  * V8's `JSON.parse` error message for `source`, or undefined when `source` is valid JSON.
  */
 export function v8JsonParseErrorMessage(source: string): string | undefined {
+	return jsonSyntaxError(source)?.message;
+}
+
+/** Where `source` stops being JSON: V8's message, and the 1-based line and column of the offending character. */
+export function jsonSyntaxError(source: string): { message: string; line: number; column: number } | undefined {
 	try {
 		scan(source);
 		return undefined;
 	} catch (error) {
-		if (error instanceof JsonSyntaxFailure) return error.message;
-		throw error;
+		if (!(error instanceof JsonSyntaxFailure)) throw error;
+		return { message: error.message, ...lineAndColumn(source, error.position) };
 	}
 }
 
@@ -44,7 +53,7 @@ function isJsonWhitespace(c: number): boolean {
 	return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
-function location(source: string, pos: number): string {
+function lineAndColumn(source: string, pos: number): { line: number; column: number } {
 	let line = 1;
 	let lineStart = 0;
 	for (let i = 0; i < pos; i++) {
@@ -55,21 +64,26 @@ function location(source: string, pos: number): string {
 			lineStart = i + 1;
 		}
 	}
-	return ` (line ${line} column ${pos - lineStart + 1})`;
+	return { line, column: pos - lineStart + 1 };
+}
+
+function location(source: string, pos: number): string {
+	const { line, column } = lineAndColumn(source, pos);
+	return ` (line ${line} column ${column})`;
 }
 
 /** A failure with one of V8's positional messages ("<text> in JSON at position N (line L column C)"). */
 function failAt(source: string, text: string, pos: number, where = " in JSON"): never {
-	throw new JsonSyntaxFailure(`${text}${where} at position ${pos}${location(source, pos)}`);
+	throw new JsonSyntaxFailure(`${text}${where} at position ${pos}${location(source, pos)}`, pos);
 }
 
 /** A failure at a character the grammar did not expect there, worded by what kind of token it starts. */
 function unexpected(source: string, pos: number): never {
-	if (pos >= source.length) throw new JsonSyntaxFailure("Unexpected end of JSON input");
+	if (pos >= source.length) throw new JsonSyntaxFailure("Unexpected end of JSON input", source.length);
 	const c = source.charCodeAt(pos);
 	if (c === 45 || isDigit(c)) failAt(source, "Unexpected number", pos);
 	if (c === 34) failAt(source, "Unexpected string", pos);
-	if (SPECIAL_SOURCES.has(source)) throw new JsonSyntaxFailure(`"${source}" is not valid JSON`);
+	if (SPECIAL_SOURCES.has(source)) throw new JsonSyntaxFailure(`"${source}" is not valid JSON`, 0);
 	const token = source[pos];
 	const length = source.length;
 	let quoted: string;
@@ -77,7 +91,7 @@ function unexpected(source: string, pos: number): never {
 	else if (pos < CONTEXT) quoted = `"${source.slice(0, pos + CONTEXT)}"...`;
 	else if (pos < length - CONTEXT) quoted = `..."${source.slice(pos - CONTEXT, pos + CONTEXT)}"...`;
 	else quoted = `..."${source.slice(pos - CONTEXT)}"`;
-	throw new JsonSyntaxFailure(`Unexpected token '${token}', ${quoted} is not valid JSON`);
+	throw new JsonSyntaxFailure(`Unexpected token '${token}', ${quoted} is not valid JSON`, pos);
 }
 
 function skipWhitespace(source: string, pos: number): number {

@@ -114,7 +114,6 @@ export function createRpcUi(send: (record: RpcExtensionUIRequest) => void): RpcU
 		getAllThemes: () => [],
 		getTheme: nothing,
 		setTheme: () => ({ success: false, error: "Theme switching not supported in RPC mode" }),
-		theme: undefined,
 	};
 
 	return {

@@ -1,22 +1,30 @@
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import chalk, { Chalk } from "chalk";
 import { loadSettingsFiles } from "../../../src/config/index.ts";
 import {
+	adjustChalkLevel,
 	BUILTIN_THEME_JSON,
 	builtinThemes,
+	chooseThemeName,
+	currentTheme,
 	detectColorSupport,
 	hexToAnsi256,
+	initTheme,
+	loadChalk,
 	parseThemeJson,
 	ResourceLoader,
 	THEME_BG_TOKENS,
 	THEME_FG_TOKENS,
 	Theme,
+	terminalBackground,
 } from "../../../src/resources/index.ts";
 import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
 
-const TRUE = { mode: "truecolor" as const, enabled: true };
-const C256 = { mode: "256color" as const, enabled: true };
-const OFF = { mode: "truecolor" as const, enabled: false };
+const TRUE = { mode: "truecolor" as const };
+const C256 = { mode: "256color" as const };
+
+beforeAll(() => loadChalk());
 
 function fullColors(value: string | number = "#102030"): Record<string, string | number> {
 	return Object.fromEntries([...THEME_FG_TOKENS, ...THEME_BG_TOKENS].map((t) => [t, value]));
@@ -31,7 +39,8 @@ describe("built-in themes", () => {
 			expect(parsed.diagnostics).toEqual([]);
 			expect(parsed.definition?.export.pageBg).toMatch(/^#[0-9a-f]{6}$/);
 		}
-		expect(builtinThemes().dark.colors.accent).toBe("#6cb6ff");
+		expect(builtinThemes().dark.colors.accent).toBe("#8abeb7");
+		expect(builtinThemes().light.colors.accent).toBe("#5a8080");
 	});
 });
 
@@ -128,58 +137,79 @@ describe("Theme", () => {
 		const t = new Theme(def(), C256);
 		expect(t.fg("accent", "x")).toBe(`\x1b[38;5;${hexToAnsi256("#ff8000")}mx\x1b[39m`);
 		expect(t.fg("muted", "x")).toBe("\x1b[38;5;244mx\x1b[39m");
-		expect(t.fg("text", "x")).toBe("x");
+		expect(t.fg("text", "x")).toBe("\x1b[39mx\x1b[39m");
 		expect(t.getFgAnsi("text")).toBe("\x1b[39m");
 		expect(t.getColorMode()).toBe("256color");
 	});
 
-	test("attributes and border helpers", () => {
+	test("colours are written whatever the output (as pi does); spans are plain concatenation", () => {
+		const t = new Theme(def(), C256);
+		expect(t.fg("muted", `a${t.fg("accent", "b")}c`)).toBe(`\x1b[38;5;244ma${t.getFgAnsi("accent")}b\x1b[39mc\x1b[39m`);
+		expect(t.fg("muted", "")).toBe("\x1b[38;5;244m\x1b[39m");
+		expect(() => t.fg("nope" as never, "x")).toThrow("Unknown theme color: nope");
+		expect(() => t.bg("accent" as never, "x")).toThrow("Unknown theme background color: accent");
+	});
+
+	test("text attributes go through chalk at its colour level", () => {
 		const t = new Theme(def(), TRUE);
-		expect(t.bold("b")).toBe("\x1b[1mb\x1b[22m");
-		expect(t.italic("i")).toBe("\x1b[3mi\x1b[23m");
-		expect(t.underline("u")).toBe("\x1b[4mu\x1b[24m");
-		expect(t.inverse("v")).toBe("\x1b[7mv\x1b[27m");
-		expect(t.strikethrough("s")).toBe("\x1b[9ms\x1b[29m");
+		const saved = chalk.level;
+		try {
+			chalk.level = 1;
+			expect(t.bold("b")).toBe("\x1b[1mb\x1b[22m");
+			expect(t.italic("i")).toBe("\x1b[3mi\x1b[23m");
+			expect(t.underline("u")).toBe("\x1b[4mu\x1b[24m");
+			expect(t.inverse("v")).toBe("\x1b[7mv\x1b[27m");
+			expect(t.strikethrough("s")).toBe("\x1b[9ms\x1b[29m");
+			expect(t.bold("one\ntwo")).toBe(chalk.bold("one\ntwo"));
+			chalk.level = 0;
+			expect(t.bold("b")).toBe("b");
+			expect(t.fg("accent", "x")).toBe("\x1b[38;2;255;128;0mx\x1b[39m");
+		} finally {
+			chalk.level = saved;
+		}
 		expect(t.getThinkingBorderColor("high")("x")).toBe(t.fg("thinkingHigh", "x"));
 		expect(t.getThinkingBorderColor("max")("x")).toBe(t.fg("thinkingMax", "x"));
+		expect(t.getThinkingBorderColor("toString")("x")).toBe(t.fg("thinkingOff", "x"));
 		expect(t.getBashModeBorderColor()("x")).toBe(t.fg("bashMode", "x"));
 	});
 
-	test("nested spans reopen the outer style, and every line carries its own style", () => {
-		const t = new Theme(def(), TRUE);
-		const accent = "\x1b[38;2;255;128;0m";
-		const inner = t.fg("muted", "in");
-		expect(t.fg("accent", `a${inner}b`)).toBe(`${accent}a\x1b[38;5;244min\x1b[39m${accent}b\x1b[39m`);
-		expect(t.bold(`x${t.bold("y")}z`)).toBe("\x1b[1mx\x1b[1my\x1b[22m\x1b[1mz\x1b[22m");
-		expect(t.bold("one\ntwo\r\nthree")).toBe("\x1b[1mone\x1b[22m\n\x1b[1mtwo\x1b[22m\r\n\x1b[1mthree\x1b[22m");
-		expect(t.bold("")).toBe("");
-		expect(t.fg("accent", "")).toBe("");
+	test("NO_COLOR turns chalk's level to 0 unless FORCE_COLOR is set", () => {
+		const instance = new Chalk({ level: 3 });
+		adjustChalkLevel(instance, { NO_COLOR: "" });
+		expect(instance.level).toBe(3);
+		adjustChalkLevel(instance, { NO_COLOR: "1", FORCE_COLOR: "2" });
+		expect(instance.level).toBe(3);
+		adjustChalkLevel(instance, { NO_COLOR: "1" });
+		expect(instance.level).toBe(0);
 	});
 
-	test("with colour off everything is plain", () => {
-		const t = new Theme(def(), OFF);
-		expect(t.fg("accent", "x")).toBe("x");
-		expect(t.bg("selectedBg", "x")).toBe("x");
-		expect(t.bold("x")).toBe("x");
-		expect(t.getFgAnsi("accent")).toBe("");
+	test("colour mode: the trueColor setting, PI_TRUE_COLOR, known terminals, then COLORTERM", () => {
+		const linux = (env: NodeJS.ProcessEnv, setting: boolean | "auto" = "auto") =>
+			detectColorSupport(env, setting, "linux").mode;
+		expect(linux({ COLORTERM: "truecolor" })).toBe("truecolor");
+		expect(linux({ COLORTERM: "24bit" })).toBe("truecolor");
+		expect(linux({ TERM: "xterm-256color" })).toBe("256color");
+		expect(linux({ TERM_PROGRAM: "vscode" })).toBe("truecolor");
+		expect(linux({ KITTY_WINDOW_ID: "1" })).toBe("truecolor");
+		expect(linux({ TMUX: "/tmp/t", TERM_PROGRAM: "vscode" })).toBe("256color");
+		expect(linux({ TMUX: "/tmp/t", COLORTERM: "truecolor" })).toBe("truecolor");
+		expect(linux({ PI_TRUE_COLOR: "0", COLORTERM: "truecolor" })).toBe("256color");
+		expect(linux({ PI_TRUE_COLOR: "1" })).toBe("truecolor");
+		expect(linux({}, true)).toBe("truecolor");
+		expect(linux({ COLORTERM: "truecolor" }, false)).toBe("256color");
+		expect(detectColorSupport({}, "auto", "win32").mode).toBe("truecolor");
 	});
 
-	test("colour support follows NO_COLOR, FORCE_COLOR=0, COLORTERM and the trueColor setting", () => {
-		expect(detectColorSupport({ COLORTERM: "truecolor" })).toEqual({ mode: "truecolor", enabled: true });
-		expect(detectColorSupport({ COLORTERM: "24bit" }).mode).toBe("truecolor");
-		expect(detectColorSupport({ TERM: "xterm-256color" })).toEqual({ mode: "256color", enabled: true });
-		expect(detectColorSupport({ NO_COLOR: "1", COLORTERM: "truecolor" }).enabled).toBe(false);
-		expect(detectColorSupport({ FORCE_COLOR: "0" }).enabled).toBe(false);
-		expect(detectColorSupport({}, true).mode).toBe("truecolor");
-		expect(detectColorSupport({ COLORTERM: "truecolor" }, false).mode).toBe("256color");
-	});
-
-	test("256-colour approximation picks cube or grey entries", () => {
+	test("256-colour approximation: the cube, or the grey ramp for nearly neutral colours", () => {
 		expect(hexToAnsi256("#000000")).toBe(16);
 		expect(hexToAnsi256("#ffffff")).toBe(231);
 		expect(hexToAnsi256("#ff0000")).toBe(196);
 		expect(hexToAnsi256("#808080")).toBe(244);
 		expect(hexToAnsi256("#5f87af")).toBe(67);
+		// pi 0.87.1 sends these for its dark theme's dim, accent and success colours.
+		expect(hexToAnsi256("#666666")).toBe(241);
+		expect(hexToAnsi256("#8abeb7")).toBe(109);
+		expect(hexToAnsi256("#b5bd68")).toBe(143);
 	});
 });
 
@@ -213,5 +243,46 @@ describe("theme discovery", () => {
 			env: { HOME: home },
 		});
 		expect(noThemes.getThemes().themes.map((t) => t.name)).toEqual(["dark", "light"]);
+	});
+});
+
+describe("the run's theme", () => {
+	test("a setting names it; 'light/dark' follows the terminal background (COLORFGBG)", () => {
+		expect(chooseThemeName(undefined, "light")).toBe("light");
+		expect(chooseThemeName("mine", "light")).toBe("mine");
+		expect(chooseThemeName("solar / night", "light")).toBe("solar");
+		expect(chooseThemeName("solar/night", "dark")).toBe("night");
+		expect(chooseThemeName("a/b/c", "dark")).toBeUndefined();
+		expect(terminalBackground({ COLORFGBG: "0;15" })).toBe("light");
+		expect(terminalBackground({ COLORFGBG: "15;0" })).toBe("dark");
+		expect(terminalBackground({ COLORFGBG: "15;default;0" })).toBe("dark");
+		expect(terminalBackground({})).toBe("dark");
+	});
+
+	test("looked up in the source, then built-ins and <agentDir>/themes; unknown names fall back to dark", () => {
+		const home = makeTempDir();
+		const agentDir = join(home, "agent");
+		writeTree(agentDir, { "themes/file.json": JSON.stringify({ name: "file", colors: fullColors("#010203") }) });
+		const saved = process.env.PI_CODING_AGENT_DIR;
+		process.env.PI_CODING_AGENT_DIR = agentDir;
+		try {
+			const mine = new Theme({ ...builtinThemes().light, name: "mine" }, C256);
+			const source = { getTheme: (name: string) => (name === "mine" ? mine : undefined) };
+			initTheme("mine", { source, support: C256, env: {} });
+			expect(currentTheme()).toBe(mine);
+			initTheme("light", { source, support: C256, env: {} });
+			expect(currentTheme().name).toBe("light");
+			initTheme("file", { support: TRUE, env: {} });
+			expect(currentTheme().fg("accent", "x")).toBe("\x1b[38;2;1;2;3mx\x1b[39m");
+			initTheme("missing", { support: C256, env: {} });
+			expect(currentTheme().name).toBe("dark");
+			initTheme(undefined, { support: C256, env: { COLORFGBG: "0;15" } });
+			expect(currentTheme().name).toBe("light");
+			expect(currentTheme()).toBe(currentTheme());
+		} finally {
+			if (saved === undefined) delete process.env.PI_CODING_AGENT_DIR;
+			else process.env.PI_CODING_AGENT_DIR = saved;
+			initTheme();
+		}
 	});
 });

@@ -11,6 +11,7 @@ const variants = [
 	{ name: "built-in", forceNative: true },
 	...(findRipgrep() ? [{ name: "ripgrep", forceNative: false }] : []),
 ];
+if (variants.length === 1) console.log("grep tool: ripgrep (rg) is not installed; only the built-in search is tested");
 
 const hasMkfifo = Bun.which("mkfifo") !== null;
 
