@@ -7,7 +7,7 @@
  * `ctx.getSystemPromptOptions()` describe the system prompt.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { EVENT_NAMES } from "../../src/extensions/index.ts";
 import { type JsonAgentSessionEvent, RpcClient } from "../../src/modes/rpc/index.ts";

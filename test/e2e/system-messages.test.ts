@@ -3,7 +3,7 @@
  * handlers see and change, and what reaches the session file and the request.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
 import { loggedLines, makeTempDir, writeTree } from "../helpers/tmp.ts";
