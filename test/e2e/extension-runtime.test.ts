@@ -114,7 +114,9 @@ export default function (pi) {
 		const files = sessionFiles(home).map(lines);
 		expect(files.length).toBe(3);
 		const userTexts = (f: Record<string, any>[]) =>
-			f.filter((e) => e.type === "message" && e.message.role === "user").map((e) => e.message.content);
+			f
+				.filter((e) => e.type === "message" && e.message.role === "user")
+				.map((e) => e.message.content.map((b: { text: string }) => b.text).join(""));
 		const byFirstUser = new Map(files.map((f) => [userTexts(f).join("|"), f]));
 		expect([...byFirstUser.keys()].sort()).toEqual(["first", "second", "third"]);
 		// Forking the first user message gives a new file whose parent is the first session, holding only "third".

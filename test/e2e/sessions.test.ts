@@ -133,7 +133,7 @@ describe("sessions through the binary", () => {
 		const forked = texts(fork);
 		expect(forked[0]?.[0]).toBe("system");
 		expect(forked.slice(1, 3).map(([, text]) => text)).toEqual([
-			'"one"',
+			JSON.stringify([{ type: "text", text: "one" }]),
 			JSON.stringify([{ type: "text", text: "first" }]),
 		]);
 		expect(forked.slice(-2).map(([role]) => role)).toEqual(["user", "assistant"]);
