@@ -7,7 +7,11 @@ export {
 	addCompactionFileOps,
 	collectFileOps,
 	compactionDetails,
+	computeFileLists,
+	createFileOps,
 	emptyFileOps,
+	extractFileOpsFromMessage,
+	type FileOperations,
 	type FileOps,
 	type FileOpsSets,
 	formatFileLists,
@@ -18,12 +22,14 @@ export { type CompactionPreparation, prepareCompaction } from "./prepare.ts";
 export {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
-	conversationRequestText,
 	maxBranchSummaryTokens,
 	maxSummaryTokens,
+	SUMMARY_SYSTEM_PROMPT,
 	type SummaryPromptOptions,
 	serializeConversation,
+	summaryRequestText,
 	TOOL_RESULT_LIMIT,
+	turnPrefixRequestText,
 } from "./prompts.ts";
 export {
 	type CompactionSettings,

@@ -7,10 +7,15 @@ export {
 export { attachAutoCompaction } from "./auto-compaction.ts";
 export { type BoundaryDeps, RunBoundaries } from "./boundaries.ts";
 export {
+	type BranchPreparation,
+	type BranchSummaryResult,
 	branchInstructions,
+	type CollectEntriesResult,
+	collectEntriesForBranchSummary,
 	DEFAULT_BRANCH_SUMMARY_RESERVE,
+	type GenerateBranchSummaryOptions,
 	generateBranchSummary,
-	prepareBranchMessages,
+	prepareBranchEntries,
 } from "./branch-summary.ts";
 export {
 	type CompactionRequest,
@@ -28,7 +33,14 @@ export {
 	compactSession,
 	currentCompactionSettings,
 } from "./compaction-run.ts";
-export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "./convert-to-llm.ts";
+export {
+	BRANCH_SUMMARY_PREFIX,
+	BRANCH_SUMMARY_SUFFIX,
+	bashExecutionText,
+	COMPACTION_SUMMARY_PREFIX,
+	COMPACTION_SUMMARY_SUFFIX,
+	convertToLlm,
+} from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
 export type { SessionEvent, SessionListener } from "./events.ts";
 export { type ActionContext, createExtensionActions } from "./extension-actions.ts";
