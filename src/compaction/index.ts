@@ -2,7 +2,14 @@
  * Context compaction, pure part: token estimates, the trigger threshold, cut-point selection, preparation of a
  * compaction from the branch's entries, file tracking and the summarisation prompts. No model calls here.
  */
-export { type CutPointResult, findCutPoint, findTurnStart, isCutPoint, isTurnStart } from "./cut-point.ts";
+export {
+	type CutPointResult,
+	findCutPoint,
+	findTurnStart,
+	findTurnStart as findTurnStartIndex,
+	isCutPoint,
+	isTurnStart,
+} from "./cut-point.ts";
 export {
 	addCompactionFileOps,
 	collectFileOps,
@@ -35,10 +42,12 @@ export {
 	type CompactionSettings,
 	type ContextEstimate,
 	type ContextUsage,
+	calculateContextTokens,
 	DEFAULT_COMPACTION_SETTINGS,
 	estimateContextTokens,
 	estimateTokens,
 	getContextUsage,
+	getLastAssistantUsage,
 	IMAGE_TOKENS,
 	shouldCompact,
 	usageTokens,

@@ -3,7 +3,7 @@
  * and, for a split turn, the summary of the turn's early part, requested in parallel and merged into one text.
  * Output budgets follow pi (80 % / 50 % of `reserveTokens`, capped by the model's `maxTokens`).
  */
-import type { AgentMessage, ThinkingLevel } from "../agent/index.ts";
+import type { AgentMessage, StreamFn, ThinkingLevel } from "../agent/index.ts";
 import {
 	type AssistantMessage,
 	type Context,
@@ -42,6 +42,10 @@ export interface SummaryRequest {
 	thinkingLevel?: ThinkingLevel;
 	/** Headers for the provider request. */
 	headers?: Record<string, string>;
+	/** Routing id for the provider (no prompt cache is written either way). */
+	sessionId?: string;
+	/** Sends the request instead of the provider registry (pi's `streamFn` parameter). */
+	streamFn?: StreamFn;
 	/** Retrying transient failures; without it a failed request fails the summary at once. */
 	retry?: SummaryRetry;
 }
@@ -89,11 +93,15 @@ export async function askForSummary(
 		cacheRetention: "none",
 		...(request.apiKey ? { apiKey: request.apiKey } : {}),
 		...(request.headers ? { headers: request.headers } : {}),
+		...(request.sessionId ? { sessionId: request.sessionId } : {}),
 		...(request.signal ? { signal: request.signal } : {}),
 		...(reasoning && reasoning !== "off" && request.model.reasoning ? { reasoning } : {}),
 	};
 	for (;;) {
-		const reply = await completeSimple(request.model, summaryContext(userText), options);
+		const context = summaryContext(userText);
+		const reply = request.streamFn
+			? await (await request.streamFn(request.model, context, options)).result()
+			: await completeSimple(request.model, context, options);
 		if (reply.stopReason !== "error" || !retry) return finish(reply);
 		const delayMs = retryDelay(reply, attempt + 1, retry.settings);
 		if (delayMs === undefined) return finish(reply);

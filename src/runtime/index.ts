@@ -18,6 +18,13 @@ export {
 	prepareBranchEntries,
 } from "./branch-summary.ts";
 export {
+	compact,
+	generateSummary,
+	generateSummaryWithUsage,
+	type SummaryRetryCallbacks,
+	type SummaryRetryPolicy,
+} from "./compaction-api.ts";
+export {
 	type CompactionRequest,
 	type CompactionRunOutcome,
 	compactNow,
