@@ -100,7 +100,10 @@ async function scenario(which: Implementation, api: Api): Promise<Outcome> {
 	server.push({ kind: "reply", text: "done two", usage: { input: 30, output: 5 } });
 	await client.prompt("second question");
 	await client.waitForIdle();
-	const assistants = (await client.getMessages()).filter((m) => m.role === "assistant") as Record<string, unknown>[];
+	const assistants = (await client.getMessages()).filter((m) => m.role === "assistant") as unknown as Record<
+		string,
+		unknown
+	>[];
 
 	server.push({ kind: "reply", text: "HISTORY SUMMARY", usage: { input: 40, output: 5 } });
 	server.push({ kind: "reply", text: "PREFIX SUMMARY", usage: { input: 41, output: 5 } });
