@@ -24,6 +24,17 @@ export {
 	formatFileLists,
 	toFileOps,
 } from "./file-ops.ts";
+export {
+	createBranchSummaryMessage,
+	createCompactionSummaryMessage,
+	createCustomMessage,
+	findHarnessCutPoint,
+	findHarnessTurnStartIndex,
+	type HarnessCompactionPreparation,
+	type HarnessEntry,
+	prepareHarnessBranchEntries,
+	prepareHarnessCompaction,
+} from "./harness.ts";
 export { collectEdits, entryMessage, messagesBetween } from "./messages.ts";
 export { type CompactionPreparation, prepareCompaction } from "./prepare.ts";
 export {

@@ -46,6 +46,8 @@ export interface SummaryRequest {
 	sessionId?: string;
 	/** Sends the request instead of the provider registry (pi's `streamFn` parameter). */
 	streamFn?: StreamFn;
+	/** Sends the request and gives the whole reply (pi-agent-core's `models.completeSimple`). */
+	complete?: (model: Model, context: Context, options: SimpleStreamOptions) => Promise<AssistantMessage>;
 	/** Retrying transient failures; without it a failed request fails the summary at once. */
 	retry?: SummaryRetry;
 }
@@ -99,9 +101,11 @@ export async function askForSummary(
 	};
 	for (;;) {
 		const context = summaryContext(userText);
-		const reply = request.streamFn
-			? await (await request.streamFn(request.model, context, options)).result()
-			: await completeSimple(request.model, context, options);
+		const reply = request.complete
+			? await request.complete(request.model, context, options)
+			: request.streamFn
+				? await (await request.streamFn(request.model, context, options)).result()
+				: await completeSimple(request.model, context, options);
 		if (reply.stopReason !== "error" || !retry) return finish(reply);
 		const delayMs = retryDelay(reply, attempt + 1, retry.settings);
 		if (delayMs === undefined) return finish(reply);

@@ -63,6 +63,20 @@ export {
 	type RegisteredFlag,
 	startExtensionHost,
 } from "./extension-host.ts";
+export {
+	BranchSummaryError,
+	type BranchSummaryErrorCode,
+	CompactionError,
+	type CompactionErrorCode,
+	type CompactResult as HarnessCompactResult,
+	collectEntriesForBranchSummary as harnessCollectEntriesForBranchSummary,
+	compact as harnessCompact,
+	generateBranchSummary as harnessGenerateBranchSummary,
+	generateSummary as harnessGenerateSummary,
+	generateSummaryWithUsage as harnessGenerateSummaryWithUsage,
+	NothingToCompact,
+	prepareCompaction as harnessPrepareCompaction,
+} from "./harness-summary.ts";
 export { toWireEvent } from "./json-events.ts";
 export {
 	clampThinking,

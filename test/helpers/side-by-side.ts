@@ -73,3 +73,28 @@ export async function startSide(
 		},
 	};
 }
+
+/**
+ * Runs `body` — the source of an async function `(mod, input) => result` — under pi's Node 22 with `mod` the module
+ * at `modulePath` (relative to pi's node_modules, e.g. `@earendil-works/pi-agent-core/dist/index.js`), and returns
+ * its result through JSON.
+ */
+export async function runInPi(modulePath: string, input: unknown, body: string): Promise<any> {
+	const pi = runnablePi();
+	if ("error" in pi) throw new Error(pi.error);
+	const dir = makeTempDir("pi-script-");
+	const modules = join(pi.cli, "..", "..", "..", "..");
+	await Bun.write(join(dir, "input.json"), JSON.stringify(input));
+	await Bun.write(
+		join(dir, "run.mjs"),
+		`import { readFileSync } from "node:fs";
+const mod = await import(${JSON.stringify(join(modules, modulePath))});
+const input = JSON.parse(readFileSync(${JSON.stringify(join(dir, "input.json"))}, "utf8"));
+const out = await (${body})(mod, input);
+process.stdout.write(JSON.stringify(out));`,
+	);
+	const proc = Bun.spawn([pi.node, join(dir, "run.mjs")], { stdout: "pipe", stderr: "pipe" });
+	const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+	if ((await proc.exited) !== 0) throw new Error(`pi under node failed: ${stderr}`);
+	return JSON.parse(stdout);
+}

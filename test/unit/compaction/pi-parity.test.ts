@@ -4,7 +4,6 @@
  * Skips (printing why) when the cache cannot provide pi.
  */
 import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import {
 	calculateContextTokens,
 	DEFAULT_COMPACTION_SETTINGS,
@@ -18,8 +17,7 @@ import {
 } from "../../../src/compaction/index.ts";
 import { collectEntriesForBranchSummary, convertToLlm, prepareBranchEntries } from "../../../src/runtime/index.ts";
 import type { SessionEntry } from "../../../src/session/index.ts";
-import { runnablePi } from "../../helpers/side-by-side.ts";
-import { makeTempDir } from "../../helpers/tmp.ts";
+import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
 import { assistantMsg, Branch, text, toolResultMsg, usage } from "./helpers.ts";
 
 const pi = runnablePi();
@@ -97,27 +95,6 @@ function fixture(): SessionEntry[] {
 
 const DIST = "@earendil-works/pi-coding-agent/dist/core/compaction/index.js";
 
-/** Runs `body` (an async function of `(c, input)`, `c` being pi's compaction module) under Node 22. */
-async function runPi(input: unknown, body: string): Promise<any> {
-	if ("error" in pi) throw new Error(pi.error);
-	const dir = makeTempDir("pi-parity-");
-	const script = join(dir, "run.mjs");
-	const modules = join(pi.cli, "..", "..", "..", "..");
-	await Bun.write(join(dir, "input.json"), JSON.stringify(input));
-	await Bun.write(
-		script,
-		`import { readFileSync } from "node:fs";
-const c = await import(${JSON.stringify(join(modules, DIST))});
-const input = JSON.parse(readFileSync(${JSON.stringify(join(dir, "input.json"))}, "utf8"));
-const out = await (${body})(c, input);
-process.stdout.write(JSON.stringify(out));`,
-	);
-	const proc = Bun.spawn([pi.node, script], { stdout: "pipe", stderr: "pipe" });
-	const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-	if ((await proc.exited) !== 0) throw new Error(`pi under node failed: ${stderr}`);
-	return JSON.parse(stdout);
-}
-
 /** Everything the pure functions answer for the fixture, computed by one implementation. */
 const PI_BODY = `(c, { entries, llm }) => {
 	const messages = entries.filter((e) => e.type === "message").map((e) => e.message);
@@ -148,7 +125,7 @@ describe.skipIf(skip)("compaction functions answer as pi 0.87.1's", () => {
 		expect(entries.length).toBe(15);
 		// pi's serializeConversation takes LLM messages (its own convertToLlm output); give both the same ones.
 		const llm = convertToLlm(entries.filter((e) => e.type === "message").map((e) => (e as any).message));
-		const theirs = await runPi({ entries, llm }, PI_BODY);
+		const theirs = await runInPi(DIST, { entries, llm }, PI_BODY);
 
 		const messages = entries.filter((e) => e.type === "message").map((e) => (e as any).message);
 		const byId = new Map(entries.map((e) => [e.id, e]));
