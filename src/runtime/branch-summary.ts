@@ -167,7 +167,7 @@ export interface GenerateBranchSummaryOptions {
 	replaceInstructions?: boolean;
 	/** Tokens kept free of branch history (default 16384). */
 	reserveTokens?: number;
-	/** Accepted for pi's signature; the request goes through the provider registry. */
+	/** Sends the request instead of the provider registry. */
 	streamFn?: StreamFn;
 	/** Retrying transient failures (`summarization_retry_*` events). */
 	retry?: SummaryRetry;
@@ -201,6 +201,7 @@ export async function generateBranchSummary(
 			model: options.model,
 			...(options.apiKey ? { apiKey: options.apiKey } : {}),
 			...(options.headers ? { headers: options.headers } : {}),
+			...(options.streamFn ? { streamFn: options.streamFn } : {}),
 			signal: options.signal,
 			...(options.retry ? { retry: options.retry } : {}),
 		},

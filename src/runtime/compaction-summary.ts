@@ -147,6 +147,8 @@ export function replyText(reply: AssistantMessage, label: string): string {
 export async function generateCompactionSummary(
 	request: SummaryRequest,
 	preparation: CompactionPreparation,
+	/** pi-agent-core wraps the split turn's prefix in `<conversation>` tags too (the session uses `# Conversation`). */
+	prefixInTags = false,
 ): Promise<GeneratedSummary> {
 	const { reserveTokens } = preparation.settings;
 	const instructions = buildSummaryPrompt({
@@ -171,7 +173,10 @@ export async function generateCompactionSummary(
 		split
 			? askForSummary(
 					request,
-					turnPrefixRequestText(convertToLlm(preparation.turnPrefixMessages), buildTurnPrefixPrompt()),
+					(prefixInTags ? summaryRequestText : turnPrefixRequestText)(
+						convertToLlm(preparation.turnPrefixMessages),
+						buildTurnPrefixPrompt(),
+					),
 					maxSummaryTokens(reserveTokens, request.model.maxTokens, true),
 					request.thinkingLevel,
 				)

@@ -192,11 +192,11 @@ export async function compact(
 	const request = harnessRequest(models, model, context, customInstructions, thinkingLevel);
 	let generated: { text: string; usage: Usage };
 	try {
-		generated = await generateCompactionSummary(request, {
-			...preparation,
-			firstKeptEntryId: "",
-			fileOps: { read: [], modified: [] },
-		});
+		generated = await generateCompactionSummary(
+			request,
+			{ ...preparation, firstKeptEntryId: "", fileOps: { read: [], modified: [] } },
+			true,
+		);
 	} catch (error) {
 		const code = context?.abortSignal?.aborted ? "aborted" : "summarization_failed";
 		return { ok: false, error: new CompactionError(code, (error as Error).message, error as Error) };
