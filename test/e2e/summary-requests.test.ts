@@ -253,3 +253,30 @@ describe.skipIf(skip)("summary requests and recorded assistant messages, side by
 		}, 180_000);
 	}
 });
+
+// Ours alone (runs without the conformance cache): the same invariants, for one API.
+describe("summary requests of ours (binary)", () => {
+	test("system prompt, no tools, one user text part, pi's wrapping; before_provider_request sees no summary", async () => {
+		const ours = await scenario("ours", "openai-responses");
+		const shapes = summaryShapes("openai-responses", ours);
+		expect(shapes.map((s) => s.kind)).toEqual(["conversation-headings", "conversation-tags", "conversation-tags"]);
+		for (const s of shapes) {
+			expect(s.system?.length ?? 0).toBeGreaterThan(0);
+			expect(s.tools).toBeUndefined();
+			expect(s.messages).toEqual([{ role: "user", parts: 1 }]);
+			expect(s.maxTokens).toBe(4000);
+		}
+		const prefix = shapes.find((s) => s.kind === "conversation-headings")!;
+		expect(prefix.transcript).toBe(
+			'[User]: second question\n\n[Assistant tool calls]: read(path="notes.txt")\n\n[Tool result]: some notes\n',
+		);
+		expect(ours.requestCount).toBe(8);
+		expect(ours.payloads).toHaveLength(5);
+		expect(ours.compact.summary).toBe(
+			"HISTORY SUMMARY\n\n---\n\n**Turn Context (split turn):**\n\nPREFIX SUMMARY\n\n<read-files>\nnotes.txt\n</read-files>",
+		);
+		expect(ours.assistants[0]).toMatchObject({ rawStopReason: "completed", usage: { reasoning: 0 } });
+		expect(ours.assistants[0]!.responseModel).toBeUndefined();
+		expect(ours.lastTextData).toEqual({});
+	}, 120_000);
+});
