@@ -149,6 +149,16 @@ describe("openai-completions against the mock server", () => {
 		expect(req.body.tool_choice).toBe("required");
 	});
 
+	test("responseModel is recorded only when the server answered with another model (as pi-ai)", async () => {
+		server.push({ kind: "reply", text: "ok", servedModel: "mock-model-2025-01-01" });
+		const served = await complete(model, ctx(), { apiKey: "k" });
+		expect(served.responseModel).toBe("mock-model-2025-01-01");
+		server.push({ kind: "reply", text: "ok" });
+		const same = await complete(model, ctx(), { apiKey: "k" });
+		expect(same.responseModel).toBeUndefined();
+		expect("responseModel" in same).toBe(false);
+	});
+
 	test("several tool calls in one message, arguments streamed as partial JSON", async () => {
 		server.push({
 			kind: "reply",
