@@ -75,6 +75,10 @@ export interface Usage {
 	output: number;
 	cacheRead: number;
 	cacheWrite: number;
+	/** Part of `cacheWrite` written with 1 h retention; only Anthropic reports the split (0 when it has none). */
+	cacheWrite1h?: number;
+	/** Reasoning tokens (already counted in `output`), set by providers that report them (possibly 0). */
+	reasoning?: number;
 	totalTokens: number;
 	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
 }
@@ -99,6 +103,8 @@ export interface AssistantMessage {
 	usage: Usage;
 	stopReason: StopReason;
 	errorMessage?: string;
+	/** The provider's own stop value (`end_turn`, `stop`, `STOP`, `completed`, `incomplete.max_output_tokens`, …). */
+	rawStopReason?: string;
 	timestamp: number;
 }
 

@@ -32,7 +32,7 @@ function carriesContext(entry: SessionEntry): boolean {
 	return entry.type === "message" || entry.type === "custom_message" || entry.type === "branch_summary";
 }
 
-/** The newest turn start in `[startIndex, index]`, or -1. */
+/** The newest turn start in `[startIndex, index]`, or -1 (pi's `findTurnStartIndex`). */
 export function findTurnStart(entries: readonly SessionEntry[], index: number, startIndex: number): number {
 	for (let i = index; i >= startIndex; i--) if (isTurnStart(entries[i]!)) return i;
 	return -1;
@@ -62,7 +62,9 @@ export function findCutPoint(
 	for (let i = endIndex - 1; i >= startIndex; i--) {
 		const entry = entries[i]!;
 		const message = entryMessage(entry, edits);
-		if (message) kept += estimateTokens(message);
+		const tokens = message ? estimateTokens(message) : 0;
+		if (tokens === 0) continue;
+		kept += tokens;
 		if (kept < keepRecentTokens) continue;
 		// the first cut point at or after i; else the newest one before it
 		while (c > 0 && cutPoints[c - 1]! >= i) c--;
@@ -70,14 +72,14 @@ export function findCutPoint(
 		break;
 	}
 
-	const cutEntry = entries[cutIndex]!;
-	const turnStartIndex = isTurnStart(cutEntry) ? -1 : findTurnStart(entries, cutIndex - 1, startIndex);
-
 	let firstKeptEntryIndex = cutIndex;
 	while (firstKeptEntryIndex > startIndex) {
 		const previous = entries[firstKeptEntryIndex - 1]!;
 		if (previous.type === "compaction" || carriesContext(previous)) break;
 		firstKeptEntryIndex--;
 	}
-	return { firstKeptEntryIndex, turnStartIndex, isSplitTurn: turnStartIndex !== -1 };
+	// As pi, the turn check looks at the first kept entry (a metadata entry pulled in counts as mid-turn).
+	const startsTurn = isTurnStart(entries[firstKeptEntryIndex]!);
+	const turnStartIndex = startsTurn ? -1 : findTurnStart(entries, firstKeptEntryIndex, startIndex);
+	return { firstKeptEntryIndex, turnStartIndex, isSplitTurn: !startsTurn && turnStartIndex !== -1 };
 }

@@ -75,3 +75,39 @@ export function formatFileLists(ops: FileOps): string {
 	if (ops.modified.length > 0) blocks.push(`<modified-files>\n${ops.modified.join("\n")}\n</modified-files>`);
 	return blocks.length === 0 ? "" : `\n\n${blocks.join("\n\n")}`;
 }
+
+/**
+ * pi's file-operation accumulator (what `prepareBranchEntries` returns): reads, whole-file writes and edits kept
+ * apart; `computeFileLists` folds writes and edits into "modified".
+ */
+export interface FileOperations {
+	read: Set<string>;
+	written: Set<string>;
+	edited: Set<string>;
+}
+
+export function createFileOps(): FileOperations {
+	return { read: new Set(), written: new Set(), edited: new Set() };
+}
+
+/** Adds the `read` / `write` / `edit` tool calls (by their `path` argument) of an assistant message. */
+export function extractFileOpsFromMessage(message: AgentMessage, ops: FileOperations): void {
+	if (message.role !== "assistant" || !Array.isArray(message.content)) return;
+	for (const part of message.content) {
+		if (part?.type !== "toolCall" || !part.arguments) continue;
+		const path = (part.arguments as { path?: unknown }).path;
+		if (typeof path !== "string" || path === "") continue;
+		if (part.name === "read") ops.read.add(path);
+		else if (part.name === "write") ops.written.add(path);
+		else if (part.name === "edit") ops.edited.add(path);
+	}
+}
+
+/** Sorted lists: files only read, and files written or edited. */
+export function computeFileLists(ops: FileOperations): { readFiles: string[]; modifiedFiles: string[] } {
+	const modified = new Set([...ops.edited, ...ops.written]);
+	return {
+		readFiles: [...ops.read].filter((path) => !modified.has(path)).sort(),
+		modifiedFiles: [...modified].sort(),
+	};
+}

@@ -1,6 +1,7 @@
 /** Token estimates (≈ 4 characters per token) and the auto-compaction threshold. */
 import type { AgentMessage } from "../agent/index.ts";
-import type { AssistantMessage, ImageContent, TextContent } from "../ai/index.ts";
+import type { AssistantMessage, ImageContent, TextContent, Usage } from "../ai/index.ts";
+import type { SessionEntry } from "../session/index.ts";
 
 /** Rough cost of one image in context. */
 export const IMAGE_TOKENS = 1200;
@@ -26,8 +27,8 @@ export interface ContextEstimate {
 	usageTokens: number;
 	/** Estimated tokens of the messages after that assistant message. */
 	trailingTokens: number;
-	/** Index of the assistant message whose usage was used, or -1. */
-	lastUsageIndex: number;
+	/** Index of the assistant message whose usage was used, or null. */
+	lastUsageIndex: number | null;
 }
 
 export interface ContextUsage {
@@ -62,6 +63,18 @@ function assistantChars(message: AssistantMessage): number {
 export function estimateTokens(message: AgentMessage): number {
 	let chars = 0;
 	let images = 0;
+	if ((message as { role: string }).role === "system") {
+		// A system message of the transcript: its text, every section and the declared tools.
+		const system = message as unknown as {
+			content: string | (TextContent | ImageContent)[];
+			sections?: Record<string, string | null>;
+			toolsAdded?: unknown[];
+		};
+		chars = contentChars(system.content ?? "").chars;
+		for (const section of Object.values(system.sections ?? {})) if (section) chars += section.length;
+		if (system.toolsAdded) chars += JSON.stringify(system.toolsAdded).length;
+		return Math.ceil(chars / 4);
+	}
 	switch (message.role) {
 		case "user":
 		case "toolResult":
@@ -87,33 +100,51 @@ export function estimateTokens(message: AgentMessage): number {
 	return Math.ceil(chars / 4) + images * IMAGE_TOKENS;
 }
 
-/** Total of what the provider reported for one response (the context it saw plus what it wrote). */
+/** Context size a usage report stands for: the provider's `totalTokens`, else the sum of its parts (pi's rule). */
+export function calculateContextTokens(usage: Usage): number {
+	return usage.totalTokens || usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+}
+
+/** Total of what the provider reported for one response (0 without a usage). */
 export function usageTokens(message: AssistantMessage): number {
-	const u = message.usage;
-	if (!u) return 0;
-	return (u.input ?? 0) + (u.output ?? 0) + (u.cacheRead ?? 0) + (u.cacheWrite ?? 0);
+	return message.usage ? calculateContextTokens(message.usage) : 0;
+}
+
+/** The usage of an assistant message that describes a full context: not aborted, not failed, not all zero. */
+function validUsage(message: AgentMessage): Usage | undefined {
+	if (message.role !== "assistant" || message.stopReason === "aborted" || message.stopReason === "error") return;
+	return message.usage && calculateContextTokens(message.usage) > 0 ? message.usage : undefined;
+}
+
+/** The usage of the newest assistant message entry on `entries` that has a valid one. */
+export function getLastAssistantUsage(entries: readonly SessionEntry[]): Usage | undefined {
+	for (let i = entries.length - 1; i >= 0; i--) {
+		const entry = entries[i]!;
+		if (entry.type !== "message") continue;
+		const usage = validUsage(entry.message as AgentMessage);
+		if (usage) return usage;
+	}
+	return undefined;
 }
 
 /**
  * Context size of `messages`: the usage of the newest assistant message that reported one, plus estimates of the
  * messages after it. Aborted and failed responses are passed over (their usage does not describe a full context).
- * Without any usage, every message is estimated.
+ * Without any usage, every message is estimated and `lastUsageIndex` is null.
  */
 export function estimateContextTokens(messages: readonly AgentMessage[]): ContextEstimate {
-	let lastUsageIndex = -1;
+	let lastUsageIndex: number | null = null;
 	let used = 0;
 	for (let i = messages.length - 1; i >= 0; i--) {
-		const m = messages[i]!;
-		if (m.role !== "assistant" || m.stopReason === "aborted" || m.stopReason === "error") continue;
-		const total = usageTokens(m);
-		if (total > 0) {
+		const usage = validUsage(messages[i]!);
+		if (usage) {
 			lastUsageIndex = i;
-			used = total;
+			used = calculateContextTokens(usage);
 			break;
 		}
 	}
 	let trailing = 0;
-	for (let i = lastUsageIndex + 1; i < messages.length; i++) trailing += estimateTokens(messages[i]!);
+	for (let i = (lastUsageIndex ?? -1) + 1; i < messages.length; i++) trailing += estimateTokens(messages[i]!);
 	return { tokens: used + trailing, usageTokens: used, trailingTokens: trailing, lastUsageIndex };
 }
 
@@ -123,8 +154,8 @@ export function getContextUsage(messages: readonly AgentMessage[], contextWindow
 	return { tokens, contextWindow, percent };
 }
 
-/** True when auto-compaction is on and `tokens` reach into the reserve kept for the reply. */
+/** True when auto-compaction is on and `tokens` reach into the reserve kept for the reply (pi's rule). */
 export function shouldCompact(tokens: number, contextWindow: number, settings: CompactionSettings): boolean {
-	if (!settings.enabled || contextWindow <= 0) return false;
+	if (!settings.enabled) return false;
 	return tokens > contextWindow - settings.reserveTokens;
 }

@@ -32,7 +32,9 @@ export function attachAutoCompaction(deps: CompactionDeps): void {
 		}
 		if (last.stopReason === "error" || last.stopReason === "aborted") return undefined;
 		const usage = getContextUsage(session.messages, model.contextWindow);
-		if (shouldCompact(usage.tokens, model.contextWindow, settings)) await run("threshold", false);
+		if (model.contextWindow > 0 && shouldCompact(usage.tokens, model.contextWindow, settings)) {
+			await run("threshold", false);
+		}
 		return undefined;
 	});
 }

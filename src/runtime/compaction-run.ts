@@ -143,6 +143,7 @@ export async function compactSession(
 				...(apiKey ? { apiKey } : {}),
 				...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
 				signal,
+				thinkingLevel: deps.session.agent.state.thinkingLevel,
 				retry: summaryRetry(deps, { source: "compaction", reason: options.reason }),
 			},
 			preparation,

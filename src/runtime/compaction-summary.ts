@@ -3,15 +3,26 @@
  * and, for a split turn, the summary of the turn's early part, requested in parallel and merged into one text.
  * Output budgets follow pi (80 % / 50 % of `reserveTokens`, capped by the model's `maxTokens`).
  */
-import type { AgentMessage } from "../agent/index.ts";
-import { type AssistantMessage, completeSimple, isContextOverflow, type Model, type Usage } from "../ai/index.ts";
+import type { AgentMessage, StreamFn, ThinkingLevel } from "../agent/index.ts";
+import {
+	type AssistantMessage,
+	type Context,
+	completeSimple,
+	isContextOverflow,
+	type Model,
+	type SimpleStreamOptions,
+	type Usage,
+} from "../ai/index.ts";
 import {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
 	type CompactionPreparation,
-	conversationRequestText,
 	maxSummaryTokens,
+	SUMMARY_SYSTEM_PROMPT,
+	summaryRequestText,
+	turnPrefixRequestText,
 } from "../compaction/index.ts";
+import { convertToLlm } from "./convert-to-llm.ts";
 import type { SessionEvent, SummarizationSource } from "./events.ts";
 import { type RetrySettings, retryDelay, sleepAbortable } from "./retry.ts";
 
@@ -27,6 +38,16 @@ export interface SummaryRequest {
 	apiKey?: string;
 	customInstructions?: string;
 	signal?: AbortSignal;
+	/** The session's thinking level: a reasoning model summarises at it (compaction only, as pi). */
+	thinkingLevel?: ThinkingLevel;
+	/** Headers for the provider request. */
+	headers?: Record<string, string>;
+	/** Routing id for the provider (no prompt cache is written either way). */
+	sessionId?: string;
+	/** Sends the request instead of the provider registry (pi's `streamFn` parameter). */
+	streamFn?: StreamFn;
+	/** Sends the request and gives the whole reply (pi-agent-core's `models.completeSimple`). */
+	complete?: (model: Model, context: Context, options: SimpleStreamOptions) => Promise<AssistantMessage>;
 	/** Retrying transient failures; without it a failed request fails the summary at once. */
 	retry?: SummaryRetry;
 }
@@ -42,15 +63,26 @@ export interface SummaryRetry {
 }
 
 /**
- * Asks the model for one text over a serialized transcript, retrying transient failures when the request says so.
- * The reply comes back as the model gave it (check it with `replyText`); an abort while waiting to retry gives the
- * failed reply marked "aborted".
+ * The request of every summary: the summariser's role and rules as the system prompt, one user message with the
+ * transcript and the instructions, and no tools (pi 0.87.1 sends the same shape).
+ */
+export function summaryContext(userText: string): Context {
+	return {
+		systemPrompt: SUMMARY_SYSTEM_PROMPT,
+		messages: [{ role: "user", content: [{ type: "text", text: userText }], timestamp: Date.now() }],
+	};
+}
+
+/**
+ * Asks the model for one summary over `userText` (see `summaryContext`), retrying transient failures when the
+ * request says so. Summaries write no prompt cache (`cacheRetention: "none"`). The reply comes back as the model gave
+ * it (check it with `replyText`); an abort while waiting to retry gives the failed reply marked "aborted".
  */
 export async function askForSummary(
 	request: SummaryRequest,
-	messages: readonly AgentMessage[],
-	prompt: string,
+	userText: string,
 	maxTokens: number,
+	reasoning?: ThinkingLevel,
 ): Promise<AssistantMessage> {
 	const retry = request.retry;
 	let attempt = 0;
@@ -58,8 +90,22 @@ export async function askForSummary(
 		if (attempt > 0) await retry?.emit({ type: "summarization_retry_finished" });
 		return reply;
 	};
+	const options: SimpleStreamOptions = {
+		maxTokens,
+		cacheRetention: "none",
+		...(request.apiKey ? { apiKey: request.apiKey } : {}),
+		...(request.headers ? { headers: request.headers } : {}),
+		...(request.sessionId ? { sessionId: request.sessionId } : {}),
+		...(request.signal ? { signal: request.signal } : {}),
+		...(reasoning && reasoning !== "off" && request.model.reasoning ? { reasoning } : {}),
+	};
 	for (;;) {
-		const reply = await requestSummary(request, messages, prompt, maxTokens);
+		const context = summaryContext(userText);
+		const reply = request.complete
+			? await request.complete(request.model, context, options)
+			: request.streamFn
+				? await (await request.streamFn(request.model, context, options)).result()
+				: await completeSimple(request.model, context, options);
 		if (reply.stopReason !== "error" || !retry) return finish(reply);
 		const delayMs = retryDelay(reply, attempt + 1, retry.settings);
 		if (delayMs === undefined) return finish(reply);
@@ -79,32 +125,10 @@ export async function askForSummary(
 	}
 }
 
-function requestSummary(
-	request: SummaryRequest,
-	messages: readonly AgentMessage[],
-	prompt: string,
-	maxTokens: number,
-): Promise<AssistantMessage> {
-	return completeSimple(
-		request.model,
-		{
-			messages: [
-				{
-					role: "user",
-					content: conversationRequestText(messages, prompt),
-					timestamp: Date.now(),
-				},
-			],
-		},
-		{
-			maxTokens,
-			...(request.apiKey ? { apiKey: request.apiKey } : {}),
-			...(request.signal ? { signal: request.signal } : {}),
-		},
-	);
-}
-
-/** The reply's text, or an error naming what failed (an error or aborted reply, a summary cut at the token cap). */
+/**
+ * The reply's text blocks (joined by a newline, as pi), or an error naming what failed: an error or aborted reply,
+ * a summary cut at the token cap, or a reply that tried to call a tool.
+ */
 export function replyText(reply: AssistantMessage, label: string): string {
 	if (reply.stopReason === "error" || reply.stopReason === "aborted") {
 		throw new Error(`${label} failed: ${reply.errorMessage || reply.stopReason}`);
@@ -112,20 +136,22 @@ export function replyText(reply: AssistantMessage, label: string): string {
 	if (reply.stopReason === "length") {
 		throw new Error(`${label} failed: generation hit the token cap and the summary is incomplete`);
 	}
+	if (reply.content.some((b) => b.type === "toolCall")) throw new Error(`${label} attempted to call a tool`);
 	return reply.content
 		.filter((b) => b.type === "text")
 		.map((b) => (b as { text: string }).text)
-		.join("")
-		.trim();
+		.join("\n");
 }
 
 /** Writes the compaction summary for a preparation. */
 export async function generateCompactionSummary(
 	request: SummaryRequest,
 	preparation: CompactionPreparation,
+	/** pi-agent-core wraps the split turn's prefix in `<conversation>` tags too (the session uses `# Conversation`). */
+	prefixInTags = false,
 ): Promise<GeneratedSummary> {
 	const { reserveTokens } = preparation.settings;
-	const summaryPrompt = buildSummaryPrompt({
+	const instructions = buildSummaryPrompt({
 		...(preparation.previousSummary !== undefined ? { previousSummary: preparation.previousSummary } : {}),
 		...(request.customInstructions ? { customInstructions: request.customInstructions } : {}),
 	});
@@ -134,7 +160,8 @@ export async function generateCompactionSummary(
 	const summarise = async (messages: AgentMessage[]): Promise<AssistantMessage> => {
 		let slice = messages;
 		for (let attempt = 0; ; attempt++) {
-			const reply = await askForSummary(request, slice, summaryPrompt, maxTokens);
+			const text = summaryRequestText(convertToLlm(slice), instructions, preparation.previousSummary);
+			const reply = await askForSummary(request, text, maxTokens, request.thinkingLevel);
 			if (!isContextOverflow(reply) || attempt >= 3 || slice.length < 2) return reply;
 			slice = slice.slice(Math.floor(slice.length / 2));
 		}
@@ -146,28 +173,38 @@ export async function generateCompactionSummary(
 		split
 			? askForSummary(
 					request,
-					preparation.turnPrefixMessages,
-					buildTurnPrefixPrompt(),
+					(prefixInTags ? summaryRequestText : turnPrefixRequestText)(
+						convertToLlm(preparation.turnPrefixMessages),
+						buildTurnPrefixPrompt(),
+					),
 					maxSummaryTokens(reserveTokens, request.model.maxTokens, true),
+					request.thinkingLevel,
 				)
 			: Promise.resolve(undefined),
 	]);
 	// Only the turn prefix is new: the earlier summary (if any) stays the history part.
-	const historyText = main ? replyText(main, "Summarization") : (preparation.previousSummary ?? "No earlier history.");
+	const historyText = main ? replyText(main, "Summarization") : (preparation.previousSummary ?? "No prior history.");
 	if (!prefix) return { text: historyText, usage: (main as AssistantMessage).usage };
 	const prefixText = replyText(prefix, "Turn prefix summarization");
 	return {
-		text: `${historyText}\n\n---\n\n## Turn so far (split turn)\n\n${prefixText}`,
+		text: `${historyText}\n\n---\n\n**Turn Context (split turn):**\n\n${prefixText}`,
 		usage: main ? addUsage(main.usage, prefix.usage) : prefix.usage,
 	};
 }
 
-function addUsage(a: Usage, b: Usage): Usage {
+/** The usage of two summary requests added up (`cacheWrite1h` and `reasoning` when either reports them). */
+export function addUsage(a: Usage, b: Usage): Usage {
 	return {
 		input: a.input + b.input,
 		output: a.output + b.output,
 		cacheRead: a.cacheRead + b.cacheRead,
 		cacheWrite: a.cacheWrite + b.cacheWrite,
+		...(a.cacheWrite1h !== undefined || b.cacheWrite1h !== undefined
+			? { cacheWrite1h: (a.cacheWrite1h ?? 0) + (b.cacheWrite1h ?? 0) }
+			: {}),
+		...(a.reasoning !== undefined || b.reasoning !== undefined
+			? { reasoning: (a.reasoning ?? 0) + (b.reasoning ?? 0) }
+			: {}),
 		totalTokens: a.totalTokens + b.totalTokens,
 		cost: {
 			input: a.cost.input + b.cost.input,

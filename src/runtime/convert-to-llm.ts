@@ -24,11 +24,16 @@ export function bashExecutionText(m: BashExecutionLike): string {
 	return lines.join("\n");
 }
 
+/**
+ * The frames around a summary in the model context. Their exact text is part of pi's API (pi-agent-core and
+ * pi-coding-agent export these four constants, and extensions match on them), so they are pi 0.87.1's values.
+ */
 export const COMPACTION_SUMMARY_PREFIX =
-	"Earlier parts of this conversation were compacted. This summary replaces them:\n\n<summary>\n";
+	"The conversation history before this point was compacted into the following summary:\n\n<summary>\n";
+export const COMPACTION_SUMMARY_SUFFIX = "\n</summary>";
 export const BRANCH_SUMMARY_PREFIX =
-	"The user left another branch of this conversation and came back here. What happened on that branch:\n\n<summary>\n";
-const SUMMARY_SUFFIX = "\n</summary>";
+	"The following is a summary of a branch that this conversation came back from:\n\n<summary>\n";
+export const BRANCH_SUMMARY_SUFFIX = "</summary>";
 
 export function convertToLlm(messages: AgentMessage[]): TranscriptMessage[] {
 	const out: TranscriptMessage[] = [];
@@ -62,10 +67,12 @@ export function convertToLlm(messages: AgentMessage[]): TranscriptMessage[] {
 			case "branchSummary":
 			case "compactionSummary": {
 				const summary = m as SummaryLike;
-				const prefix = summary.role === "branchSummary" ? BRANCH_SUMMARY_PREFIX : COMPACTION_SUMMARY_PREFIX;
+				const branch = summary.role === "branchSummary";
+				const prefix = branch ? BRANCH_SUMMARY_PREFIX : COMPACTION_SUMMARY_PREFIX;
+				const suffix = branch ? BRANCH_SUMMARY_SUFFIX : COMPACTION_SUMMARY_SUFFIX;
 				out.push({
 					role: "user",
-					content: [{ type: "text", text: `${prefix}${summary.summary}${SUMMARY_SUFFIX}` }],
+					content: [{ type: "text", text: `${prefix}${summary.summary}${suffix}` }],
 					timestamp: summary.timestamp,
 				});
 				break;

@@ -7,11 +7,23 @@ export {
 export { attachAutoCompaction } from "./auto-compaction.ts";
 export { type BoundaryDeps, RunBoundaries } from "./boundaries.ts";
 export {
+	type BranchPreparation,
+	type BranchSummaryResult,
 	branchInstructions,
+	type CollectEntriesResult,
+	collectEntriesForBranchSummary,
 	DEFAULT_BRANCH_SUMMARY_RESERVE,
+	type GenerateBranchSummaryOptions,
 	generateBranchSummary,
-	prepareBranchMessages,
+	prepareBranchEntries,
 } from "./branch-summary.ts";
+export {
+	compact,
+	generateSummary,
+	generateSummaryWithUsage,
+	type SummaryRetryCallbacks,
+	type SummaryRetryPolicy,
+} from "./compaction-api.ts";
 export {
 	type CompactionRequest,
 	type CompactionRunOutcome,
@@ -28,7 +40,14 @@ export {
 	compactSession,
 	currentCompactionSettings,
 } from "./compaction-run.ts";
-export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "./convert-to-llm.ts";
+export {
+	BRANCH_SUMMARY_PREFIX,
+	BRANCH_SUMMARY_SUFFIX,
+	bashExecutionText,
+	COMPACTION_SUMMARY_PREFIX,
+	COMPACTION_SUMMARY_SUFFIX,
+	convertToLlm,
+} from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
 export type { SessionEvent, SessionListener } from "./events.ts";
 export { type ActionContext, createExtensionActions } from "./extension-actions.ts";
@@ -44,6 +63,20 @@ export {
 	type RegisteredFlag,
 	startExtensionHost,
 } from "./extension-host.ts";
+export {
+	BranchSummaryError,
+	type BranchSummaryErrorCode,
+	CompactionError,
+	type CompactionErrorCode,
+	type CompactResult as HarnessCompactResult,
+	collectEntriesForBranchSummary as harnessCollectEntriesForBranchSummary,
+	compact as harnessCompact,
+	generateBranchSummary as harnessGenerateBranchSummary,
+	generateSummary as harnessGenerateSummary,
+	generateSummaryWithUsage as harnessGenerateSummaryWithUsage,
+	NothingToCompact,
+	prepareCompaction as harnessPrepareCompaction,
+} from "./harness-summary.ts";
 export { toWireEvent } from "./json-events.ts";
 export {
 	clampThinking,

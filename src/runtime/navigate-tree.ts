@@ -92,20 +92,22 @@ export async function navigateTree(
 		if (options.summarize && !supplied && entriesToSummarize.length > 0) {
 			const model = summaryModel(deps);
 			const apiKey = await deps.getApiKey(model);
-			try {
-				summary = await generateBranchSummary(entriesToSummarize, {
-					model,
-					...(apiKey ? { apiKey } : {}),
-					signal: controller.signal,
-					...(customInstructions ? { customInstructions } : {}),
-					...(replaceInstructions !== undefined ? { replaceInstructions } : {}),
-					...(deps.branchSummaryReserveTokens !== undefined ? { reserveTokens: deps.branchSummaryReserveTokens } : {}),
-					retry: summaryRetry(deps, { source: "branchSummary" }),
-				});
-			} catch (error) {
-				if (controller.signal.aborted) return { cancelled: true, aborted: true };
-				throw error;
-			}
+			const result = await generateBranchSummary(entriesToSummarize, {
+				model,
+				...(apiKey ? { apiKey } : {}),
+				signal: controller.signal,
+				...(customInstructions ? { customInstructions } : {}),
+				...(replaceInstructions !== undefined ? { replaceInstructions } : {}),
+				...(deps.branchSummaryReserveTokens !== undefined ? { reserveTokens: deps.branchSummaryReserveTokens } : {}),
+				retry: summaryRetry(deps, { source: "branchSummary" }),
+			});
+			if (result.aborted || controller.signal.aborted) return { cancelled: true, aborted: true };
+			if (result.error) throw new Error(result.error);
+			summary = {
+				summary: result.summary ?? "",
+				details: { readFiles: result.readFiles ?? [], modifiedFiles: result.modifiedFiles ?? [] },
+				...(result.usage ? { usage: result.usage } : {}),
+			};
 		}
 		if (controller.signal.aborted) return { cancelled: true, aborted: true };
 

@@ -20,3 +20,33 @@ export {
 	type ThinkingLevel,
 	type ToolExecutionMode,
 } from "../agent/index.ts";
+export {
+	calculateContextTokens,
+	createBranchSummaryMessage,
+	createCompactionSummaryMessage,
+	createCustomMessage,
+	DEFAULT_COMPACTION_SETTINGS,
+	estimateContextTokens,
+	estimateTokens,
+	findHarnessCutPoint as findCutPoint,
+	findHarnessTurnStartIndex as findTurnStartIndex,
+	getLastAssistantUsage,
+	prepareHarnessBranchEntries as prepareBranchEntries,
+	serializeConversation,
+	shouldCompact,
+} from "../compaction/index.ts";
+export {
+	BRANCH_SUMMARY_PREFIX,
+	BRANCH_SUMMARY_SUFFIX,
+	BranchSummaryError,
+	COMPACTION_SUMMARY_PREFIX,
+	COMPACTION_SUMMARY_SUFFIX,
+	CompactionError,
+	harnessCollectEntriesForBranchSummary as collectEntriesForBranchSummary,
+	harnessCompact as compact,
+	harnessGenerateBranchSummary as generateBranchSummary,
+	harnessGenerateSummary as generateSummary,
+	harnessGenerateSummaryWithUsage as generateSummaryWithUsage,
+	harnessPrepareCompaction as prepareCompaction,
+	NothingToCompact,
+} from "../runtime/index.ts";

@@ -2,6 +2,15 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { ToolDefinition } from "../extensions/index.ts";
 
+export {
+	calculateContextTokens,
+	DEFAULT_COMPACTION_SETTINGS,
+	estimateTokens,
+	findCutPoint,
+	findTurnStartIndex,
+	getLastAssistantUsage,
+	shouldCompact,
+} from "../compaction/index.ts";
 export { CONFIG_DIR_NAME, getAgentDir } from "../config/index.ts";
 export type * from "../extensions/index.ts";
 export {
@@ -36,8 +45,14 @@ export { parseFrontmatter, stripFrontmatter } from "../resources/index.ts";
 export {
 	AgentSession,
 	buildSystemPrompt,
+	collectEntriesForBranchSummary,
+	compact,
 	convertToLlm,
 	createAgentSession,
+	generateBranchSummary,
+	generateSummary,
+	generateSummaryWithUsage,
+	prepareBranchEntries,
 	type SessionEvent,
 	serializeConversation,
 } from "../runtime/index.ts";

@@ -229,8 +229,12 @@ function handleEvent(builder: MessageBuilder, event: any, state: StreamState): b
 	switch (event.type) {
 		case "message_start":
 			builder.message.responseId = event.message?.id;
-			if (event.message?.model) builder.message.responseModel = event.message.model;
+			// Recorded only when the server answered with another model than the one asked for (pi-ai does the same).
+			if (event.message?.model && event.message.model !== builder.model.id) {
+				builder.message.responseModel = event.message.model;
+			}
 			applyUsage(builder, event.message?.usage);
+			builder.usage({ cacheWrite1h: event.message?.usage?.cache_creation?.ephemeral_1h_input_tokens || 0 });
 			builder.start();
 			return true;
 		case "content_block_start": {
@@ -256,6 +260,7 @@ function handleEvent(builder: MessageBuilder, event: any, state: StreamState): b
 		case "content_block_stop":
 			return builder.close();
 		case "message_delta":
+			if (event.delta?.stop_reason) builder.message.rawStopReason = event.delta.stop_reason;
 			if (event.delta?.stop_reason === "refusal") {
 				builder.fail(`${NAME} refused to answer (stop_reason: refusal)`);
 				return false;
@@ -284,4 +289,7 @@ function applyUsage(builder: MessageBuilder, usage: any): void {
 		cacheRead: usage.cache_read_input_tokens,
 		cacheWrite: usage.cache_creation_input_tokens,
 	});
+	// Thinking tokens (part of the output), when the API breaks them out.
+	const thinking = usage.output_tokens_details?.thinking_tokens;
+	if (typeof thinking === "number") builder.message.usage.reasoning = thinking;
 }

@@ -242,8 +242,7 @@ async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder
 				);
 				return;
 			}
-			if (typeof chunk.responseId === "string") builder.message.responseId = chunk.responseId;
-			if (typeof chunk.modelVersion === "string") builder.message.responseModel = chunk.modelVersion;
+			if (typeof chunk.responseId === "string") builder.message.responseId ??= chunk.responseId;
 			applyUsage(builder, chunk.usageMetadata);
 			builder.start();
 			const candidate = chunk.candidates?.[0];
@@ -255,6 +254,7 @@ async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder
 				return;
 			}
 			const reason = candidate?.finishReason;
+			if (typeof reason === "string" && reason !== "") builder.message.rawStopReason = reason;
 			if (typeof reason === "string" && reason !== "FINISH_REASON_UNSPECIFIED") {
 				finish = FINISH_REASONS[reason];
 				if (!finish) {
@@ -303,15 +303,16 @@ function toolCallId(builder: MessageBuilder, id: unknown, name: string): string 
 function applyUsage(builder: MessageBuilder, usage: any): void {
 	if (typeof usage !== "object" || usage === null) return;
 	const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
-	const counts: Parameters<MessageBuilder["usage"]>[0] = {};
-	if (typeof usage.promptTokenCount === "number") {
-		// promptTokenCount includes the cached tokens.
-		const cached = count(usage.cachedContentTokenCount);
-		counts.input = Math.max(0, usage.promptTokenCount - cached);
-		counts.cacheRead = cached;
-	}
-	if (typeof usage.candidatesTokenCount === "number" || typeof usage.thoughtsTokenCount === "number") {
-		counts.output = count(usage.candidatesTokenCount) + count(usage.thoughtsTokenCount);
-	}
-	builder.usage(counts);
+	// promptTokenCount includes the cached tokens; the thoughts are output too (and reported as reasoning).
+	const cached = count(usage.cachedContentTokenCount);
+	const thoughts = count(usage.thoughtsTokenCount);
+	const total = count(usage.totalTokenCount);
+	builder.reportedUsage({
+		input: Math.max(0, count(usage.promptTokenCount) - cached),
+		output: count(usage.candidatesTokenCount) + thoughts,
+		cacheRead: cached,
+		cacheWrite: 0,
+		reasoning: thoughts,
+		...(total > 0 ? { totalTokens: total } : {}),
+	});
 }

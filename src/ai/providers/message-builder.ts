@@ -133,14 +133,40 @@ export class MessageBuilder {
 	}
 
 	/** Applies token counts and recomputes cost. Absent fields keep their value. */
-	usage(counts: Partial<Record<"input" | "output" | "cacheRead" | "cacheWrite", number>>): void {
+	usage(counts: Partial<Record<"input" | "output" | "cacheRead" | "cacheWrite" | "cacheWrite1h", number>>): void {
 		const u = this.message.usage;
-		for (const key of ["input", "output", "cacheRead", "cacheWrite"] as const) {
+		for (const key of ["input", "output", "cacheRead", "cacheWrite", "cacheWrite1h"] as const) {
 			const value = counts[key];
 			if (typeof value === "number" && Number.isFinite(value)) u[key] = value;
 		}
 		u.totalTokens = u.input + u.output + u.cacheRead + u.cacheWrite;
 		calculateCost(this.model, u);
+	}
+
+	/**
+	 * Replaces the usage with a full report that carries a reasoning count (OpenAI and Google report one, possibly 0),
+	 * in pi-ai's field order. `totalTokens` is the provider's total when it gives one.
+	 */
+	reportedUsage(counts: {
+		input: number;
+		output: number;
+		cacheRead: number;
+		cacheWrite: number;
+		reasoning: number;
+		totalTokens?: number;
+	}): void {
+		const { input, output, cacheRead, cacheWrite, reasoning } = counts;
+		const usage = {
+			input,
+			output,
+			cacheRead,
+			cacheWrite,
+			reasoning,
+			totalTokens: counts.totalTokens ?? input + output + cacheRead + cacheWrite,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		};
+		calculateCost(this.model, usage);
+		this.message.usage = usage;
 	}
 
 	finish(reason: Extract<StopReason, "stop" | "length" | "toolUse">): void {

@@ -90,7 +90,11 @@ async function consume(name: string, body: ReadableStream<Uint8Array>, builder: 
 			if (typeof chunk?.id === "string" && chunk.id !== "" && !builder.message.responseId) {
 				builder.message.responseId = chunk.id;
 			}
-			if (typeof chunk?.model === "string" && chunk.model !== "") builder.message.responseModel = chunk.model;
+			// Recorded only when the server answered with another model than the one asked for (pi-ai does the same).
+			const served = chunk?.model;
+			if (typeof served === "string" && served !== "" && served !== builder.model.id) {
+				builder.message.responseModel ??= served;
+			}
 			builder.start();
 			const choice = Array.isArray(chunk?.choices) ? chunk.choices[0] : undefined;
 			applyUsage(builder, chunk?.usage ?? choice?.usage);
@@ -110,6 +114,7 @@ async function consume(name: string, body: ReadableStream<Uint8Array>, builder: 
 			}
 			const reason = choice.finish_reason;
 			if (typeof reason === "string" && reason !== "") {
+				builder.message.rawStopReason = reason;
 				if (reason === "content_filter" || reason === "error") {
 					return builder.fail(`${name} stopped the response (finish_reason: ${reason})`);
 				}
@@ -146,14 +151,19 @@ function applyUsage(builder: MessageBuilder, usage: any): void {
 	if (!usage || typeof usage !== "object") return;
 	const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 	const prompt = count(usage.prompt_tokens);
-	// OpenAI reports cached input in prompt_tokens_details; DeepSeek as prompt_cache_hit_tokens.
-	const cacheRead = count(usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens);
+	// OpenAI reports cached input in prompt_tokens_details; DeepSeek as prompt_cache_hit_tokens; Kimi as cached_tokens.
+	const cacheRead = count(
+		usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? usage.cached_tokens,
+	);
 	const cacheWrite = count(usage.prompt_tokens_details?.cache_write_tokens);
-	builder.usage({
-		input: Math.max(0, prompt - cacheRead - cacheWrite),
-		output: count(usage.completion_tokens),
+	const input = Math.max(0, prompt - cacheRead - cacheWrite);
+	const output = count(usage.completion_tokens);
+	builder.reportedUsage({
+		input,
+		output,
 		cacheRead,
 		cacheWrite,
+		reasoning: count(usage.completion_tokens_details?.reasoning_tokens),
 	});
 }
 

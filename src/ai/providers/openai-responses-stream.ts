@@ -114,7 +114,7 @@ function finishItem(builder: MessageBuilder, current: CurrentItem | undefined, i
 			const parts: any[] = Array.isArray(item.content) ? item.content : [];
 			builder.text(parts.map((p) => p?.text ?? p?.refusal ?? "").join(""));
 		}
-		if (typeof item.id === "string") builder.text("", item.id);
+		if (typeof item.id === "string") builder.text("", textSignature(item.id, item.phase));
 	} else {
 		if (!current.streamed && item.arguments) builder.toolArguments(item.arguments);
 		if (item.call_id) builder.updateToolCall({ id: toolCallId(item) });
@@ -128,22 +128,38 @@ function toolCallId(item: any): string {
 	return item.id && item.id !== callId ? `${callId}|${item.id}` : callId;
 }
 
+/** A message item's id as pi-ai signs text blocks: `{"v":1,"id":…}`, with the item's `phase` when it has one. */
+function textSignature(id: string, phase: unknown): string {
+	return JSON.stringify(typeof phase === "string" && phase !== "" ? { v: 1, id, phase } : { v: 1, id });
+}
+
 function noteResponse(builder: MessageBuilder, response: any): void {
 	if (!response) return;
 	if (typeof response.id === "string") builder.message.responseId = response.id;
-	if (typeof response.model === "string") builder.message.responseModel = response.model;
 }
 
 function endResponse(providerName: string, builder: MessageBuilder, response: any): void {
 	noteResponse(builder, response);
 	const usage = response.usage;
 	if (usage) {
-		const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-		builder.usage({
-			input: typeof usage.input_tokens === "number" ? usage.input_tokens - cached : undefined,
-			output: usage.output_tokens,
+		const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+		// input_tokens includes the cached and cache-written tokens.
+		const cached = count(usage.input_tokens_details?.cached_tokens);
+		const written = count(usage.input_tokens_details?.cache_write_tokens);
+		const total = count(usage.total_tokens);
+		builder.reportedUsage({
+			input: Math.max(0, count(usage.input_tokens) - cached - written),
+			output: count(usage.output_tokens),
 			cacheRead: cached,
+			cacheWrite: written,
+			reasoning: count(usage.output_tokens_details?.reasoning_tokens),
+			...(total > 0 ? { totalTokens: total } : {}),
 		});
+	}
+	const incomplete = response.incomplete_details?.reason;
+	if (typeof response.status === "string") {
+		builder.message.rawStopReason =
+			typeof incomplete === "string" && incomplete !== "" ? `${response.status}.${incomplete}` : response.status;
 	}
 	const status: string = response.status ?? "completed";
 	if (status === "failed" || status === "cancelled") {

@@ -197,7 +197,8 @@ function assistantItems(model: Model, message: AssistantMessage): Item[] {
 			else if (!sameModel && block.thinking.trim() !== "") items.push(outputMessage(block.thinking, undefined));
 		} else if (block.type === "text") {
 			if (block.text.trim() === "") continue;
-			const id = withIds && block.textSignature?.startsWith("msg_") ? block.textSignature : undefined;
+			const signed = textSignatureId(block.textSignature);
+			const id = withIds && signed?.startsWith("msg_") ? signed : undefined;
 			items.push(outputMessage(block.text, id));
 		} else {
 			const { callId, itemId } = splitToolCallId(block.id);
@@ -211,6 +212,23 @@ function assistantItems(model: Model, message: AssistantMessage): Item[] {
 		}
 	}
 	return items;
+}
+
+/**
+ * The message item id a text block was signed with: pi-ai writes `{"v":1,"id":…}` (with the item's `phase` when it
+ * has one); older sessions hold the bare id.
+ */
+function textSignatureId(signature: string | undefined): string | undefined {
+	if (!signature) return undefined;
+	if (signature.startsWith("{")) {
+		try {
+			const parsed = JSON.parse(signature) as { v?: unknown; id?: unknown };
+			if (parsed.v === 1 && typeof parsed.id === "string") return parsed.id;
+		} catch {
+			// not JSON: a bare id after all
+		}
+	}
+	return signature;
 }
 
 function outputMessage(text: string, id: string | undefined): Item {

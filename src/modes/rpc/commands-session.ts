@@ -33,18 +33,21 @@ export const sessionHandlers = {
 	},
 	get_tree: (_c, ctx) => ({ tree: ctx.host.manager.getTree(), leafId: ctx.host.manager.getLeafId() }),
 	get_fork_messages: (_c, ctx) => ({ messages: forkMessages(ctx.host.manager.getBranch()) }),
+	// As pi: the newest assistant message (an aborted one without content does not count), its text blocks joined
+	// and trimmed; without any text the answer has no `text` at all (`data: {}`).
 	get_last_assistant_text: (_c, ctx) => {
 		const messages = messagesOf(ctx);
 		for (let i = messages.length - 1; i >= 0; i--) {
-			const m = messages[i] as { role?: string };
-			if (m.role !== "assistant") continue;
-			const text = (m as AssistantMessage).content
+			const m = messages[i] as AssistantMessage;
+			if (m.role !== "assistant" || (m.stopReason === "aborted" && m.content.length === 0)) continue;
+			const text = m.content
 				.filter((b) => b.type === "text")
 				.map((b) => (b as { text: string }).text)
-				.join("");
-			return { text: text === "" ? null : text };
+				.join("")
+				.trim();
+			return text === "" ? {} : { text };
 		}
-		return { text: null };
+		return {};
 	},
 	set_session_name: async (c, ctx) => {
 		const name = c.name.trim();

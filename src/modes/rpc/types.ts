@@ -212,7 +212,8 @@ export interface RpcResponseDataMap {
 	get_fork_messages: { messages: RpcForkMessage[] };
 	get_entries: { entries: SessionEntry[]; leafId: string | null };
 	get_tree: { tree: SessionTreeNode[]; leafId: string | null };
-	get_last_assistant_text: { text: string | null };
+	/** `text` is absent when the last assistant message has no text (pi sends `data: {}`). */
+	get_last_assistant_text: { text?: string | null };
 	set_session_name: undefined;
 	get_messages: { messages: AgentMessage[] };
 	get_commands: { commands: RpcSlashCommand[] };

@@ -45,6 +45,11 @@ describe("anthropic-messages against the mock server", () => {
 			{ type: "text", text: "Hello there!" },
 		]);
 		expect(message.stopReason).toBe("stop");
+		// As pi-ai records it: the raw stop_reason, the 1 h cache-write share (0 here), no responseModel when the
+		// server answered with the model asked for.
+		expect(message.rawStopReason).toBe("end_turn");
+		expect(message.responseModel).toBeUndefined();
+		expect(message.usage.cacheWrite1h).toBe(0);
 		expect(message.usage).toMatchObject({ input: 1000, output: 200, cacheRead: 50, cacheWrite: 10, totalTokens: 1260 });
 		expect(message.usage.cost.total).toBeCloseTo((1000 * 3 + 200 * 15 + 50 * 0.3 + 10 * 3.75) / 1e6, 10);
 		const req = server.requests.at(-1)!;
@@ -57,6 +62,16 @@ describe("anthropic-messages against the mock server", () => {
 		expect(req.body.messages).toEqual([
 			{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] },
 		]);
+	});
+
+	test("responseModel is recorded only when the server answered with another model (as pi-ai)", async () => {
+		server.push({ kind: "reply", text: "ok", servedModel: "mock-model-2025-01-01" });
+		const served = await complete(model, ctx(), { apiKey: "k" });
+		expect(served.responseModel).toBe("mock-model-2025-01-01");
+		server.push({ kind: "reply", text: "ok" });
+		const same = await complete(model, ctx(), { apiKey: "k" });
+		expect(same.responseModel).toBeUndefined();
+		expect("responseModel" in same).toBe(false);
 	});
 
 	test("several tool calls in one message, arguments streamed as partial JSON", async () => {
@@ -73,6 +88,7 @@ describe("anthropic-messages against the mock server", () => {
 		const events = await collect(s);
 		const message = await s.result();
 		expect(message.stopReason).toBe("toolUse");
+		expect(message.rawStopReason).toBe("tool_use");
 		expect(message.content.filter((b) => b.type === "toolCall")).toEqual([
 			{ type: "toolCall", id: "toolu_1", name: "read", arguments: { path: "a.txt" } },
 			{ type: "toolCall", id: "toolu_2", name: "read", arguments: { path: "b/c.txt", offset: 10 } },

@@ -92,7 +92,9 @@ describe("google-generative-ai against the mock server", () => {
 			{ type: "text", text: "Hello there!" },
 		]);
 		expect(message.stopReason).toBe("stop");
-		expect(message.responseModel).toBe("mock-model");
+		// pi-ai records Gemini's finishReason as is and no responseModel (modelVersion is not kept).
+		expect(message.responseModel).toBeUndefined();
+		expect(message.rawStopReason).toBe("STOP");
 		expect(message.responseId).toStartWith("mock_");
 		// input = prompt − cached; output = candidates + thoughts
 		expect(message.usage).toMatchObject({ input: 1000, output: 200, cacheRead: 50, cacheWrite: 0, totalTokens: 1250 });

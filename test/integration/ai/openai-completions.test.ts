@@ -109,7 +109,9 @@ describe("openai-completions against the mock server", () => {
 		]);
 		expect(message.stopReason).toBe("stop");
 		expect(message.responseId).toStartWith("chatcmpl-");
-		expect(message.responseModel).toBe("mock-model");
+		// The server answered with the model asked for: pi-ai records no responseModel then.
+		expect(message.responseModel).toBeUndefined();
+		expect(message.rawStopReason).toBe("stop");
 		expect(message.usage).toMatchObject({ input: 1000, output: 200, cacheRead: 50, cacheWrite: 0, totalTokens: 1250 });
 		expect(message.usage.cost.total).toBeCloseTo((1000 * 3 + 200 * 15 + 50 * 0.3) / 1e6, 10);
 		const req = server.requests.at(-1)!;
@@ -145,6 +147,16 @@ describe("openai-completions against the mock server", () => {
 		expect(req.body.max_completion_tokens).toBeUndefined();
 		expect(req.body.temperature).toBe(0.2);
 		expect(req.body.tool_choice).toBe("required");
+	});
+
+	test("responseModel is recorded only when the server answered with another model (as pi-ai)", async () => {
+		server.push({ kind: "reply", text: "ok", servedModel: "mock-model-2025-01-01" });
+		const served = await complete(model, ctx(), { apiKey: "k" });
+		expect(served.responseModel).toBe("mock-model-2025-01-01");
+		server.push({ kind: "reply", text: "ok" });
+		const same = await complete(model, ctx(), { apiKey: "k" });
+		expect(same.responseModel).toBeUndefined();
+		expect("responseModel" in same).toBe(false);
 	});
 
 	test("several tool calls in one message, arguments streamed as partial JSON", async () => {

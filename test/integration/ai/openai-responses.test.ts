@@ -82,11 +82,12 @@ describe("openai-responses against the mock server", () => {
 		expect(message.content[1]).toEqual({
 			type: "text",
 			text: "Hello there!",
-			textSignature: expect.stringMatching(/^msg_/),
+			textSignature: expect.stringMatching(/^\{"v":1,"id":"msg_/),
 		});
 		expect(message.stopReason).toBe("stop");
+		expect(message.rawStopReason).toBe("completed");
 		expect(message.responseId).toMatch(/^resp_mock_/);
-		expect(message.responseModel).toBe("mock-model");
+		expect(message.responseModel).toBeUndefined();
 		expect(message.usage).toMatchObject({ input: 1000, output: 200, cacheRead: 50, cacheWrite: 0, totalTokens: 1250 });
 		expect(message.usage.cost.total).toBeCloseTo((1000 * 3 + 200 * 15 + 50 * 0.3) / 1e6, 10);
 		const req = server.requests.at(-1)!;
@@ -416,10 +417,11 @@ describe("openai-responses against the mock server", () => {
 		});
 		const result = await complete(model, ctx(), { apiKey: "k" });
 		expect(result.responseId).toBe("resp_2");
-		expect(result.responseModel).toBe("gpt-x");
+		expect(result.responseModel).toBeUndefined();
+		expect(result.rawStopReason).toBe("incomplete.content_filter");
 		expect(result.content).toEqual([
 			{ type: "thinking", thinking: "a", thinkingSignature: expect.stringContaining('"encrypted_content":"E"') },
-			{ type: "text", text: "I can't.", textSignature: "msg_2" },
+			{ type: "text", text: "I can't.", textSignature: '{"v":1,"id":"msg_2"}' },
 			{ type: "toolCall", id: "call_2|fc_2", name: "read", arguments: { path: "z" } },
 		]);
 		expect(result.stopReason).toBe("error");

@@ -18,7 +18,7 @@ function renderReply(reply: MockReply, request: RecordedRequest): string[] {
 			id: `msg_mock_${Math.random().toString(36).slice(2, 10)}`,
 			type: "message",
 			role: "assistant",
-			model: request.body?.model ?? "mock",
+			model: reply.servedModel ?? request.body?.model ?? "mock",
 			content: [],
 			stop_reason: null,
 			usage: {

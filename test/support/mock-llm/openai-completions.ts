@@ -18,7 +18,7 @@ function renderReply(reply: MockReply, request: RecordedRequest): string[] {
 	const usage = reply.usage ?? { input: 10, output: 5 };
 	const id = `chatcmpl-mock${Math.random().toString(36).slice(2, 10)}`;
 	const created = Math.floor(Date.now() / 1000);
-	const model = request.body?.model ?? "mock";
+	const model = reply.servedModel ?? request.body?.model ?? "mock";
 	const frames: string[] = [];
 	const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
 		frames.push(sseFrame({ id, object: "chat.completion.chunk", created, model, choices, ...extra }));

@@ -27,6 +27,8 @@ export interface MockReply {
 	redactedThinking?: string;
 	text?: string;
 	toolCalls?: MockToolCall[];
+	/** The model the response says it came from (Anthropic, OpenAI chat completions); default: the one asked for. */
+	servedModel?: string;
 	/** Default: "toolUse" when there are tool calls, else "stop". */
 	stopReason?: "stop" | "length" | "toolUse";
 	usage?: MockUsage;

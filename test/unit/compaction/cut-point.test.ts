@@ -55,7 +55,7 @@ describe("findCutPoint", () => {
 		expect(cut).toEqual({ firstKeptEntryIndex: 3, turnStartIndex: 0, isSplitTurn: true });
 	});
 
-	test("metadata entries just before the cut are kept with it", () => {
+	test("metadata entries just before the cut are kept with it (and, as in pi 0.87.1, make the cut mid-turn)", () => {
 		const b = new Branch();
 		b.user(text(100)); // e0
 		b.assistant(text(100)); // e1
@@ -63,7 +63,8 @@ describe("findCutPoint", () => {
 		b.msg({ role: "user", content: text(100), timestamp: 1 }); // e3
 		b.assistant(text(100)); // e4
 		const cut = findCutPoint(b.entries, 0, b.entries.length, 200);
-		expect(cut).toEqual({ firstKeptEntryIndex: 2, turnStartIndex: -1, isSplitTurn: false });
+		// pi checks the turn start at the first kept entry, the model change: the turn of e0 counts as split.
+		expect(cut).toEqual({ firstKeptEntryIndex: 2, turnStartIndex: 0, isSplitTurn: true });
 	});
 
 	test("metadata before a split-turn cut is kept and the turn start is still found", () => {

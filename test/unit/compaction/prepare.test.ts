@@ -7,12 +7,13 @@ import {
 	buildSummaryPrompt,
 	buildTurnPrefixPrompt,
 	compactionDetails,
-	conversationRequestText,
 	DEFAULT_COMPACTION_SETTINGS,
 	estimateContextTokens,
 	formatFileLists,
 	prepareCompaction,
 	serializeConversation,
+	summaryRequestText,
+	turnPrefixRequestText,
 } from "../../../src/compaction/index.ts";
 import { buildSessionContext, SessionManager } from "../../../src/session/index.ts";
 import { Branch, text } from "./helpers.ts";
@@ -161,7 +162,7 @@ describe("prepareCompaction", () => {
 		expect(prep.tokensBefore).toBeGreaterThan(20_000);
 		expect(prep.tokensBefore).toBe(estimateContextTokens(buildSessionContext(branch).messages).tokens);
 		expect(prep.fileOps.read.length + prep.fileOps.modified.length).toBeGreaterThan(0);
-		const prompt = serializeConversation(prep.messagesToSummarize);
+		const prompt = serializeConversation(prep.messagesToSummarize as Parameters<typeof serializeConversation>[0]);
 		expect(prompt).toContain("[User]:");
 	});
 });
@@ -188,8 +189,12 @@ describe("prompts", () => {
 
 	test("update prompt carries the previous summary", () => {
 		const p = buildSummaryPrompt({ previousSummary: "## Goal\nship it" });
-		expect(p).toContain("<previous-summary>\n## Goal\nship it\n</previous-summary>");
+		expect(p).toContain("<previous-summary>");
 		expect(p).toContain("## Critical Context");
+		// The previous summary travels between the transcript and the instructions, as in pi.
+		expect(summaryRequestText([], p, "## Goal\nship it")).toBe(
+			`<conversation>\n\n</conversation>\n\n<previous-summary>\n## Goal\nship it\n</previous-summary>\n\n${p}`,
+		);
 		expect(buildTurnPrefixPrompt()).toContain("## Original Request");
 		expect(formatFileLists({ read: [], modified: [] })).toBe("");
 	});
@@ -205,12 +210,13 @@ describe("prompts", () => {
 				timestamp: 1,
 			},
 		]);
-		expect(s).toContain("[… 2000 more characters]");
+		expect(s).toBe(`[Tool result]: ${text(1000).slice(0, 2000)}\n\n[... 2000 more characters truncated]`);
 	});
 
-	test("the transcript: one labelled block per part, blank lines between, the request wraps it in tags", () => {
+	test("the transcript: pi's labels, blank lines between blocks; the requests wrap it as pi does", () => {
 		const messages = [
 			{ role: "user" as const, content: "fix the test", timestamp: 1 },
+			{ role: "user" as const, content: [], timestamp: 1 },
 			{
 				role: "assistant" as const,
 				content: [
@@ -228,27 +234,30 @@ describe("prompts", () => {
 				timestamp: 2,
 			},
 			{
-				role: "bashExecution" as const,
-				command: "pwd",
-				output: "/w",
-				exitCode: 0,
-				cancelled: false,
-				truncated: false,
+				role: "toolResult" as const,
+				toolCallId: "a",
+				toolName: "read",
+				content: [
+					{ type: "text" as const, text: "one" },
+					{ type: "text" as const, text: "two" },
+				],
+				isError: false,
 				timestamp: 3,
 			},
-			{ role: "compactionSummary" as const, summary: "earlier", tokensBefore: 9, timestamp: 4 },
 		];
 		const transcript = [
 			"[User]: fix the test",
 			"[Assistant thinking]: look first",
 			"[Assistant]: Reading.\nThen editing.",
 			'[Assistant tool calls]: read(path="a.ts"); bash(command="ls", timeout=5)',
-			"[User ran]: pwd\n/w",
-			"[Summary]: earlier",
+			"[Tool result]: onetwo",
 		].join("\n\n");
 		expect(serializeConversation(messages)).toBe(transcript);
-		expect(conversationRequestText(messages, "Summarise.")).toBe(
+		expect(summaryRequestText(messages, "Summarise.")).toBe(
 			`<conversation>\n${transcript}\n</conversation>\n\nSummarise.`,
+		);
+		expect(turnPrefixRequestText(messages, "Summarise.")).toBe(
+			`# Conversation\n${transcript}\n\n# Instructions\nSummarise.`,
 		);
 		expect(serializeConversation([])).toBe("");
 	});

@@ -60,7 +60,7 @@ describe("estimateContextTokens", () => {
 		const first = assistantMsg("a");
 		first.usage = usage(100, 10);
 		const second = assistantMsg("b");
-		second.usage = { ...usage(1000, 50), cacheRead: 200, cacheWrite: 5 };
+		second.usage = { ...usage(1000, 50), cacheRead: 200, cacheWrite: 5, totalTokens: 1255 };
 		const messages: AgentMessage[] = [
 			{ role: "user", content: "x".repeat(400), timestamp: 1 },
 			first,
@@ -84,7 +84,7 @@ describe("estimateContextTokens", () => {
 			tokens: 11,
 			usageTokens: 0,
 			trailingTokens: 11,
-			lastUsageIndex: -1,
+			lastUsageIndex: null,
 		});
 	});
 

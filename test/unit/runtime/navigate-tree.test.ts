@@ -7,8 +7,8 @@ import {
 	registerFauxProvider,
 	type SimpleStreamOptions,
 } from "../../../src/ai/index.ts";
-import { DEFAULT_COMPACTION_SETTINGS } from "../../../src/compaction/index.ts";
-import { createAgentSession, navigateTree, prepareBranchMessages } from "../../../src/runtime/index.ts";
+import { computeFileLists, DEFAULT_COMPACTION_SETTINGS } from "../../../src/compaction/index.ts";
+import { createAgentSession, navigateTree, prepareBranchEntries } from "../../../src/runtime/index.ts";
 import { SessionManager } from "../../../src/session/index.ts";
 import { recordedSession } from "../../support/recorded-session.ts";
 import { assistantMsg, text, toolResultMsg } from "../compaction/helpers.ts";
@@ -222,17 +222,21 @@ describe("branch summaries", () => {
 		expect(manager.getEntries().length).toBe(entries);
 	});
 
-	test("prepareBranchMessages: an earlier summary still goes in while under 90 % of the budget", () => {
+	test("prepareBranchEntries: an earlier summary still goes in while under 90 % of the budget", () => {
 		const { manager, rootAnswer } = longBranch();
 		const branch = manager.getBranch();
 		const entries = branch.slice(branch.findIndex((e) => e.id === rootAnswer) + 1);
-		// Budget 1600: the read's result, NEWEST's 1000 and the edit fit; MIDDLE does not, and it is not a summary.
-		const prepared = prepareBranchMessages(entries, 1600);
-		expect(prepared.messages.map((m) => m.role)).toEqual(["toolResult", "user", "assistant", "toolResult"]);
-		expect(prepared.fileOps).toEqual({ read: ["docs/x.md", "src/old.ts"], modified: ["src/new.ts", "src/prev.ts"] });
+		// Budget 1600: NEWEST's 1000 and the edit fit (tool results are left out, as pi does); MIDDLE does not, and
+		// it is not a summary.
+		const prepared = prepareBranchEntries(entries, 1600);
+		expect(prepared.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+		expect(computeFileLists(prepared.fileOps)).toEqual({
+			readFiles: ["docs/x.md", "src/old.ts"],
+			modifiedFiles: ["src/new.ts", "src/prev.ts"],
+		});
 		// Over budget, a summary is squeezed in while less than 90 % is used; a plain message is not.
-		expect(prepareBranchMessages(entries.slice(0, 1), 2).messages.map((m) => m.role)).toEqual(["branchSummary"]);
-		expect(prepareBranchMessages(entries.slice(1, 2), 2).messages).toEqual([]);
-		expect(prepareBranchMessages(entries.slice(1, 2), 0).messages).toHaveLength(1);
+		expect(prepareBranchEntries(entries.slice(0, 1), 2).messages.map((m) => m.role)).toEqual(["branchSummary"]);
+		expect(prepareBranchEntries(entries.slice(1, 2), 2).messages).toEqual([]);
+		expect(prepareBranchEntries(entries.slice(1, 2), 0).messages).toHaveLength(1);
 	});
 });
