@@ -1,5 +1,5 @@
 /** Our own summarisation prompts and the transcript format they are given. */
-import type { Message } from "../ai/index.ts";
+import type { TranscriptMessage } from "../ai/index.ts";
 
 const SUMMARY_SECTIONS = `## Goal
 [What the user wants to achieve, in one or two sentences]
@@ -136,7 +136,7 @@ function argsText(args: Record<string, unknown>): string {
  * (cut at {@link TOOL_RESULT_LIMIT} characters), blocks separated by a blank line. Empty user messages and tool
  * results, and other roles, are left out.
  */
-export function serializeConversation(messages: readonly Message[]): string {
+export function serializeConversation(messages: readonly TranscriptMessage[]): string {
 	const out: string[] = [];
 	appendConversation(messages, out);
 	return out.join("");
@@ -148,7 +148,7 @@ export function serializeConversation(messages: readonly Message[]): string {
  * over flat pieces: a transcript can be megabytes, and every intermediate copy is fresh memory to fault in.
  */
 export function summaryRequestText(
-	messages: readonly Message[],
+	messages: readonly TranscriptMessage[],
 	instructions: string,
 	previousSummary?: string,
 ): string {
@@ -161,7 +161,7 @@ export function summaryRequestText(
 }
 
 /** The user message of a split-turn prefix request: `# Conversation` with the transcript, then `# Instructions`. */
-export function turnPrefixRequestText(messages: readonly Message[], instructions: string): string {
+export function turnPrefixRequestText(messages: readonly TranscriptMessage[], instructions: string): string {
 	const out = ["# Conversation\n"];
 	appendConversation(messages, out);
 	out.push("\n\n# Instructions\n", instructions);
@@ -169,7 +169,7 @@ export function turnPrefixRequestText(messages: readonly Message[], instructions
 }
 
 /** Pushes the transcript's pieces (labels, texts and the blank lines between blocks) onto `out`. */
-function appendConversation(messages: readonly Message[], out: string[]): void {
+function appendConversation(messages: readonly TranscriptMessage[], out: string[]): void {
 	let first = true;
 	const block = (label: string, text: string) => {
 		if (!first) out.push("\n\n");
