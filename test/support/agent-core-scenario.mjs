@@ -1,0 +1,259 @@
+/**
+ * One scripted use of pi-agent-core's exports, run against ours (Bun) and pi 0.87.1's (Node 22); the test compares
+ * the JSON each produces. `core` is the module, `env` an execution environment rooted at `dir` (a fresh temp folder).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const scrub = (value, dir) =>
+	JSON.parse(
+		JSON.stringify(value ?? null)
+			.replaceAll(dir, "<dir>")
+			.replace(/\/[^"\s\]]*(pi-bash-[0-9a-z]+|pi-output-[0-9a-f-]+)\.log/g, "<spill>"),
+	);
+
+export async function runScenario(core, env, dir) {
+	const out = {};
+	const ctx = core.BACKGROUND_CONTEXT;
+	// results and errors
+	const e = new core.LaneBusy({ lane: "main", operationId: "op1", operationKind: "run", message: "busy" });
+	out.tagged = [e.toJSON(), e.name, e._tag, e.message, core.LaneBusy.is(e), core.NoActiveRun.is(e), e instanceof Error];
+	out.match = core.matchError(e, { LaneBusy: (x) => `busy:${x.lane}` });
+	out.results = [
+		core.ok(1),
+		core.err("x"),
+		core.Result.ok(2),
+		core.Result.isErr(core.Result.err(3)),
+		core.getOrUndefined(core.ok({ a: 1 })),
+		core.getOrUndefined(core.err(1)),
+	];
+	try {
+		core.getOrThrow(core.err(new Error("boom")));
+	} catch (error) {
+		out.thrown = error.message;
+	}
+	out.toError = [core.toError("s").message, core.toError({ a: 1 }).message, core.toError(5).message];
+	out.errors = [
+		[new core.FileError("not_found", "missing", "/x").code, new core.FileError("not_found", "m").name],
+		[new core.ExecutionError("timeout", "late").code, new core.ExecutionError("timeout", "late").name],
+		[
+			new core.HarnessClosed().message,
+			new core.HarnessFault("f", 1).cause,
+			new core.SliceNotImplemented("compact").message,
+		],
+		new core.Closed({ message: "closed" }).toJSON(),
+		new core.UnknownSkill({ name: "s", message: "no" }).toJSON(),
+	];
+	// contexts
+	const key = core.createContextKey("k");
+	const c1 = core.withContextValue(key, 42, ctx);
+	const { context: c2, cancel } = core.withCancel(c1);
+	out.context = [String(c1), String(c2), c2.value(key), ctx.abortSignal === undefined, c2.abortSignal?.aborted];
+	cancel(new Error("stop"));
+	out.cancelled = [
+		c2.abortSignal?.aborted,
+		core.withoutAbortSignal(c2).abortSignal === undefined,
+		String(core.TODO_CONTEXT),
+	];
+	out.awaitCancelled = await core.awaitWithContext(new Promise(() => {}), c2).catch((error) => error.message);
+	out.awaitOk = await core.awaitWithContext(
+		Promise.resolve(7),
+		core.withAbortSignal(new AbortController().signal, ctx),
+	);
+	// telemetry
+	const telemetry = new core.InMemoryTelemetryContext();
+	const start = core.createTypedSpanStarter(telemetry, core.AGENT_TELEMETRY_SCHEMAS ?? []);
+	await start("pi.ai.request", { "pi.ai.provider": "p", skip: undefined }, async (span, child) => {
+		span.addEvent("e", { n: 1 });
+		span.setAttributes({ extra: [1, 2] });
+		await child("inner", {}, () => "x");
+		await child("bad", {}, () => {
+			throw new TypeError("nope");
+		}).catch(() => {});
+	});
+	const tctx = core.withTelemetryContext(telemetry, ctx);
+	await core.startHarnessSpan?.(
+		"pi.harness.run",
+		{ a: "b" },
+		(_span, inner) => core.getTelemetryContext(inner) !== telemetry,
+		tctx,
+	);
+	out.spans = telemetry.getSpans();
+	out.noop = [
+		await core.NOOP_TELEMETRY_CONTEXT.startSpan({ name: "n" }, () => 3),
+		core.getTelemetryContext(ctx) === core.NOOP_TELEMETRY_CONTEXT,
+	];
+	// messages and text helpers
+	const ts = 1700000000000;
+	out.convert = core.convertToLlm([
+		{ role: "system", content: "sys", timestamp: ts },
+		{
+			role: "bashExecution",
+			command: "ls",
+			output: "a\nb",
+			exitCode: 2,
+			cancelled: false,
+			truncated: true,
+			fullOutputPath: "/tmp/o",
+			timestamp: ts,
+		},
+		{ role: "bashExecution", command: "x", output: "", exitCode: 0, cancelled: true, truncated: false, timestamp: ts },
+		{
+			role: "bashExecution",
+			command: "y",
+			output: "",
+			exitCode: 0,
+			cancelled: false,
+			truncated: false,
+			timestamp: ts,
+			excludeFromContext: true,
+		},
+		{ role: "custom", customType: "c", content: "hi", display: true, timestamp: ts },
+		{ role: "branchSummary", summary: "B", fromId: null, timestamp: ts },
+		{ role: "compactionSummary", summary: "C", tokensBefore: 5, timestamp: ts },
+		{ role: "weird", timestamp: ts },
+		{ role: "user", content: "u", timestamp: ts },
+	]);
+	out.args = ["a 'b c' \"d e\"\tf", "", "  x  ", "'unterminated"].map(core.parseCommandArgs);
+	// biome-ignore lint/suspicious/noTemplateCurlyInString: prompt-template placeholders, not a JS template
+	out.subst = core.substituteArgs("$1-$2-$3 [$@] [$ARGUMENTS] [${@:2}] [${@:2:1}] [${@:0}] $10", ["a", "b", "c"]);
+	out.template = core.formatPromptTemplateInvocation({ name: "t", content: "do $1" }, ["it"]);
+	const skill = { name: "s", description: "d <&>\"'", content: "body", filePath: "/x/s/SKILL.md" };
+	out.skillInvocation = [
+		core.formatSkillInvocation(skill),
+		core.formatSkillInvocation({ ...skill, filePath: "/SKILL.md" }, "more"),
+	];
+	out.skillsPrompt = [
+		core.formatSkillsForSystemPrompt([skill, { ...skill, name: "h", disableModelInvocation: true }]),
+		core.formatSkillsForSystemPrompt([]),
+	];
+	// truncation and shell output
+	const long = Array.from({ length: 2500 }, (_, i) => `line ${i} ${"é".repeat(i % 7)}`).join("\n");
+	out.truncate = [
+		core.truncateHead(long),
+		core.truncateTail(long),
+		core.truncateTail("x".repeat(60000)),
+		core.truncateHead("y".repeat(60000), { maxBytes: 100 }),
+		core.truncateLine("z".repeat(600)),
+	].map((r) => ({ ...r, content: r.content?.length ?? r.text?.length }));
+	out.sizes = [
+		core.formatSize(10),
+		core.formatSize(2048),
+		core.formatSize(5 * 1024 * 1024),
+		core.utf8ByteLength("aé😀"),
+		core.DEFAULT_MAX_BYTES,
+		core.DEFAULT_MAX_LINES,
+		core.GREP_MAX_LINE_LENGTH,
+	];
+	out.sanitize = core.sanitizeBinaryOutput("a\x00b\x1bc\td\ne\r\ufffa");
+	const meta = { truncation: { truncated: false } };
+	let view = core.applyShellOutputUpdate(undefined, { kind: "append", text: "ab", metadata: meta });
+	view = core.applyShellOutputUpdate(view, { kind: "slide", drop: 1, text: "cd", metadata: meta });
+	view = core.applyShellOutputUpdate(view, { kind: "metadata", metadata: { ...meta, spillPath: "/p" } });
+	out.views = view;
+	out.bashText = core.bashExecutionToText({
+		command: "c",
+		output: "",
+		exitCode: undefined,
+		cancelled: false,
+		truncated: false,
+	});
+	// loaders
+	const skills = join(dir, "skills");
+	mkdirSync(join(skills, "good"), { recursive: true });
+	writeFileSync(
+		join(skills, "good", "SKILL.md"),
+		"---\nname: good\ndescription: Does good things\n---\n\n# Good\nBody\n",
+	);
+	mkdirSync(join(skills, "Bad_Name"), { recursive: true });
+	writeFileSync(join(skills, "Bad_Name", "SKILL.md"), "---\ndescription: bad\n---\nx");
+	mkdirSync(join(skills, "nodesc"), { recursive: true });
+	writeFileSync(join(skills, "nodesc", "SKILL.md"), "no frontmatter");
+	mkdirSync(join(skills, "ignored"), { recursive: true });
+	writeFileSync(join(skills, "ignored", "SKILL.md"), "---\ndescription: hidden\n---\nx");
+	writeFileSync(join(skills, ".gitignore"), "ignored/\n");
+	writeFileSync(
+		join(skills, "root.md"),
+		"---\ndescription: a root skill\ndisable-model-invocation: true\n---\nroot body",
+	);
+	writeFileSync(join(skills, "plain.md"), "no description here");
+	mkdirSync(join(skills, "nested", "deep"), { recursive: true });
+	writeFileSync(join(skills, "nested", "deep", "SKILL.md"), "---\nname: deep\ndescription: nested\n---\nd");
+	writeFileSync(join(skills, "nested", "loose.md"), "---\ndescription: not loaded below the top\n---\nx");
+	out.skills = scrub(await core.loadSkills(env, [skills, join(dir, "missing")], ctx), dir);
+	out.sourced = scrub(
+		await core.loadSourcedSkills(
+			env,
+			[{ path: skills, source: { s: 1 } }],
+			(s, source) => ({ ...s, tag: source.s }),
+			ctx,
+		),
+		dir,
+	);
+	const prompts = join(dir, "prompts");
+	mkdirSync(prompts, { recursive: true });
+	writeFileSync(join(prompts, "b.md"), "---\ndescription: Bee\n---\nBody $1");
+	writeFileSync(join(prompts, "a.md"), `\n\n${"A".repeat(70)}\nmore`);
+	writeFileSync(join(prompts, "c.txt"), "skip");
+	writeFileSync(join(prompts, "bad.md"), "---\n: [\n---\nx");
+	const loadedPrompts = await core.loadPromptTemplates(env, [prompts, join(prompts, "b.md"), join(dir, "none")], ctx);
+	// YAML error wording comes from the parser; the code and path are what count.
+	for (const d of loadedPrompts.diagnostics) d.message = d.code === "parse_failed" ? "<yaml error>" : d.message;
+	out.prompts = scrub(loadedPrompts, dir);
+	// tools
+	const tc = { env };
+	const inv = {
+		invocationId: "i",
+		operationId: "o",
+		turnId: "t",
+		getMemo: async () => undefined,
+		setMemo: async () => {},
+	};
+	const updates = [];
+	const onUpdate = (u, o) => updates.push([u, o]);
+	const write = core.createWriteTool();
+	const read = core.createReadTool();
+	const edit = core.createEditTool();
+	const bash = core.createBashTool({ commandPrefix: "export GREETING=hi" });
+	out.toolMeta = [write, read, edit, bash].map((t) => [t.name, t.label, t.description]);
+	out.write = await write.execute("1", { path: "f.txt", content: "one\ntwo\nthree\n" }, onUpdate, tc, inv, ctx);
+	out.read = await read.execute("2", { path: "f.txt", offset: 2, limit: 1 }, onUpdate, tc, inv, ctx);
+	out.readMissing = await read
+		.execute("2", { path: "nope.txt" }, onUpdate, tc, inv, ctx)
+		.catch((error) => error.message.replaceAll(dir, "<dir>").split(",")[0]);
+	out.edit = await edit.execute(
+		"3",
+		{ path: "f.txt", edits: [{ oldText: "two", newText: "TWO" }] },
+		onUpdate,
+		tc,
+		inv,
+		ctx,
+	);
+	out.editNoNl = await (async () => {
+		await write.execute("1", { path: "g.txt", content: "a\nb" }, onUpdate, tc, inv, ctx);
+		return edit.execute("3", { path: "g.txt", edits: [{ oldText: "b", newText: "c" }] }, onUpdate, tc, inv, ctx);
+	})();
+	out.editFail = await edit
+		.execute("3", { path: "f.txt", edits: [{ oldText: "zzz", newText: "y" }] }, onUpdate, tc, inv, ctx)
+		.catch((error) => error.message.replaceAll(dir, "<dir>"));
+	out.bash = await bash.execute("4", { command: "echo $GREETING; echo err >&2" }, onUpdate, tc, inv, ctx);
+	out.bashFail = await bash
+		.execute("4", { command: "echo out; exit 3" }, onUpdate, tc, inv, ctx)
+		.catch((error) => error.message);
+	out.bashBadTimeout = await bash
+		.execute("4", { command: "true", timeout: -1 }, onUpdate, tc, inv, ctx)
+		.catch((error) => error.message);
+	const big = await bash.execute("4", { command: "seq 1 3000" }, onUpdate, tc, inv, ctx);
+	const bigText = scrub(big.content[0].text, dir);
+	out.bashBig = scrub({ text: bigText.slice(-80), length: bigText.length, details: big.details }, dir);
+	out.firstUpdate = updates.find((u) => u[0].content.length === 0)?.[0];
+	const chunks = [];
+	const captured = await core.executeShellWithCapture(
+		env,
+		"printf 'a\\nb\\n'; exit 4",
+		{ onChunk: (chunk) => chunks.push(chunk) },
+		ctx,
+	);
+	out.capture = [captured, chunks.join("")];
+	return scrub(out, dir);
+}
