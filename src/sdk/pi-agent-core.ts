@@ -4,6 +4,7 @@
  * stream function).
  */
 export {
+	AGENT_TELEMETRY_SCHEMAS,
 	Agent,
 	type AgentContext,
 	type AgentEvent,
@@ -15,6 +16,7 @@ export {
 	type AgentTool,
 	type AgentToolResult,
 	type AgentToolUpdateCallback,
+	AI_TELEMETRY_SCHEMA,
 	agentLoop,
 	agentLoopContinue,
 	applyShellOutputUpdate,
@@ -50,6 +52,7 @@ export {
 	getOrThrow,
 	getOrUndefined,
 	getTelemetryContext,
+	HARNESS_TELEMETRY_SCHEMA,
 	HarnessClosed,
 	HarnessFault,
 	InMemoryTelemetryContext,

@@ -62,7 +62,7 @@ export async function runScenario(core, env, dir) {
 	);
 	// telemetry
 	const telemetry = new core.InMemoryTelemetryContext();
-	const start = core.createTypedSpanStarter(telemetry, core.AGENT_TELEMETRY_SCHEMAS ?? []);
+	const start = core.createTypedSpanStarter(telemetry, core.AGENT_TELEMETRY_SCHEMAS);
 	await start("pi.ai.request", { "pi.ai.provider": "p", skip: undefined }, async (span, child) => {
 		span.addEvent("e", { n: 1 });
 		span.setAttributes({ extra: [1, 2] });
@@ -72,13 +72,28 @@ export async function runScenario(core, env, dir) {
 		}).catch(() => {});
 	});
 	const tctx = core.withTelemetryContext(telemetry, ctx);
-	await core.startHarnessSpan?.(
+	await core.startHarnessSpan(
 		"pi.harness.run",
 		{ a: "b" },
 		(_span, inner) => core.getTelemetryContext(inner) !== telemetry,
 		tctx,
 	);
 	out.spans = telemetry.getSpans();
+	// The vocabulary: every name, type and rule (descriptions are prose and may be worded differently).
+	const structure = (schema) =>
+		JSON.parse(JSON.stringify(schema, (k, v) => (k === "description" || k === "errorWhen" ? undefined : v)));
+	out.schemas = [
+		structure(core.AI_TELEMETRY_SCHEMA),
+		structure(core.HARNESS_TELEMETRY_SCHEMA),
+		core.AGENT_TELEMETRY_SCHEMAS.length,
+		core.AGENT_TELEMETRY_SCHEMAS[1] === core.HARNESS_TELEMETRY_SCHEMA,
+	];
+	out.aiSpan = await core.startAiSpan(
+		"pi.ai.request",
+		{},
+		(_span, inner) => core.getTelemetryContext(inner) !== core.NOOP_TELEMETRY_CONTEXT,
+		tctx,
+	);
 	out.noop = [
 		await core.NOOP_TELEMETRY_CONTEXT.startSpan({ name: "n" }, () => 3),
 		core.getTelemetryContext(ctx) === core.NOOP_TELEMETRY_CONTEXT,

@@ -5,3 +5,4 @@ export { applyShellOutputUpdate, sanitizeShellOutput } from "./output-update.ts"
 export * from "./prompt-format.ts";
 export * from "./result.ts";
 export * from "./telemetry.ts";
+export * from "./telemetry-schemas.ts";
