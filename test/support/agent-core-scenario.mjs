@@ -270,5 +270,226 @@ export async function runScenario(core, env, dir) {
 		ctx,
 	);
 	out.capture = [captured, chunks.join("")];
+	Object.assign(out, sessionScenario(core));
 	return scrub(out, dir);
+}
+
+const attempt = (fn) => {
+	try {
+		return fn();
+	} catch (error) {
+		return `throws ${error.name}: ${error.message}`;
+	}
+};
+
+function sessionScenario(core) {
+	const out = {};
+	const addr = core.value("app.ns", "k");
+	const lst = core.list("app.list");
+	out.addresses = [
+		addr,
+		lst,
+		Object.isFrozen(addr),
+		attempt(() => core.value("")),
+		attempt(() => core.list("a\u0000")),
+		attempt(() => core.value("a", "b\u0000")),
+	];
+	out.writes = [core.setValue(addr, 1), core.deleteValue(addr), core.appendList(lst, { a: 1 }), core.deleteList(lst)];
+	out.listOptions = [
+		core.resolveListReadOptions(),
+		core.resolveListReadOptions({ limit: 50000, order: "desc", cursor: { seq: 3 } }),
+		attempt(() => core.resolveListReadOptions({ limit: 0 })),
+		attempt(() => core.resolveListReadOptions({ limit: 1.5 })),
+	];
+	out.reserved = [
+		core.branchTip("main"),
+		core.branchTipInventoryPrefix(),
+		core.laneConfig("l"),
+		core.laneState("l"),
+		core.operationResult("o"),
+		core.operationMeta("o"),
+		core.operationState("o"),
+		core.operationToolArgs("o", "s", 2),
+		core.operationToolMemo("o", "i", "n"),
+		core.operationPreparation("o", "t"),
+		core.operationToolArgsPrefix("o"),
+		core.operationToolArgsPrefix("o", "s"),
+		core.operationToolMemoPrefix("o"),
+		core.operationToolMemoPrefix("o", "i"),
+		core.operationPreparationPrefix("o"),
+		core.pendingEntry("e"),
+		core.pendingToolOutput("o", "i"),
+		core.pendingAssistantFrames("o", "r"),
+		core.pendingToolOutputPrefix("o"),
+		core.sessionName,
+		core.entryLabel("e"),
+	];
+	const e1 = { type: "message", id: "e1", parentId: null, message: { role: "user", content: "hi", timestamp: 1 } };
+	const e2 = { type: "custom", id: "e2", parentId: "e1", customType: "x", data: { n: 1 } };
+	const usage = { id: "u1", usage: { input: 1 }, adjustment: false };
+	const writes = [
+		core.insertEntry(e1),
+		core.insertEntry(e2),
+		core.insertUsage(usage),
+		core.setValue(addr, 2),
+		core.appendList(lst, 3),
+		core.deleteValue(addr),
+		core.deleteList(lst),
+	];
+	const prepared = core.prepareStorageCommit(writes, 10, 99);
+	out.commit = [writes, prepared, core.commitWrite(writes[0], 5, 6)];
+	const known = { hasEntryOrUsageId: (id) => id === "old", hasEntryId: (id) => id === "old" };
+	out.validate = [
+		attempt(() => core.validateCommittedWrites(prepared.writes, 10, known) ?? "ok"),
+		attempt(() => core.validateCommittedWrites(prepared.writes, 11, known)),
+		attempt(() => core.validateCommittedWrites([prepared.writes[1]], 10, known)),
+		attempt(() =>
+			core.validateCommittedWrites(
+				core.prepareStorageCommit([core.insertEntry({ ...e1, id: "old" })], 1, 1).writes,
+				1,
+				known,
+			),
+		),
+		attempt(() =>
+			core.validateCommittedWrites(
+				core.prepareStorageCommit([core.insertEntry(e1), core.insertUsage({ ...usage, id: "e1" })], 1, 1).writes,
+				1,
+				known,
+			),
+		),
+	];
+	const entries = [
+		{ ...e1, seq: 1, timestamp: 1 },
+		{ ...e2, seq: 2, timestamp: 2 },
+		{
+			type: "message",
+			id: "e3",
+			parentId: "e2",
+			seq: 3,
+			timestamp: 3,
+			message: { role: "user", content: "x", timestamp: 3 },
+		},
+		{
+			type: "message",
+			id: "f1",
+			parentId: "e1",
+			seq: 4,
+			timestamp: 4,
+			message: { role: "user", content: "y", timestamp: 4 },
+		},
+	];
+	const stored = (namespace, key, v, seq) => ({ address: core.value(namespace, key), value: v, seq });
+	const config = { model: { provider: "p", modelId: "m" }, thinkingLevel: "off", activeToolNames: [] };
+	const scalarValues = [
+		stored("pi.branch.tip", "main", "e3", 5),
+		stored("pi.branch.tip", "side", "f1", 6),
+		stored("pi.lane.config", "main", config, 7),
+		stored(
+			"pi.lane.state",
+			"main",
+			{ currentOperationId: "o", lastOperationId: "p", inbox: [{ entryId: "e3", kind: "steer" }] },
+			8,
+		),
+		stored("pi.session.name", "", "named", 9),
+		stored("pi.entry.label", "e2", "L2", 10),
+		stored("pi.entry.label", "f1", "LF", 11),
+		stored("pi.op.meta", "o", {}, 12),
+		stored("pi.pending.entry", "x", {}, 13),
+		stored("pi.result", "o", {}, 14),
+		stored("app.data", "k", [1], 15),
+	];
+	const snapshot = (options, source = { entries, scalarValues }) =>
+		attempt(() => {
+			const r = core.createForkSnapshot(source, options);
+			return { entries: [...r.entries.keys()].sort(), scalarValues: r.scalarValues, nextSeq: r.nextSeq };
+		});
+	out.fork = [
+		snapshot({ scope: "tree" }),
+		snapshot({ scope: "branch", branch: "main" }),
+		snapshot({ scope: "branch", branch: "main", entryId: "e2" }),
+		snapshot({ scope: "branch", branch: "main", entryId: "e2", position: "before" }),
+		snapshot({ scope: "branch", branch: "main", entryId: "f1" }),
+		snapshot({ scope: "branch", branch: "side" }),
+		snapshot({ scope: "branch", branch: "nope" }),
+		snapshot({ scope: "tree" }, { entries, scalarValues: [...scalarValues, stored("pi.weird", "", 1, 20)] }),
+		snapshot({ scope: "tree" }, { entries, scalarValues: [stored("pi.lane.config", "x", config, 1)] }),
+		snapshot({ scope: "tree" }, { entries, scalarValues: [stored("pi.branch.tip", "x", "zz", 1)] }),
+	];
+	const plan = { scope: "branch", branch: "main", destinationTip: "e2" };
+	out.project = [
+		core.projectForkCurrentStateWrite(
+			{ kind: "list", op: "append", seq: 1, namespace: "app.list", key: "", value: 1 },
+			plan,
+			() => true,
+		),
+		core.projectForkCurrentStateWrite(
+			{ kind: "list", op: "append", seq: 1, namespace: "app.list", key: "", value: 1 },
+			{ scope: "tree" },
+			() => true,
+		),
+		core.projectForkCurrentStateWrite(
+			{ kind: "value", op: "set", seq: 1, namespace: "pi.branch.tip", key: "main", value: "e3" },
+			plan,
+			() => true,
+		),
+	];
+	const lane = {
+		lane: "main",
+		transcript: [],
+		tipId: null,
+		configuration: structuredClone(config),
+		stats: { messageCount: 0, usage: {} },
+		operation: null,
+		queues: [],
+		faulted: false,
+	};
+	const msg = { role: "assistant", content: [], stopReason: "pending" };
+	const events = [
+		{ type: "compaction_start", runId: "c0", startedAt: 1 },
+		{ type: "run_start", runId: "r1", startedAt: 2 },
+		{ type: "message_start", runId: "r1", message: msg },
+		{ type: "message_update", runId: "r1", message: { ...msg, content: [{ type: "text", text: "a" }] } },
+		{ type: "retry_scheduled", runId: "r1", attempt: 1, maxAttempts: 3, notBefore: 9 },
+		{ type: "message_end", runId: "r1", message: msg },
+		{ type: "tool_start", runId: "r1", toolCallId: "t1", toolName: "read", args: { p: 1 } },
+		{ type: "tool_start", runId: "r1", toolCallId: "t2", toolName: "bash", args: {} },
+		{ type: "tool_update", runId: "r1", toolCallId: "t1", partialResult: { content: [] } },
+		{ type: "tool_end", runId: "r1", toolCallId: "t1", toolName: "read", result: { content: [] }, isError: false },
+		{
+			type: "entry_added",
+			lane: "main",
+			entry: { type: "message", id: "m1", message: { role: "toolResult", toolCallId: "t1" } },
+		},
+		{ type: "entry_added", lane: "other", entry: { type: "message", id: "zz", message: { role: "user" } } },
+		{ type: "queue_update", queues: [{ entryId: "q", kind: "steer" }] },
+		{ type: "usage", lane: "other", totals: { input: 5 } },
+		{ type: "config_update", lane: "main", property: "thinkingLevel", value: "high" },
+		{ type: "config_update", property: "model", value: {} },
+		{ type: "run_suspend", runId: "r1", deferred: { h: 1 }, poll: 2 },
+		{ type: "operation_abort", operationId: "r1" },
+		{
+			type: "run_end",
+			runId: "r1",
+			status: "failed",
+			error: { code: "x", message: "m" },
+			fromTipId: null,
+			tipId: "m1",
+			endedAt: 10,
+		},
+		{ type: "compaction_start", runId: "c1", startedAt: 11 },
+		{ type: "entry_added", entry: { type: "compaction", id: "c", summary: "s" } },
+		{ type: "compaction_end", runId: "c1", status: "completed", endedAt: 12 },
+		{ type: "fault" },
+		{ type: "navigation_end" },
+	];
+	out.lane = events.map((event) => [core.reduceLaneSnapshot(lane, event), structuredClone(lane)]);
+	out.scope =
+		core.operationScopeOf?.({
+			at: "tools",
+			control: { status: "running" },
+			settings: { a: 1 },
+			latestAssistantEntryId: "x",
+			batch: {},
+		}) ?? "not exported";
+	return out;
 }
