@@ -271,6 +271,7 @@ export async function runScenario(core, env, dir) {
 	);
 	out.capture = [captured, chunks.join("")];
 	Object.assign(out, sessionScenario(core));
+	out.memory = stableIds(await memoryScenario(core));
 	return scrub(out, dir);
 }
 
@@ -491,5 +492,117 @@ function sessionScenario(core) {
 			latestAssistantEntryId: "x",
 			batch: {},
 		}) ?? "not exported";
+	return out;
+}
+
+/** Random uuids become id1, id2, … in order of first appearance. */
+function stableIds(value) {
+	const seen = new Map();
+	return JSON.parse(
+		JSON.stringify(value).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (id) => {
+			if (!seen.has(id)) seen.set(id, `id${seen.size + 1}`);
+			return seen.get(id);
+		}),
+	);
+}
+
+const settle = async (promise) => {
+	try {
+		return await promise;
+	} catch (error) {
+		return `throws ${error.name}: ${error.message}`;
+	}
+};
+
+async function memoryScenario(core) {
+	const ctx = core.BACKGROUND_CONTEXT;
+	const out = {};
+	let clock = 1000;
+	const repo = new core.MemorySessionRepo({ now: () => clock++ });
+	const session = await repo.create({ id: "s1" }, ctx);
+	out.metadata = session.metadata;
+	const main = await session.createBranch("main", null, ctx);
+	const m1 = await main.appendMessage({ role: "user", content: "hello", timestamp: 1 }, ctx);
+	const c1 = await main.appendCustomEntry("note", { n: 1 }, ctx);
+	await main.appendCustomEntry("bare", undefined, ctx);
+	await session.setName("named", ctx);
+	await session.setLabel(m1, "first", ctx);
+	await session.appendList(core.list("app.log"), "a", ctx);
+	await session.appendList(core.list("app.log"), "b", ctx);
+	await session.setValue(core.value("app.kv", "b"), 2, ctx);
+	await session.setValue(core.value("app.kv", "a"), 1, ctx);
+	await session.mutate(
+		async (m, c) =>
+			m.commit(
+				[
+					core.insertUsage({
+						id: "u1",
+						usage: {
+							input: 1,
+							output: 2,
+							cacheRead: 0,
+							cacheWrite: 0,
+							totalTokens: 3,
+							cost: { input: 0.1, output: 0.2, cacheRead: 0, cacheWrite: 0, total: 0.3 },
+						},
+						adjustment: false,
+					}),
+				],
+				c,
+			),
+		ctx,
+	);
+	out.reads = [
+		await session.findEntries(undefined, ctx),
+		await session.findEntries({ order: "asc", limit: 2, type: "custom" }, ctx),
+		await session.findEntry({ cursor: { seq: 3 } }, ctx),
+		await main.findEntries(undefined, ctx),
+		await main.findEntries({ order: "oldestFirst", stopAtId: c1 }, ctx),
+		await main.getTipId(ctx),
+		await session.getName(ctx),
+		await session.getLabel(m1, ctx),
+		await session.getStats(ctx),
+		await session.scanValues(core.value("app.kv"), ctx),
+		await session.readList(core.list("app.log"), { order: "desc" }, ctx),
+		await session.getEntry(m1, ctx),
+		(await session.branch("nope", ctx)) === undefined,
+	];
+	out.errors = [
+		await settle(session.createBranch("main", null, ctx)),
+		await settle(session.createBranch("x", "missing", ctx)),
+		await settle(session.createBranch("", null, ctx)),
+		await settle(main.appendMessage({ role: "assistant", content: [], stopReason: "pending" }, ctx)),
+		await settle(
+			session.mutate(async (m, c) => {
+				await m.commit([], c);
+				return m.commit([], c);
+			}, ctx),
+		),
+		await settle(repo.open(session.metadata, ctx)),
+		await settle(repo.create({ id: "s1" }, ctx)),
+	];
+	await session.setValue(
+		core.laneConfig("main"),
+		{ model: { provider: "p", modelId: "m" }, thinkingLevel: "off", activeToolNames: [] },
+		ctx,
+	);
+	await session.setValue(core.laneState("main"), { currentOperationId: null, lastOperationId: null, inbox: [] }, ctx);
+	const fork = await repo.fork(session.metadata, { scope: "branch", branch: "main", entryId: c1, id: "f1" }, ctx);
+	out.fork = [
+		fork.metadata,
+		await fork.findEntries({ order: "asc" }, ctx),
+		await fork.scanValues(core.value("pi.branch.tip"), ctx),
+		await fork.getName(ctx),
+		await fork.getStats(ctx),
+	];
+	await session.close(ctx);
+	out.afterClose = await settle(session.getName(ctx));
+	const again = await repo.open(session.metadata, ctx);
+	out.reopened = [await again.getName(ctx), (await repo.list(undefined, ctx)).map((m) => m.id)];
+	out.deleteOpen = await settle(repo.delete(session.metadata, ctx));
+	await again.close(ctx);
+	await repo.delete(again.metadata, ctx);
+	out.afterDelete = (await repo.list(undefined, ctx)).map((m) => m.id);
+	await repo.close(ctx);
 	return out;
 }

@@ -286,3 +286,131 @@ export interface ForkDestinationSnapshot {
 	scalarValues: StoredValue<unknown>[];
 	nextSeq: number;
 }
+
+export interface EntryStructure {
+	id: string;
+	parentId: string | null;
+	seq: number;
+	timestamp: number;
+	type: EntryType;
+	customType?: string;
+}
+export interface EntryCursor {
+	seq: number;
+}
+export interface BranchScan {
+	start?: string;
+	stopAtType?: EntryType;
+	stopAtId?: string;
+	type?: EntryType;
+	customType?: string;
+	order?: "newestFirst" | "oldestFirst";
+	limit?: number;
+	cursor?: EntryCursor;
+}
+export type StorageBranchScan = BranchScan & { start: string };
+export interface EntryScan {
+	type?: EntryType;
+	customType?: string;
+	fromSeq?: number;
+	toSeq?: number;
+	order?: "asc" | "desc";
+	limit?: number;
+}
+export interface UsageScan {
+	fromSeq?: number;
+	toSeq?: number;
+	order?: "asc" | "desc";
+	limit?: number;
+}
+
+/** A storage backend: transactional commits plus the reads sessions need. */
+export interface Storage {
+	commit(writes: Write[], context: Context): Promise<CommitResult>;
+	getEntries(ids: string[], context: Context): Promise<Map<string, Entry>>;
+	getValue<T>(address: Value<T>, context: Context): Promise<StoredValue<T> | undefined>;
+	scanValues<T>(prefix: Value<T>, context: Context): Promise<StoredValue<T>[]>;
+	readList<T>(address: ValueList<T>, options: ListReadOptions | undefined, context: Context): Promise<ListElement<T>[]>;
+	scanBranch(query: StorageBranchScan, context: Context): Promise<Entry[]>;
+	scanBranchStructure(query: StorageBranchScan, context: Context): Promise<EntryStructure[]>;
+	scanEntries(query: EntryScan, context: Context): Promise<Entry[]>;
+	scanUsage(query: UsageScan, context: Context): Promise<UsageRow[]>;
+	getStats(context: Context): Promise<SessionStats>;
+	close(context: Context): Promise<void>;
+}
+
+export interface SessionMetadata {
+	id: string;
+	createdAt: number;
+	storageVersion: number;
+	cwd?: string;
+	parentSessionId?: string;
+	legacyParentSessionPath?: string;
+}
+export interface IdGenerator {
+	next(timestampMs?: number): string;
+}
+export interface EntryQuery {
+	type?: EntryType;
+	customType?: string;
+	order?: "asc" | "desc";
+	limit?: number;
+	cursor?: EntryCursor;
+}
+export interface SessionReader {
+	getEntries(ids: string[], context: Context): Promise<Map<string, Entry>>;
+	getStats(context: Context): Promise<SessionStats>;
+	getValue<T>(address: Value<T>, context: Context): Promise<StoredValue<T> | undefined>;
+	scanValues<T>(prefix: Value<T>, context: Context): Promise<StoredValue<T>[]>;
+	readList<T>(address: ValueList<T>, options: ListReadOptions | undefined, context: Context): Promise<ListElement<T>[]>;
+	scanBranch(query: StorageBranchScan, context: Context): Promise<Entry[]>;
+}
+export interface SessionMutation extends SessionReader {
+	commit(writes: Write[], context: Context): Promise<CommitResult>;
+	end(context: Context): Promise<void>;
+}
+export type SessionMutator = Omit<SessionMutation, "end">;
+export type SessionMutationCallback<T> = (mutator: SessionMutator, context: Context) => T | Promise<T>;
+export interface Branch {
+	readonly name: string;
+	getTipId(context: Context): Promise<string | null>;
+	findEntries(query: BranchScan | undefined, context: Context): Promise<Entry[]>;
+	findEntry(query: BranchScan | undefined, context: Context): Promise<Entry | undefined>;
+	appendMessage(message: AgentMessage, context: Context): Promise<string>;
+	appendCustomEntry(customType: string, data: JsonValue | undefined, context: Context): Promise<string>;
+}
+export interface Session<TMetadata extends SessionMetadata = SessionMetadata> extends SessionReader {
+	readonly metadata: TMetadata;
+	readonly idGenerator: IdGenerator;
+	getEntry(id: string, context: Context): Promise<Entry | undefined>;
+	getName(context: Context): Promise<string | undefined>;
+	getLabel(targetId: string, context: Context): Promise<string | undefined>;
+	findEntries(query: EntryQuery | undefined, context: Context): Promise<Entry[]>;
+	findEntry(query: EntryQuery | undefined, context: Context): Promise<Entry | undefined>;
+	branch(name: string, context: Context): Promise<Branch | undefined>;
+	createBranch(name: string, at: string | null, context: Context): Promise<Branch>;
+	beginMutation(context: Context): Promise<SessionMutation>;
+	mutate<T>(mutation: SessionMutationCallback<T>, context: Context): Promise<T>;
+	setValue<T>(address: Value<T>, next: NoInfer<T>, context: Context): Promise<void>;
+	deleteValue<T>(address: Value<T>, context: Context): Promise<void>;
+	appendList<T>(address: ValueList<T>, element: NoInfer<T>, context: Context): Promise<void>;
+	deleteList<T>(address: ValueList<T>, context: Context): Promise<void>;
+	setName(name: string | undefined, context: Context): Promise<void>;
+	setLabel(targetId: string, label: string | undefined, context: Context): Promise<void>;
+	close(context: Context): Promise<void>;
+}
+export interface SessionCreateOptions {
+	id?: string;
+	parentSessionId?: string;
+}
+export interface SessionRepo<
+	TMetadata extends SessionMetadata = SessionMetadata,
+	TCreateOptions extends { id?: string; parentSessionId?: string } = SessionCreateOptions,
+	TListOptions = void,
+> {
+	create(options: TCreateOptions, context: Context): Promise<Session<TMetadata>>;
+	open(metadata: TMetadata, context: Context): Promise<Session<TMetadata>>;
+	list(options: TListOptions | undefined, context: Context): Promise<TMetadata[]>;
+	delete(metadata: TMetadata, context: Context): Promise<void>;
+	fork(source: TMetadata, options: ForkOptions, context: Context): Promise<Session<TMetadata>>;
+}
