@@ -2,13 +2,14 @@
  * One scripted use of pi-agent-core's exports, run against ours (Bun) and pi 0.87.1's (Node 22); the test compares
  * the JSON each produces. `core` is the module, `env` an execution environment rooted at `dir` (a fresh temp folder).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const scrub = (value, dir) =>
 	JSON.parse(
 		JSON.stringify(value ?? null)
 			.replaceAll(dir, "<dir>")
+			.replaceAll(dir.replace(/^\//, "").replace(/[/\\:]/g, "-"), "<dir>")
 			.replace(/\/[^"\s\]]*(pi-bash-[0-9a-z]+|pi-output-[0-9a-f-]+)\.log/g, "<spill>"),
 	);
 
@@ -272,6 +273,7 @@ export async function runScenario(core, env, dir) {
 	out.capture = [captured, chunks.join("")];
 	Object.assign(out, sessionScenario(core));
 	out.memory = stableIds(await memoryScenario(core));
+	out.jsonl = scrub(stableIds(await jsonlScenario(core, env, dir)), dir);
 	return scrub(out, dir);
 }
 
@@ -604,5 +606,86 @@ async function memoryScenario(core) {
 	await repo.delete(again.metadata, ctx);
 	out.afterDelete = (await repo.list(undefined, ctx)).map((m) => m.id);
 	await repo.close(ctx);
+	return out;
+}
+
+async function jsonlScenario(core, env, dir) {
+	const ctx = core.BACKGROUND_CONTEXT;
+	const out = {};
+	let clock = Date.UTC(2026, 0, 2, 3, 4, 5, 6);
+	const root = join(dir, "sessions");
+	const repo = new core.JsonlSessionRepo({ fileSystem: env, sessionsRoot: root, now: () => clock++ });
+	out.emptyList = await repo.list(undefined, ctx);
+	const session = await repo.create({ id: "j1", cwd: join(dir, "proj") }, ctx);
+	const meta = session.metadata;
+	out.metadata = { ...meta, modifiedAt: typeof meta.modifiedAt };
+	const main = await session.createBranch("main", null, ctx);
+	const m1 = await main.appendMessage({ role: "user", content: "hi", timestamp: 1 }, ctx);
+	const m2 = await main.appendCustomEntry("note", { a: 1 }, ctx);
+	await session.setName("jsonl", ctx);
+	await session.setLabel(m1, "first", ctx);
+	await session.appendList(core.list("app.log"), 1, ctx);
+	await session.setValue(core.value("app.tmp"), 1, ctx);
+	await session.deleteValue(core.value("app.tmp"), ctx);
+	await session.setValue(
+		core.laneConfig("main"),
+		{ model: { provider: "p", modelId: "m" }, thinkingLevel: "off", activeToolNames: [] },
+		ctx,
+	);
+	await session.setValue(core.laneState("main"), { currentOperationId: "op", lastOperationId: null, inbox: [] }, ctx);
+	await session.mutate(
+		async (m, c) =>
+			m.commit(
+				[
+					core.insertUsage({
+						id: "u1",
+						usage: {
+							input: 1,
+							output: 0,
+							cacheRead: 0,
+							cacheWrite: 0,
+							totalTokens: 1,
+							cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+						},
+						adjustment: false,
+					}),
+					core.setValue(core.value("app.kv", "x"), [1]),
+				],
+				c,
+			),
+		ctx,
+	);
+	out.file = readFileSync(meta.path, "utf8");
+	out.alreadyOpen = await settle(repo.open(meta, ctx));
+	const fork = await repo.fork(meta, { scope: "branch", branch: "main", entryId: m1, id: "j2" }, ctx);
+	out.forkFile = readFileSync(fork.metadata.path, "utf8");
+	out.fork = [
+		await fork.findEntries(undefined, ctx),
+		await fork.getName(ctx),
+		await fork.getLabel(m1, ctx),
+		await fork.getStats(ctx),
+	];
+	const treeFork = await repo.fork(meta, { scope: "tree", id: "j3" }, ctx);
+	out.treeForkFile = readFileSync(treeFork.metadata.path, "utf8");
+	await Promise.all([session.close(ctx), fork.close(ctx), treeFork.close(ctx)]);
+	appendFileSync(meta.path, '{"kind":"value","op":"set","seq":99');
+	const reopened = await repo.open(meta, ctx);
+	out.reopened = [
+		await reopened.getName(ctx),
+		await reopened.getStats(ctx),
+		(await (await reopened.branch("main", ctx)).getTipId(ctx)) === m2,
+		readFileSync(meta.path, "utf8") === out.file,
+	];
+	await reopened.close(ctx);
+	out.list = (await repo.list(undefined, ctx)).map((m) => ({ ...m, modifiedAt: typeof m.modifiedAt }));
+	out.listCwd = (await repo.list({ cwd: join(dir, "other") }, ctx)).length;
+	out.dupe = await settle(repo.create({ id: "j1", cwd: join(dir, "proj") }, ctx));
+	out.deleted = await settle(
+		repo.delete(
+			out.list.find((m) => m.id === "j3") && (await repo.list(undefined, ctx)).find((m) => m.id === "j3"),
+			ctx,
+		),
+	);
+	out.afterDelete = (await repo.list(undefined, ctx)).map((m) => m.id);
 	return out;
 }

@@ -1,14 +1,17 @@
 export * from "./commit.ts";
-export * from "./fork.ts";
-export { MemorySessionRepo } from "./memory-repo.ts";
-export { MemoryStorage } from "./memory-storage.ts";
 export {
-	MutationLine,
 	SessionBranchExistsError,
 	SessionInvalidBranchError,
 	SessionInvariantError,
 	SessionPendingAssistantMessageError,
 	SessionUnknownTargetError,
+} from "./errors.ts";
+export * from "./fork.ts";
+export * from "./jsonl/index.ts";
+export { MemorySessionRepo } from "./memory-repo.ts";
+export { MemoryStorage } from "./memory-storage.ts";
+export {
+	MutationLine,
 	StorageBackedSession,
 	type StorageBackedSessionOptions,
 } from "./session.ts";
