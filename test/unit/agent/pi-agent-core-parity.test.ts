@@ -56,3 +56,50 @@ describe("pi-agent-core parity with pi 0.87.1", () => {
 		expect(differing).toEqual([]);
 	}, 60_000);
 });
+
+/** Names other work brings (compaction helpers, pi-ai's uuidv7) or still to come (the durable AgentHarness runtime). */
+const ELSEWHERE = new Set([
+	"AgentHarness",
+	"BRANCH_SUMMARY_PREFIX",
+	"BRANCH_SUMMARY_SUFFIX",
+	"BranchSummaryError",
+	"COMPACTION_SUMMARY_PREFIX",
+	"COMPACTION_SUMMARY_SUFFIX",
+	"CompactionError",
+	"DEFAULT_COMPACTION_SETTINGS",
+	"NothingToCompact",
+	"calculateContextTokens",
+	"collectEntriesForBranchSummary",
+	"compact",
+	"createBranchSummaryMessage",
+	"createCompactionSummaryMessage",
+	"createCustomMessage",
+	"estimateContextTokens",
+	"estimateTokens",
+	"findCutPoint",
+	"findTurnStartIndex",
+	"generateBranchSummary",
+	"generateSummary",
+	"generateSummaryWithUsage",
+	"getLastAssistantUsage",
+	"prepareBranchEntries",
+	"prepareCompaction",
+	"serializeConversation",
+	"shouldCompact",
+	"uuidv7",
+]);
+
+describe("pi-agent-core exports", () => {
+	if ("error" in pi) return;
+	test("every runtime export of pi 0.87.1 exists in ours, as the same kind of value", async () => {
+		const script = `const m = await import(${JSON.stringify(pathToFileURL(join(pi.modules, "@earendil-works/pi-agent-core/dist/index.js")).href)});
+			process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(m).map(([k, v]) => [k, typeof v]))));`;
+		const child = Bun.spawn([pi.node, "--input-type=module", "-e", script], { stdout: "pipe" });
+		const kinds = JSON.parse(await new Response(child.stdout).text()) as Record<string, string>;
+		const missing = Object.keys(kinds).filter((name) => !ELSEWHERE.has(name) && !(name in ours));
+		const wrongKind = Object.keys(kinds).filter(
+			(name) => name in ours && typeof (ours as Record<string, unknown>)[name] !== kinds[name],
+		);
+		expect({ missing, wrongKind }).toEqual({ missing: [], wrongKind: [] });
+	});
+});
