@@ -24,6 +24,7 @@ export function formatSize(bytes: number): string {
 }
 
 function splitLines(text: string): string[] {
+	if (text === "") return [];
 	const lines = text.split("\n");
 	if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
 	return lines;

@@ -263,6 +263,18 @@ export async function runScenario(core, env, dir) {
 	const bigText = scrub(big.content[0].text, dir);
 	out.bashBig = scrub({ text: bigText.slice(-80), length: bigText.length, details: big.details }, dir);
 	out.firstUpdate = updates.find((u) => u[0].content.length === 0)?.[0];
+	out.bashTimeout = await bash
+		.execute("5", { command: "echo started; sleep 5", timeout: 1 }, onUpdate, tc, inv, ctx)
+		.catch((error) => error.message);
+	const { context: abortable, cancel: abort } = core.withCancel(ctx);
+	setTimeout(() => abort(), 300);
+	out.bashAbort = await bash
+		.execute("6", { command: "echo go; sleep 5" }, onUpdate, tc, inv, abortable)
+		.catch((error) => error.message);
+	const { context: abortable2, cancel: abort2 } = core.withCancel(ctx);
+	setTimeout(() => abort2(), 300);
+	out.captureAbort = await core.executeShellWithCapture(env, "echo part; sleep 5", {}, abortable2);
+	out.captureFail = await core.executeShellWithCapture(env, "exit 7", {}, ctx);
 	const chunks = [];
 	const captured = await core.executeShellWithCapture(
 		env,
