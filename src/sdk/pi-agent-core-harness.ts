@@ -20,4 +20,6 @@ export type {
 	ShellCaptureProgress,
 	ShellCaptureResult,
 } from "../tools/index.ts";
+export type ReadToolOptions = import("../tools/index.ts").harness.ReadToolOptions;
+export type ReadImageProcessor = import("../tools/index.ts").harness.ReadImageProcessor;
 export type BashToolOptions = import("../tools/index.ts").harness.BashToolOptions;

@@ -237,6 +237,34 @@ export async function runScenario(core, env, dir) {
 	out.readMissing = await read
 		.execute("2", { path: "nope.txt" }, onUpdate, tc, inv, ctx)
 		.catch((error) => error.message.replaceAll(dir, "<dir>").split(",")[0]);
+	// A 1×1 PNG: sent as an attachment.
+	writeFileSync(
+		join(dir, "dot.png"),
+		Buffer.from(
+			"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+			"base64",
+		),
+	);
+	out.readImage = await read.execute("2", { path: "dot.png" }, onUpdate, tc, inv, ctx);
+	const bmp = Buffer.alloc(58);
+	bmp.write("BM", 0, "latin1");
+	bmp.writeUInt32LE(54, 10);
+	bmp.writeUInt32LE(40, 14);
+	bmp.writeUInt16LE(1, 26);
+	bmp.writeUInt16LE(24, 28);
+	writeFileSync(join(dir, "pic.bmp"), bmp);
+	out.readBmp = await read.execute("2", { path: "pic.bmp" }, onUpdate, tc, inv, ctx);
+	const processed = core.createReadTool({
+		autoResizeImages: false,
+		imageProcessor: async (bytes, mimeType, options) =>
+			mimeType === "image/bmp"
+				? { ok: false, message: `no ${bytes.length}` }
+				: { ok: true, data: "AAAA", mimeType: "image/webp", hints: [`resize=${options.autoResizeImages}`] },
+	});
+	out.readProcessed = [
+		await processed.execute("2", { path: "dot.png" }, onUpdate, tc, inv, ctx),
+		await processed.execute("2", { path: "pic.bmp" }, onUpdate, tc, inv, ctx),
+	];
 	out.edit = await edit.execute(
 		"3",
 		{ path: "f.txt", edits: [{ oldText: "two", newText: "TWO" }] },

@@ -12,6 +12,7 @@ import { createReadTool as createLocalReadTool, type ReadOperations } from "../r
 import { editSchema, readSchema, writeSchema } from "../schemas.generated.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../truncate.ts";
 import type { TruncationResult } from "../types.ts";
+import { imageMimeType } from "./image-kind.ts";
 import type { AgentHarnessTool, ExecutionToolContext } from "./types.ts";
 import { unifiedPatch } from "./unified-patch.ts";
 
@@ -57,11 +58,65 @@ export interface ReadToolDetails {
 	truncation?: TruncationResult;
 }
 
-export function createReadTool<TContext extends ExecutionToolContext = ExecutionToolContext>(): AgentHarnessTool<
-	TContext,
-	typeof readSchema,
-	ReadToolDetails | undefined
-> {
+export type ReadImageProcessorResult =
+	| { ok: true; data: string; mimeType: string; hints: string[] }
+	| { ok: false; message: string };
+export type ReadImageProcessor = (
+	bytes: Uint8Array,
+	mimeType: string,
+	options: { autoResizeImages: boolean },
+	context: Context,
+) => Promise<ReadImageProcessorResult>;
+export interface ReadToolOptions {
+	/** Whether an image processor should resize images (default true). */
+	autoResizeImages?: boolean;
+	/** Converts or resizes images before they are attached. */
+	imageProcessor?: ReadImageProcessor;
+}
+
+type ImageResult = {
+	content: ({ type: "text"; text: string } | { type: "image"; data: string; mimeType: string })[];
+	details: undefined;
+};
+
+/** An image file as the model gets it: processed when a processor is given, BMP only through one. */
+async function readImage(
+	bytes: Uint8Array,
+	mimeType: string,
+	options: ReadToolOptions | undefined,
+	context: Context,
+): Promise<ImageResult | undefined> {
+	if (options?.imageProcessor) {
+		const done = await options.imageProcessor(
+			bytes,
+			mimeType,
+			{ autoResizeImages: options.autoResizeImages ?? true },
+			context,
+		);
+		if (!done.ok)
+			return {
+				content: [{ type: "text", text: `Read image file [${mimeType}]\n${done.message}` }],
+				details: undefined,
+			};
+		const hints = done.hints.length > 0 ? `\n${done.hints.join("\n")}` : "";
+		return {
+			content: [
+				{ type: "text", text: `Read image file [${done.mimeType}]${hints}` },
+				{ type: "image", data: done.data, mimeType: done.mimeType },
+			],
+			details: undefined,
+		};
+	}
+	if (mimeType === "image/bmp") {
+		const text = "Read image file [image/bmp]\n[Image omitted: configure an imageProcessor to convert BMP images.]";
+		return { content: [{ type: "text", text }], details: undefined };
+	}
+	return undefined;
+}
+
+export function createReadTool<TContext extends ExecutionToolContext = ExecutionToolContext>(
+	options?: ReadToolOptions,
+): AgentHarnessTool<TContext, typeof readSchema, ReadToolDetails | undefined> {
 	return {
 		name: "read",
 		label: "read",
@@ -69,7 +124,17 @@ export function createReadTool<TContext extends ExecutionToolContext = Execution
 		parameters: readSchema,
 		async execute(toolCallId, params, _onUpdate, { env }, _invocation, context) {
 			const path = await existingVariant(env, await envPath(env, params.path, context), context);
-			const tool = createLocalReadTool(env.cwd, { operations: readOperations(env, context) });
+			// Read once: sniff the image kind here, and let the text path reuse the bytes.
+			const bytes = await env.readBinaryFile(path, context);
+			const mime = bytes.ok ? imageMimeType(bytes.value) : undefined;
+			const image = bytes.ok && mime ? await readImage(bytes.value, mime, options, context) : undefined;
+			if (image) return image;
+			const operations = readOperations(env, context);
+			if (bytes.ok) {
+				const read = operations.readFile;
+				operations.readFile = async (p) => (p === path ? Buffer.from(bytes.value) : read(p));
+			}
+			const tool = createLocalReadTool(env.cwd, { operations });
 			return tool.execute(toolCallId, { ...params, path }, context.abortSignal);
 		},
 	};

@@ -5,7 +5,10 @@ export {
 	createReadTool,
 	createWriteTool,
 	type EditToolDetails as HarnessEditToolDetails,
+	type ReadImageProcessor,
+	type ReadImageProcessorResult,
 	type ReadToolDetails as HarnessReadToolDetails,
+	type ReadToolOptions,
 } from "./file-tools.ts";
 export { createLocalExecutionEnv, type LocalExecutionEnvOptions } from "./local-env.ts";
 export { createLocalFileSystem } from "./local-fs.ts";
