@@ -3,14 +3,9 @@
  * calling tools; then steering and follow-up queues may start more turns. Emits the 10 agent events through an
  * awaited sink, so a caller can use events as barriers.
  */
-import {
-	type AssistantMessage,
-	createAssistantMessageEventStream,
-	EventStream,
-	emptyUsage,
-	streamSimple,
-} from "../ai/index.ts";
+import { type AssistantMessage, createAssistantMessageEventStream, EventStream, emptyUsage } from "../ai/index.ts";
 import { errorMessage, timing } from "../util/index.ts";
+import { getDefaultStreamFn } from "./stream-fn.ts";
 import { declareToolChanges } from "./system-messages.ts";
 import { type Emit, executeToolCalls } from "./tool-execution.ts";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentMessage, StreamFn } from "./types.ts";
@@ -22,7 +17,7 @@ export async function runAgentLoop(
 	config: AgentLoopConfig,
 	emit: Emit,
 	signal?: AbortSignal,
-	streamFn: StreamFn = streamSimple,
+	streamFn: StreamFn = getDefaultStreamFn(),
 ): Promise<AgentMessage[]> {
 	const produced: AgentMessage[] = [];
 	const current: AgentContext = { ...context, messages: [...context.messages] };
@@ -172,6 +167,24 @@ export function agentLoop(
 	return out;
 }
 
+function checkContinuable(context: AgentContext): void {
+	const last = context.messages[context.messages.length - 1];
+	if (!last) throw new Error("Cannot continue: no messages in context");
+	if ((last as { role?: string }).role === "assistant") throw new Error("Cannot continue from message role: assistant");
+}
+
+/** `runAgentLoop` from the existing context (its last message must not be an assistant message). */
+export function runAgentLoopContinue(
+	context: AgentContext,
+	config: AgentLoopConfig,
+	emit: Emit,
+	signal?: AbortSignal,
+	streamFn?: StreamFn,
+): Promise<AgentMessage[]> {
+	checkContinuable(context);
+	return runAgentLoop([], context, config, emit, signal, streamFn);
+}
+
 /** Continues from the existing context (its last message must not be an assistant message). */
 export function agentLoopContinue(
 	context: AgentContext,
@@ -179,8 +192,6 @@ export function agentLoopContinue(
 	signal?: AbortSignal,
 	streamFn?: StreamFn,
 ): EventStream<AgentEvent, AgentMessage[]> {
-	const last = context.messages[context.messages.length - 1];
-	if (!last) throw new Error("Cannot continue: no messages in context");
-	if ((last as { role?: string }).role === "assistant") throw new Error("Cannot continue from message role: assistant");
+	checkContinuable(context);
 	return agentLoop([], context, config, signal, streamFn);
 }

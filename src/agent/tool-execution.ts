@@ -9,7 +9,7 @@ import { errorMessage } from "../util/index.ts";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from "./types.ts";
 import { validateToolArguments } from "./validate.ts";
 
-export type Emit = (event: AgentEvent) => Promise<void>;
+export type Emit = (event: AgentEvent) => Promise<void> | void;
 
 interface Finalized {
 	call: ToolCall;

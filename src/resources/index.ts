@@ -18,6 +18,18 @@ export {
 	terminalBackground,
 } from "./current-theme.ts";
 export { type DiscoveryOptions, discoverCandidates, type ExplicitPaths, type ResourceKind } from "./discovery.ts";
+export {
+	loadPromptTemplates as loadEnvPromptTemplates,
+	loadSourcedPromptTemplates,
+	type PromptTemplateDiagnostic,
+	type PromptTemplateDiagnosticCode,
+} from "./env-prompts.ts";
+export {
+	loadSkills as loadEnvSkills,
+	loadSourcedSkills,
+	type SkillDiagnostic,
+	type SkillDiagnosticCode,
+} from "./env-skills.ts";
 export { type Frontmatter, parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
 export { ResourceLoader, type ResourceLoaderOptions } from "./loader.ts";
 export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "./overrides.ts";

@@ -21,6 +21,20 @@ export {
 export { pendingFileMutations, withFileMutationQueue } from "./file-mutation-queue.ts";
 export { createFindTool, type FindOperations, type FindToolDetails, type FindToolOptions } from "./find.ts";
 export { createGrepTool, type GrepOperations, type GrepToolDetails, type GrepToolOptions } from "./grep.ts";
+export type {
+	AgentHarnessTool,
+	AgentHarnessToolInvocation,
+	AgentHarnessToolUpdateCallback,
+	AgentHarnessToolUpdateOptions,
+	BashExecution,
+	BashPrepare,
+	ExecutionToolContext,
+	ShellCaptureOptions,
+	ShellCaptureProgress,
+	ShellCaptureResult,
+} from "./harness/index.ts";
+export * as harness from "./harness/index.ts";
+export { type IgnoreRule, parseIgnoreLine } from "./ignore.ts";
 export { createLsTool, type LsOperations, type LsToolDetails, type LsToolOptions } from "./ls.ts";
 export { normalizeToolPath, readPathVariants, resolveToolPath } from "./paths.ts";
 export {
@@ -42,6 +56,7 @@ export {
 	truncateHead,
 	truncateLine,
 	truncateTail,
+	utf8ByteLength,
 } from "./truncate.ts";
 export type * from "./types.ts";
 export { createWriteTool, localWriteOperations, type WriteOperations, type WriteToolOptions } from "./write.ts";

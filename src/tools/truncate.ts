@@ -12,6 +12,11 @@ export const GREP_MAX_LINE_LENGTH = 500;
 const encoder = new TextEncoder();
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 
+/** UTF-8 size of `content` in bytes. */
+export function utf8ByteLength(content: string): number {
+	return byteLength(content);
+}
+
 export function formatSize(bytes: number): string {
 	if (bytes < 1024) return `${bytes}B`;
 	if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)}KB`;
@@ -19,6 +24,7 @@ export function formatSize(bytes: number): string {
 }
 
 function splitLines(text: string): string[] {
+	if (text === "") return [];
 	const lines = text.split("\n");
 	if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
 	return lines;
