@@ -6,6 +6,7 @@ export {
 	updateJsonFile,
 	writeFileAtomic,
 } from "./json-file.ts";
+export { getDocsPath, getExamplesPath, getPackageDir, getReadmePath } from "./package-paths.ts";
 export {
 	APPEND_SYSTEM_PROMPT_FILE,
 	agentPaths,

@@ -24,10 +24,13 @@ export {
 	loadSkillFile,
 	MAX_SKILL_DESCRIPTION_LENGTH,
 	MAX_SKILL_NAME_LENGTH,
+	type ParsedSkillBlock,
+	parseSkillBlock,
 	SKILL_COMMAND_PREFIX,
 	type SkillLoad,
 	validateSkillName,
 } from "./skills.ts";
+export { createSyntheticSourceInfo } from "./source-info.ts";
 export { type ColorMode, type ColorSupport, detectColorSupport, hexToAnsi256, Theme } from "./theme.ts";
 export {
 	builtinThemes,

@@ -2,7 +2,14 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { ToolDefinition } from "../extensions/index.ts";
 
-export { CONFIG_DIR_NAME, getAgentDir } from "../config/index.ts";
+export {
+	CONFIG_DIR_NAME,
+	getAgentDir,
+	getDocsPath,
+	getExamplesPath,
+	getPackageDir,
+	getReadmePath,
+} from "../config/index.ts";
 export type * from "../extensions/index.ts";
 export {
 	createEventBus,
@@ -32,7 +39,14 @@ export {
 	runRpcMode,
 	type SessionStats,
 } from "../modes/index.ts";
-export { parseFrontmatter, stripFrontmatter } from "../resources/index.ts";
+export {
+	createSyntheticSourceInfo,
+	formatSkillsForPrompt,
+	type ParsedSkillBlock,
+	parseFrontmatter,
+	parseSkillBlock,
+	stripFrontmatter,
+} from "../resources/index.ts";
 export {
 	AgentSession,
 	buildSystemPrompt,
@@ -86,14 +100,21 @@ export {
 	createWriteTool,
 	DEFAULT_MAX_BYTES,
 	DEFAULT_MAX_LINES,
+	detectSupportedImageMimeTypeFromFile,
 	type EditOperations,
 	type EditToolDetails,
 	type FindOperations,
+	formatDimensionNote,
 	formatSize,
 	type GrepOperations,
+	generateDiffString,
+	generateUnifiedPatch,
+	getPowerShellConfig,
+	getShellConfig,
 	type LsOperations,
 	type ReadOperations,
 	type ReadToolDetails,
+	type ResizedImage,
 	type TruncationResult,
 	truncateHead,
 	truncateLine,
@@ -109,8 +130,10 @@ export {
 	getMarkdownTheme,
 	getSelectListTheme,
 	getSettingsListTheme,
+	truncateToVisualLines,
+	type VisualTruncateResult,
 } from "../tui/index.ts";
-export { PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
+export { copyToClipboard, PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
 
 /** `defineTool(def)`: returns the definition unchanged; exists so TypeScript infers the parameter types. */
 export function defineTool<TParams extends TSchema, TDetails = unknown, TState = any>(

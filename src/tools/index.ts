@@ -10,6 +10,7 @@ export {
 } from "./bash.ts";
 export { OutputCollector, type OutputSnapshot, sanitizeOutput } from "./bash-output.ts";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolsOptions, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "./builtin.ts";
+export { generateDiffString, generateUnifiedPatch } from "./diff-text.ts";
 export {
 	createEditTool,
 	type EditOperations,
@@ -21,6 +22,14 @@ export {
 export { pendingFileMutations, withFileMutationQueue } from "./file-mutation-queue.ts";
 export { createFindTool, type FindOperations, type FindToolDetails, type FindToolOptions } from "./find.ts";
 export { createGrepTool, type GrepOperations, type GrepToolDetails, type GrepToolOptions } from "./grep.ts";
+export {
+	detectSupportedImageMimeType,
+	detectSupportedImageMimeTypeFromFile,
+	formatDimensionNote,
+	IMAGE_SNIFF_LENGTH,
+	type ResizedImage,
+	type SupportedImageMimeType,
+} from "./image-mime.ts";
 export { createLsTool, type LsOperations, type LsToolDetails, type LsToolOptions } from "./ls.ts";
 export { normalizeToolPath, readPathVariants, resolveToolPath } from "./paths.ts";
 export {
@@ -34,6 +43,7 @@ export {
 	sniffImageMimeType,
 } from "./read.ts";
 export { findExecutable, killProcessTree, resolveShell, type ShellConfig } from "./shell.ts";
+export { getPowerShellConfig, getShellConfig, POWERSHELL_ARGS, type SdkShellConfig } from "./shell-config.ts";
 export {
 	DEFAULT_MAX_BYTES,
 	DEFAULT_MAX_LINES,
