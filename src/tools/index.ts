@@ -7,9 +7,26 @@ export {
 	type BashToolOptions,
 	createBashTool,
 	createLocalBashOperations,
+	createShellTool,
+	type ShellToolIdentity,
 } from "./bash.ts";
 export { OutputCollector, type OutputSnapshot, sanitizeOutput } from "./bash-output.ts";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolsOptions, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "./builtin.ts";
+export {
+	type BuiltinToolDefinition,
+	createBashToolDefinition,
+	createCodingTools,
+	createEditToolDefinition,
+	createFindToolDefinition,
+	createGrepToolDefinition,
+	createLsToolDefinition,
+	createPowerShellToolDefinition,
+	createReadOnlyTools,
+	createReadToolDefinition,
+	createWriteToolDefinition,
+	type ToolsOptions,
+	toolDefinitionFromTool,
+} from "./definitions.ts";
 export { generateDiffString, generateUnifiedPatch } from "./diff-text.ts";
 export {
 	createEditTool,
@@ -32,6 +49,13 @@ export {
 } from "./image-mime.ts";
 export { createLsTool, type LsOperations, type LsToolDetails, type LsToolOptions } from "./ls.ts";
 export { normalizeToolPath, readPathVariants, resolveToolPath } from "./paths.ts";
+export {
+	createLocalPowerShellOperations,
+	createPowerShellTool,
+	type PowerShellOperations,
+	type PowerShellToolDetails,
+	type PowerShellToolOptions,
+} from "./powershell.ts";
 export {
 	createReadTool,
 	localReadOperations,
