@@ -34,6 +34,8 @@ export {
 	type SettingsScope,
 	type StartupSettings,
 } from "./settings-file.ts";
+export { SettingsManager } from "./settings-manager.ts";
+export type { SettingsError, SettingsManagerCreateOptions } from "./settings-manager-core.ts";
 export { settingsSchema } from "./settings-schema.generated.ts";
 export type {
 	DefaultProjectTrust,
@@ -42,6 +44,12 @@ export type {
 	ThinkingLevelSetting,
 } from "./settings-schema.ts";
 export { GLOBAL_ONLY_KEYS } from "./settings-scope.ts";
+export {
+	FileSettingsStorage,
+	InMemorySettingsStorage,
+	type SettingsManagerScope,
+	type SettingsStorage,
+} from "./settings-storage.ts";
 export { type SettingsKeyPath, SettingsStore, type SettingsStoreOptions } from "./settings-store.ts";
 export {
 	checkSettingValue,

@@ -9,6 +9,10 @@ export {
 	getExamplesPath,
 	getPackageDir,
 	getReadmePath,
+	type SettingsError,
+	SettingsManager,
+	type SettingsManagerCreateOptions,
+	type SettingsStorage,
 } from "../config/index.ts";
 export type * from "../extensions/index.ts";
 export {
