@@ -49,6 +49,7 @@ export {
 	InMemorySettingsStorage,
 	type SettingsManagerScope,
 	type SettingsStorage,
+	takeFileLockSync,
 } from "./settings-storage.ts";
 export { type SettingsKeyPath, SettingsStore, type SettingsStoreOptions } from "./settings-store.ts";
 export {
@@ -61,3 +62,8 @@ export {
 	type SettingsProblem,
 	validateSettings,
 } from "./settings-values.ts";
+export {
+	CredentialSynchronizationError,
+	type CredentialSynchronizationOperation,
+	readStoredCredential,
+} from "./stored-credential.ts";

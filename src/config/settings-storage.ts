@@ -19,7 +19,8 @@ type LockSync = (file: string, options: Record<string, unknown>) => () => void;
 
 let lockSync: LockSync | undefined;
 
-function takeLock(file: string): () => void {
+/** Takes `<file>.lock` (the lock every settings, auth and trust writer uses), retrying briefly; returns the release. */
+export function takeFileLockSync(file: string): () => void {
 	// Loaded on first use (as for the asynchronous writer): most runs never write settings.
 	lockSync ??= (require("proper-lockfile") as { lockSync: LockSync }).lockSync;
 	let lastError: unknown;
@@ -51,12 +52,12 @@ export class FileSettingsStorage implements SettingsStorage {
 		let release: (() => void) | undefined;
 		try {
 			const exists = existsSync(path);
-			if (exists) release = takeLock(path);
+			if (exists) release = takeFileLockSync(path);
 			const next = fn(exists ? readFileSync(path, "utf8") : undefined);
 			if (next === undefined) return;
 			if (!release) {
 				mkdirSync(dirname(path), { recursive: true });
-				release = takeLock(path);
+				release = takeFileLockSync(path);
 			}
 			writeFileAtomic(path, next);
 		} finally {

@@ -30,6 +30,14 @@ export {
 	type SkillLoad,
 	validateSkillName,
 } from "./skills.ts";
+export {
+	type LoadSkillsFromDirOptions,
+	type LoadSkillsOptions,
+	type LoadSkillsResult,
+	loadProjectContextFiles,
+	loadSkills,
+	loadSkillsFromDir,
+} from "./skills-sdk.ts";
 export { createSyntheticSourceInfo } from "./source-info.ts";
 export { type ColorMode, type ColorSupport, detectColorSupport, hexToAnsi256, Theme } from "./theme.ts";
 export {
@@ -64,6 +72,13 @@ export {
 	type TrustReason,
 	TrustStore,
 } from "./trust.ts";
+export {
+	hasTrustRequiringProjectResources,
+	type ProjectTrustDecision,
+	ProjectTrustStore,
+	type ProjectTrustStoreEntry,
+	type ProjectTrustUpdate,
+} from "./trust-store-sync.ts";
 export {
 	type ContextFile,
 	formatResourceDiagnostic,
