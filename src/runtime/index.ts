@@ -53,6 +53,12 @@ export {
 	resolveModel,
 	THINKING_LEVELS,
 } from "./model-resolver.ts";
+export {
+	type CreateModelRuntimeOptions,
+	ModelRuntime,
+	type ModelRuntimeAuth,
+	type ModelRuntimeAuthOverrides,
+} from "./model-runtime.ts";
 export { navigateTree, type TreeHooks, type TreeNavigationOptions, type TreePreparationInfo } from "./navigate-tree.ts";
 export {
 	type CustomMessageInput,

@@ -2,6 +2,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { ToolDefinition } from "../extensions/index.ts";
 
+export { ModelRegistry } from "../ai/index.ts";
 export {
 	CONFIG_DIR_NAME,
 	CredentialSynchronizationError,
@@ -67,8 +68,11 @@ export {
 export {
 	AgentSession,
 	buildSystemPrompt,
+	type CreateModelRuntimeOptions,
 	convertToLlm,
 	createAgentSession,
+	ModelRuntime,
+	type ModelRuntimeAuthOverrides,
 	type SessionEvent,
 	serializeConversation,
 } from "../runtime/index.ts";
