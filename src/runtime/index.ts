@@ -30,6 +30,11 @@ export {
 } from "./compaction-run.ts";
 export { BRANCH_SUMMARY_PREFIX, bashExecutionText, COMPACTION_SUMMARY_PREFIX, convertToLlm } from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
+export {
+	DefaultResourceLoader,
+	type DefaultResourceLoaderOptions,
+	type ResourceExtensionPaths,
+} from "./default-resource-loader.ts";
 export type { SessionEvent, SessionListener } from "./events.ts";
 export { type ActionContext, createExtensionActions } from "./extension-actions.ts";
 export {
@@ -70,6 +75,14 @@ export {
 } from "./prompt-input.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
 export { type RuntimeFactory, RuntimeHost, type RuntimeStartedHook, type SessionRuntime } from "./runtime-host.ts";
+export {
+	discoverAndLoadExtensions,
+	type ExtensionModules,
+	type InlineExtension,
+	type LoadExtensionsResult,
+	loadExtensionSet,
+	type SdkExtension,
+} from "./sdk-extensions.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
 export {
 	applyModel,

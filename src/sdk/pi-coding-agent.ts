@@ -1,6 +1,14 @@
 /** `@mariozechner/pi-coding-agent` / `@earendil-works/pi-coding-agent`: what extensions and SDK users import. */
 import type { TSchema } from "@sinclair/typebox";
-import type { ToolDefinition } from "../extensions/index.ts";
+import type { EventBus, ToolDefinition } from "../extensions/index.ts";
+import {
+	type DefaultResourceLoaderOptions,
+	type ExtensionModules,
+	type LoadExtensionsResult,
+	DefaultResourceLoader as RuntimeDefaultResourceLoader,
+	discoverAndLoadExtensions as runtimeDiscoverAndLoadExtensions,
+} from "../runtime/index.ts";
+import { HOST_PACKAGES, loadVirtualModules } from "./virtual-modules.ts";
 
 export { ModelRegistry } from "../ai/index.ts";
 export {
@@ -21,6 +29,7 @@ export {
 export type * from "../extensions/index.ts";
 export {
 	createEventBus,
+	createExtensionRuntime,
 	isBashToolResult,
 	isEditToolResult,
 	isExtensionEventName,
@@ -65,6 +74,7 @@ export {
 	parseSkillBlock,
 	stripFrontmatter,
 } from "../resources/index.ts";
+export type { DefaultResourceLoaderOptions, InlineExtension, LoadExtensionsResult } from "../runtime/index.ts";
 export {
 	AgentSession,
 	buildSystemPrompt,
@@ -181,4 +191,27 @@ export function defineTool<TParams extends TSchema, TDetails = unknown, TState =
 	definition: ToolDefinition<TParams, TDetails, TState>,
 ): ToolDefinition<TParams, TDetails, TState> {
 	return definition;
+}
+
+/** The host modules extensions loaded through the SDK import. */
+const SDK_EXTENSION_MODULES: ExtensionModules = {
+	virtualModules: loadVirtualModules,
+	isHostPackage: (name) => HOST_PACKAGES.has(name),
+};
+
+/** pi's `DefaultResourceLoader`, loading extensions against this process's SDK modules. */
+export class DefaultResourceLoader extends RuntimeDefaultResourceLoader {
+	constructor(options: DefaultResourceLoaderOptions) {
+		super(options, SDK_EXTENSION_MODULES);
+	}
+}
+
+/** pi's `discoverAndLoadExtensions(configuredPaths, cwd, agentDir?, eventBus?)`. */
+export function discoverAndLoadExtensions(
+	configuredPaths: string[],
+	cwd: string,
+	agentDir?: string,
+	eventBus?: EventBus,
+): Promise<LoadExtensionsResult> {
+	return runtimeDiscoverAndLoadExtensions(configuredPaths, cwd, agentDir, eventBus, SDK_EXTENSION_MODULES);
 }
