@@ -4,6 +4,12 @@ export {
 	type AgentSessionOptions,
 	type RunEndHook,
 } from "./agent-session.ts";
+export {
+	type AgentSessionRuntimeDiagnostic,
+	type AgentSessionServices,
+	type CreateAgentSessionServicesOptions,
+	createAgentSessionServices,
+} from "./agent-session-services.ts";
 export { attachAutoCompaction } from "./auto-compaction.ts";
 export { type BoundaryDeps, RunBoundaries } from "./boundaries.ts";
 export {
@@ -49,6 +55,7 @@ export {
 	type RegisteredFlag,
 	startExtensionHost,
 } from "./extension-host.ts";
+export { wrapRegisteredTool, wrapRegisteredTools } from "./extension-tools.ts";
 export { toWireEvent } from "./json-events.ts";
 export {
 	clampThinking,

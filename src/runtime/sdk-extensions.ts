@@ -77,6 +77,17 @@ function toSdkExtension(
 	};
 }
 
+/** Providers an extension registered while loading wait on the runtime until a model runtime takes them. */
+function queueProviders(
+	result: LoadExtensionsResult,
+	extensionPath: string,
+	handle: LoadedExtensionHandle["handle"],
+): void {
+	for (const { name, config } of handle.registrations.pendingProviders.splice(0)) {
+		result.runtime.pendingProviderRegistrations.push({ name, config, extensionPath });
+	}
+}
+
 const errorsOf = (diagnostics: ExtensionDiagnostic[]) =>
 	diagnostics.filter((d) => d.level === "error").map((d) => ({ path: d.path, error: d.message }));
 
@@ -121,8 +132,10 @@ export async function loadExtensionSet(
 		);
 		const loaded = await loadExtensions(discovery.entries, loader, events);
 		result.errors.push(...errorsOf(loaded.diagnostics));
-		for (const { entry, handle } of loaded.extensions)
+		for (const { entry, handle } of loaded.extensions) {
 			result.extensions.push(toSdkExtension(entry.path, entry.scope, handle));
+			queueProviders(result, entry.path, handle);
+		}
 	}
 	let index = 0;
 	for (const inline of options.factories ?? []) {
@@ -134,6 +147,7 @@ export async function loadExtensionSet(
 		try {
 			await factory(handle.api as never);
 			result.extensions.push(toSdkExtension(path, "inline", handle));
+			queueProviders(result, path, handle);
 		} catch (error) {
 			result.errors.push({ path, error: errorMessage(error) });
 		}

@@ -2,10 +2,13 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { EventBus, ToolDefinition } from "../extensions/index.ts";
 import {
+	type AgentSessionServices,
+	type CreateAgentSessionServicesOptions,
 	type DefaultResourceLoaderOptions,
 	type ExtensionModules,
 	type LoadExtensionsResult,
 	DefaultResourceLoader as RuntimeDefaultResourceLoader,
+	createAgentSessionServices as runtimeCreateAgentSessionServices,
 	discoverAndLoadExtensions as runtimeDiscoverAndLoadExtensions,
 } from "../runtime/index.ts";
 import { HOST_PACKAGES, loadVirtualModules } from "./virtual-modules.ts";
@@ -74,7 +77,14 @@ export {
 	parseSkillBlock,
 	stripFrontmatter,
 } from "../resources/index.ts";
-export type { DefaultResourceLoaderOptions, InlineExtension, LoadExtensionsResult } from "../runtime/index.ts";
+export type {
+	AgentSessionRuntimeDiagnostic,
+	AgentSessionServices,
+	CreateAgentSessionServicesOptions,
+	DefaultResourceLoaderOptions,
+	InlineExtension,
+	LoadExtensionsResult,
+} from "../runtime/index.ts";
 export {
 	AgentSession,
 	buildSystemPrompt,
@@ -85,6 +95,8 @@ export {
 	type ModelRuntimeAuthOverrides,
 	type SessionEvent,
 	serializeConversation,
+	wrapRegisteredTool,
+	wrapRegisteredTools,
 } from "../runtime/index.ts";
 export {
 	type AppendableMessage,
@@ -214,4 +226,9 @@ export function discoverAndLoadExtensions(
 	eventBus?: EventBus,
 ): Promise<LoadExtensionsResult> {
 	return runtimeDiscoverAndLoadExtensions(configuredPaths, cwd, agentDir, eventBus, SDK_EXTENSION_MODULES);
+}
+
+/** pi's `createAgentSessionServices`: model runtime, settings and a reloaded resource loader for one cwd. */
+export function createAgentSessionServices(options: CreateAgentSessionServicesOptions): Promise<AgentSessionServices> {
+	return runtimeCreateAgentSessionServices(options, SDK_EXTENSION_MODULES);
 }
