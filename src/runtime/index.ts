@@ -90,6 +90,16 @@ export {
 	loadExtensionSet,
 	type SdkExtension,
 } from "./sdk-extensions.ts";
+export {
+	findExactModelReferenceMatch,
+	type ModelScopeDiagnostic,
+	type ResolveCliModelResult,
+	type ResolveModelScopeResult,
+	resolveCliModel,
+	resolveModelScopeFromModels,
+	resolveModelScopeWithDiagnostics,
+	type ScopedModel as SdkScopedModel,
+} from "./sdk-model-resolver.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
 export {
 	applyModel,
