@@ -1,6 +1,6 @@
 /** Pure helpers of `pi-coding-agent`: ours against pi 0.87.1's on the same inputs. */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as ours from "../../../src/sdk/pi-coding-agent.ts";
@@ -177,6 +177,27 @@ describe("pure helpers match pi 0.87.1", () => {
 		},
 		SLOW,
 	);
+
+	test.if(process.platform === "linux")("copyToClipboard hands the text to xclip under X11", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "pi-clip-"));
+		const saved = { ...process.env };
+		try {
+			writeFileSync(join(dir, "xclip"), `#!/bin/sh\necho "$@" > "${dir}/args"\ncat > "${dir}/copied"\n`, {
+				mode: 0o755,
+			});
+			for (const key of ["WAYLAND_DISPLAY", "TERMUX_VERSION", "SSH_CONNECTION", "SSH_CLIENT", "MOSH_CONNECTION"]) {
+				delete process.env[key];
+			}
+			process.env.DISPLAY = ":99";
+			process.env.PATH = `${dir}:/usr/bin:/bin`;
+			await ours.copyToClipboard("héllo wörld");
+			expect(readFileSync(join(dir, "copied"), "utf8")).toBe("héllo wörld");
+			expect(readFileSync(join(dir, "args"), "utf8").trim()).toBe("-selection clipboard");
+		} finally {
+			process.env = saved;
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
 
 	test("copyToClipboard without any clipboard says so in one line", async () => {
 		const saved = { ...process.env };
