@@ -6,6 +6,7 @@ export {
 	updateJsonFile,
 	writeFileAtomic,
 } from "./json-file.ts";
+export { getDocsPath, getExamplesPath, getPackageDir, getReadmePath } from "./package-paths.ts";
 export {
 	APPEND_SYSTEM_PROMPT_FILE,
 	agentPaths,
@@ -33,6 +34,8 @@ export {
 	type SettingsScope,
 	type StartupSettings,
 } from "./settings-file.ts";
+export { SettingsManager } from "./settings-manager.ts";
+export type { SettingsError, SettingsManagerCreateOptions } from "./settings-manager-core.ts";
 export { settingsSchema } from "./settings-schema.generated.ts";
 export type {
 	DefaultProjectTrust,
@@ -41,6 +44,13 @@ export type {
 	ThinkingLevelSetting,
 } from "./settings-schema.ts";
 export { GLOBAL_ONLY_KEYS } from "./settings-scope.ts";
+export {
+	FileSettingsStorage,
+	InMemorySettingsStorage,
+	type SettingsManagerScope,
+	type SettingsStorage,
+	takeFileLockSync,
+} from "./settings-storage.ts";
 export { type SettingsKeyPath, SettingsStore, type SettingsStoreOptions } from "./settings-store.ts";
 export {
 	checkSettingValue,
@@ -52,3 +62,8 @@ export {
 	type SettingsProblem,
 	validateSettings,
 } from "./settings-values.ts";
+export {
+	CredentialSynchronizationError,
+	type CredentialSynchronizationOperation,
+	readStoredCredential,
+} from "./stored-credential.ts";

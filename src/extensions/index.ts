@@ -6,6 +6,11 @@ export type * from "./events.ts";
 export { EVENT_NAMES, EVENT_TABLE, isExtensionEventName } from "./events.ts";
 export { execCommand } from "./exec.ts";
 export {
+	createExtensionRuntime,
+	type PendingProviderRegistration,
+	type SdkExtensionRuntime,
+} from "./extension-runtime.ts";
+export {
 	type BuiltinToolResultEvent,
 	isBashToolResult,
 	isEditToolResult,

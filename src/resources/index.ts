@@ -46,10 +46,21 @@ export {
 	loadSkillFile,
 	MAX_SKILL_DESCRIPTION_LENGTH,
 	MAX_SKILL_NAME_LENGTH,
+	type ParsedSkillBlock,
+	parseSkillBlock,
 	SKILL_COMMAND_PREFIX,
 	type SkillLoad,
 	validateSkillName,
 } from "./skills.ts";
+export {
+	type LoadSkillsFromDirOptions,
+	type LoadSkillsOptions,
+	type LoadSkillsResult,
+	loadProjectContextFiles,
+	loadSkills,
+	loadSkillsFromDir,
+} from "./skills-sdk.ts";
+export { createSyntheticSourceInfo } from "./source-info.ts";
 export { type ColorMode, type ColorSupport, detectColorSupport, hexToAnsi256, Theme } from "./theme.ts";
 export {
 	builtinThemes,
@@ -83,6 +94,13 @@ export {
 	type TrustReason,
 	TrustStore,
 } from "./trust.ts";
+export {
+	hasTrustRequiringProjectResources,
+	type ProjectTrustDecision,
+	ProjectTrustStore,
+	type ProjectTrustStoreEntry,
+	type ProjectTrustUpdate,
+} from "./trust-store-sync.ts";
 export {
 	type ContextFile,
 	formatResourceDiagnostic,

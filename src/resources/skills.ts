@@ -189,3 +189,25 @@ export function expandSkillCommand(
 	const block = `<skill name="${skill.name}" location="${skill.filePath}">\nReferences are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
 	return args ? `${block}\n\n${args}` : block;
 }
+
+export interface ParsedSkillBlock {
+	name: string;
+	location: string;
+	content: string;
+	userMessage: string | undefined;
+}
+
+/**
+ * The parts of a message made by `expandSkillCommand`: the skill's name and location, the text inside the
+ * `<skill>` block, and what the user wrote after it (undefined when nothing). Null for any other text.
+ */
+export function parseSkillBlock(text: string): ParsedSkillBlock | null {
+	const match = /^<skill name="([^"]+)" location="([^"]+)">\n([\s\S]*?)\n<\/skill>(?:\n\n([\s\S]+))?$/.exec(text);
+	if (!match) return null;
+	return {
+		name: match[1] as string,
+		location: match[2] as string,
+		content: match[3] as string,
+		userMessage: match[4]?.trim() || undefined,
+	};
+}

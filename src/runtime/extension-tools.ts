@@ -34,3 +34,19 @@ export function wrapExtensionTool(
 		},
 	};
 }
+
+/** pi's `wrapRegisteredTool`: an extension's registered tool as an agent tool whose `ctx` comes from the runner. */
+export function wrapRegisteredTool(
+	registeredTool: { definition: ToolDefinition },
+	runner: { createContext(): ExtensionContext },
+): AgentTool<any> & PromptMetadata {
+	return wrapExtensionTool(registeredTool.definition, () => runner.createContext());
+}
+
+/** `wrapRegisteredTool` for each tool. */
+export function wrapRegisteredTools(
+	registeredTools: readonly { definition: ToolDefinition }[],
+	runner: { createContext(): ExtensionContext },
+): (AgentTool<any> & PromptMetadata)[] {
+	return registeredTools.map((tool) => wrapRegisteredTool(tool, runner));
+}

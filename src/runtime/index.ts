@@ -4,6 +4,12 @@ export {
 	type AgentSessionOptions,
 	type RunEndHook,
 } from "./agent-session.ts";
+export {
+	type AgentSessionRuntimeDiagnostic,
+	type AgentSessionServices,
+	type CreateAgentSessionServicesOptions,
+	createAgentSessionServices,
+} from "./agent-session-services.ts";
 export { attachAutoCompaction } from "./auto-compaction.ts";
 export { type BoundaryDeps, RunBoundaries } from "./boundaries.ts";
 export {
@@ -49,6 +55,11 @@ export {
 	convertToLlm,
 } from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
+export {
+	DefaultResourceLoader,
+	type DefaultResourceLoaderOptions,
+	type ResourceExtensionPaths,
+} from "./default-resource-loader.ts";
 export type { SessionEvent, SessionListener } from "./events.ts";
 export { type ActionContext, createExtensionActions } from "./extension-actions.ts";
 export {
@@ -63,6 +74,7 @@ export {
 	type RegisteredFlag,
 	startExtensionHost,
 } from "./extension-host.ts";
+export { wrapRegisteredTool, wrapRegisteredTools } from "./extension-tools.ts";
 export {
 	BranchSummaryError,
 	type BranchSummaryErrorCode,
@@ -86,6 +98,12 @@ export {
 	resolveModel,
 	THINKING_LEVELS,
 } from "./model-resolver.ts";
+export {
+	type CreateModelRuntimeOptions,
+	ModelRuntime,
+	type ModelRuntimeAuth,
+	type ModelRuntimeAuthOverrides,
+} from "./model-runtime.ts";
 export { navigateTree, type TreeHooks, type TreeNavigationOptions, type TreePreparationInfo } from "./navigate-tree.ts";
 export {
 	type CustomMessageInput,
@@ -98,6 +116,24 @@ export {
 export { type PromptSources, PromptState } from "./prompt-state.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
 export { type RuntimeFactory, RuntimeHost, type RuntimeStartedHook, type SessionRuntime } from "./runtime-host.ts";
+export {
+	discoverAndLoadExtensions,
+	type ExtensionModules,
+	type InlineExtension,
+	type LoadExtensionsResult,
+	loadExtensionSet,
+	type SdkExtension,
+} from "./sdk-extensions.ts";
+export {
+	findExactModelReferenceMatch,
+	type ModelScopeDiagnostic,
+	type ResolveCliModelResult,
+	type ResolveModelScopeResult,
+	resolveCliModel,
+	resolveModelScopeFromModels,
+	resolveModelScopeWithDiagnostics,
+	type ScopedModel as SdkScopedModel,
+} from "./sdk-model-resolver.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
 export {
 	applyModel,

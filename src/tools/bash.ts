@@ -11,7 +11,7 @@ import { childProcess, errorMessage, os, statSync } from "../util/index.ts";
 import { execWithBun } from "./bash-bun.ts";
 import { OutputCollector } from "./bash-output.ts";
 import { bashSchema } from "./schemas.generated.ts";
-import { killProcessTree, resolveShell } from "./shell.ts";
+import { killProcessTree, resolveShell, type ShellConfig } from "./shell.ts";
 import type { BuiltinTool, TruncationResult } from "./types.ts";
 
 export interface BashExecOptions {
@@ -93,15 +93,17 @@ function drain(streams: (Readable | null)[], ms: number): Promise<void> {
 	});
 }
 
-/** Runs commands on this machine through the resolved shell. */
-export function createLocalBashOperations(options: { shellPath?: string } = {}): BashOperations {
+/** Runs commands on this machine through the resolved shell (or the one `shell` picks, e.g. PowerShell). */
+export function createLocalBashOperations(
+	options: { shellPath?: string; shell?: () => ShellConfig } = {},
+): BashOperations {
 	return {
 		exec(command, cwd, { onData, signal, timeout, env }) {
 			if (!isDirectory(cwd)) return Promise.reject(new Error(`Working directory does not exist: ${cwd}`));
 			if (signal?.aborted) return Promise.reject(new Error("aborted"));
-			let shell: ReturnType<typeof resolveShell>;
+			let shell: ShellConfig;
 			try {
-				shell = resolveShell(options.shellPath);
+				shell = options.shell ? options.shell() : resolveShell(options.shellPath);
 			} catch (err) {
 				return Promise.reject(err);
 			}
@@ -161,20 +163,42 @@ export function createLocalBashOperations(options: { shellPath?: string } = {}):
 	};
 }
 
+/** What tells the `bash` tool and its PowerShell twin apart. */
+export interface ShellToolIdentity {
+	name: string;
+	description: string;
+	promptSnippet: string;
+}
+
+const BASH_IDENTITY: ShellToolIdentity = {
+	name: "bash",
+	description:
+		"Execute a bash command in the current working directory. Returns stdout and stderr combined. Output is " +
+		"truncated to the last 2000 lines or 50KB (whichever is hit first); when truncated, the full output is " +
+		"saved to a temp file. Optionally provide a timeout in seconds.",
+	promptSnippet: "Execute bash commands (ls, grep, find, etc.)",
+};
+
 export function createBashTool(
 	cwd: string,
 	options: BashToolOptions = {},
 ): BuiltinTool<typeof bashSchema, BashToolDetails | undefined> {
+	return createShellTool(cwd, BASH_IDENTITY, options);
+}
+
+/** A command tool over `operations` (by default the local shell) under the given name and description. */
+export function createShellTool(
+	cwd: string,
+	identity: ShellToolIdentity,
+	options: BashToolOptions = {},
+): BuiltinTool<typeof bashSchema, BashToolDetails | undefined> {
 	const operations = options.operations ?? createLocalBashOperations({ shellPath: options.shellPath });
 	return {
-		name: "bash",
-		label: "bash",
-		description:
-			"Execute a bash command in the current working directory. Returns stdout and stderr combined. Output is " +
-			"truncated to the last 2000 lines or 50KB (whichever is hit first); when truncated, the full output is " +
-			"saved to a temp file. Optionally provide a timeout in seconds.",
+		name: identity.name,
+		label: identity.name,
+		description: identity.description,
 		parameters: bashSchema,
-		promptSnippet: "Execute bash commands (ls, grep, find, etc.)",
+		promptSnippet: identity.promptSnippet,
 		async execute(_toolCallId, params, signal, onUpdate) {
 			const { command, timeout } = params as { command: string; timeout?: number };
 			if (signal?.aborted) throw new Error("Command aborted");

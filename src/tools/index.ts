@@ -7,9 +7,27 @@ export {
 	type BashToolOptions,
 	createBashTool,
 	createLocalBashOperations,
+	createShellTool,
+	type ShellToolIdentity,
 } from "./bash.ts";
 export { OutputCollector, type OutputSnapshot, sanitizeOutput } from "./bash-output.ts";
 export { BUILTIN_TOOL_NAMES, type BuiltinToolsOptions, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "./builtin.ts";
+export {
+	type BuiltinToolDefinition,
+	createBashToolDefinition,
+	createCodingTools,
+	createEditToolDefinition,
+	createFindToolDefinition,
+	createGrepToolDefinition,
+	createLsToolDefinition,
+	createPowerShellToolDefinition,
+	createReadOnlyTools,
+	createReadToolDefinition,
+	createWriteToolDefinition,
+	type ToolsOptions,
+	toolDefinitionFromTool,
+} from "./definitions.ts";
+export { generateDiffString, generateUnifiedPatch } from "./diff-text.ts";
 export {
 	createEditTool,
 	type EditOperations,
@@ -35,8 +53,23 @@ export type {
 } from "./harness/index.ts";
 export * as harness from "./harness/index.ts";
 export { type IgnoreRule, parseIgnoreLine } from "./ignore.ts";
+export {
+	detectSupportedImageMimeType,
+	detectSupportedImageMimeTypeFromFile,
+	formatDimensionNote,
+	IMAGE_SNIFF_LENGTH,
+	type ResizedImage,
+	type SupportedImageMimeType,
+} from "./image-mime.ts";
 export { createLsTool, type LsOperations, type LsToolDetails, type LsToolOptions } from "./ls.ts";
 export { normalizeToolPath, readPathVariants, resolveToolPath } from "./paths.ts";
+export {
+	createLocalPowerShellOperations,
+	createPowerShellTool,
+	type PowerShellOperations,
+	type PowerShellToolDetails,
+	type PowerShellToolOptions,
+} from "./powershell.ts";
 export {
 	createReadTool,
 	localReadOperations,
@@ -48,6 +81,7 @@ export {
 	sniffImageMimeType,
 } from "./read.ts";
 export { findExecutable, killProcessTree, resolveShell, type ShellConfig } from "./shell.ts";
+export { getPowerShellConfig, getShellConfig, POWERSHELL_ARGS, type SdkShellConfig } from "./shell-config.ts";
 export {
 	DEFAULT_MAX_BYTES,
 	DEFAULT_MAX_LINES,

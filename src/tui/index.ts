@@ -82,5 +82,6 @@ export {
 	type TuiMouseEventType,
 	type TuiStopOptions,
 } from "./types.ts";
+export { truncateToVisualLines, type VisualTruncateResult } from "./visual-truncate.ts";
 export { sliceByColumn, stripTerminalSequences, truncateToWidth, visibleWidth } from "./width.ts";
 export { wrapTextWithAnsi } from "./wrap.ts";

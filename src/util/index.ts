@@ -1,4 +1,5 @@
 export { childProcess, fsPromises, os } from "./builtins.ts";
+export { copyToClipboard } from "./clipboard.ts";
 export { errorMessage, firstLine, UserError } from "./errors.ts";
 export * from "./fs.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";

@@ -36,10 +36,11 @@ export type RequestAuth =
 	| { ok: false; error: string };
 
 export class ModelRegistry {
-	readonly authStorage: AuthStorage;
+	// Definitely assigned unless the constructor hands back an existing registry.
+	readonly authStorage!: AuthStorage;
 	readonly modelsJsonPath: string | undefined;
-	private readonly builtinSource: () => BuiltinCatalog;
-	private readonly env: ValueEnv;
+	private readonly builtinSource!: () => BuiltinCatalog;
+	private readonly env!: ValueEnv;
 	private builtins: BuiltinCatalog = { providers: [], models: () => [] };
 	private builtinProviders = new Set<string>();
 	private json: ModelsJson | undefined;
@@ -47,7 +48,15 @@ export class ModelRegistry {
 	private readonly extensions = new Map<string, ProviderConfig>();
 	private composed = new ModelComposition({ builtins: this.builtins, extensions: new Map() });
 
-	constructor(options: ModelRegistryOptions) {
+	/**
+	 * `new ModelRegistry(options)`, or pi 0.87.1's `new ModelRegistry(modelRuntime)`: given anything that carries a
+	 * registry (a `ModelRuntime`), that registry itself is returned, so both views share one state.
+	 */
+	constructor(options: ModelRegistryOptions | { readonly modelRegistry: ModelRegistry }) {
+		if ("modelRegistry" in options) {
+			// biome-ignore lint/correctness/noConstructorReturn: pi's SDK builds the registry from a runtime
+			return options.modelRegistry;
+		}
 		this.authStorage = options.authStorage;
 		this.modelsJsonPath = options.modelsJsonPath;
 		const list = options.builtinModels;
@@ -255,6 +264,45 @@ export class ModelRegistry {
 		unregisterApiProviders(name);
 		this.authStorage.setOAuthHandler(name, undefined);
 		if (this.extensions.delete(name)) this.rebuild();
+	}
+
+	// ---- pi 0.87.1 names ------------------------------------------------------------------------------------
+
+	/** All problems in one text (blank line between them), or undefined. */
+	getError(): string | undefined {
+		const errors = this.getErrors();
+		return errors.length > 0 ? errors.join("\n\n") : undefined;
+	}
+
+	getProviderAuthStatus(provider: string): AuthStatus {
+		return this.getAuthStatus(provider);
+	}
+
+	getProviderDisplayName(provider: string): string {
+		return this.getProviderName(provider);
+	}
+
+	/** The provider's key as a pi-ai `AuthResult` (`{ auth: { apiKey }, source }`), or undefined without one. */
+	async getProviderAuth(
+		provider: string,
+	): Promise<{ auth: { apiKey?: string; headers?: Record<string, string> }; source?: string } | undefined> {
+		await this.authStorage.refreshOAuthIfExpired(provider);
+		const key = this.authStorage.resolveApiKey(provider);
+		if (key.error !== undefined) throw new Error(key.error);
+		if (key.apiKey === undefined) return undefined;
+		return { auth: { apiKey: key.apiKey }, ...(key.source ? { source: key.source } : {}) };
+	}
+
+	isUsingOAuth(model: Pick<Model, "provider">): boolean {
+		return this.authStorage.get(model.provider)?.type === "oauth";
+	}
+
+	getRegisteredProviderConfig(name: string): ProviderConfig | undefined {
+		return this.extensions.get(name);
+	}
+
+	getRegisteredProviderIds(): readonly string[] {
+		return [...this.extensions.keys()];
 	}
 
 	// ---- internals -----------------------------------------------------------------------------------------

@@ -1,0 +1,71 @@
+/** `createAgentSessionServices` and `wrapRegisteredTool`: the same script against ours and pi 0.87.1's. */
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as ours from "../../../src/sdk/pi-coding-agent.ts";
+import { piReference } from "../../support/pi-reference.ts";
+
+const pi = piReference("session-services-vs-pi");
+
+const SCRIPT = `
+const fs = await import("node:fs");
+const path = await import("node:path");
+const root = args.dir;
+const write = (rel, text) => { const p = path.join(root, rel); fs.mkdirSync(path.dirname(p), { recursive: true }); fs.writeFileSync(p, text); return p; };
+const agentDir = path.join(root, "agent");
+const cwd = path.join(root, "proj");
+fs.mkdirSync(cwd, { recursive: true });
+write("agent/skills/alpha/SKILL.md", "---\\nname: alpha\\ndescription: Alpha skill\\n---\\nA\\n");
+write("agent/extensions/ext.ts", [
+	"export default function (pi) {",
+	"  pi.registerFlag('verbose', { type: 'boolean', description: 'v' });",
+	"  pi.registerFlag('name', { type: 'string', description: 'n' });",
+	"  pi.registerProvider('myprov', { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', api: 'openai-completions', models: [{ id: 'm1', name: 'M1', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 }] });",
+	"  pi.registerTool({ name: 'where', label: 'Where', description: 'cwd of ctx', parameters: { type: 'object', properties: {} }, execute: async (id, params, signal, onUpdate, ctx) => ({ content: [{ type: 'text', text: 'at ' + ctx.cwd }], details: { id } }) });",
+	"}",
+].join("\\n"));
+const services = await pi.createAgentSessionServices({ cwd, agentDir,
+	extensionFlagValues: new Map([["verbose", true], ["name", true], ["other", "x"], ["more", true]]) });
+const extensions = services.resourceLoader.getExtensions();
+const model = services.modelRuntime.getModel("myprov", "m1");
+const registered = extensions.extensions[0].tools.get("where");
+const tool = pi.wrapRegisteredTool(registered, { createContext: () => ({ cwd: "/from-runner" }) });
+const tools = pi.wrapRegisteredTools([registered], { createContext: () => ({ cwd: "/second" }) });
+const result = await tool.execute("call-1", {}, undefined, undefined);
+const second = await tools[0].execute("call-2", {}, undefined, undefined);
+return {
+	cwd: path.relative(root, services.cwd), agentDir: path.relative(root, services.agentDir),
+	diagnostics: services.diagnostics,
+	flagValues: [...extensions.runtime.flagValues],
+	pending: extensions.runtime.pendingProviderRegistrations.length,
+	model: model ? [model.id, model.provider, model.baseUrl] : null,
+	skills: services.resourceLoader.getSkills().skills.map((s) => s.name),
+	trusted: services.settingsManager.isProjectTrusted(),
+	tool: [tool.name, tool.label, tool.description, result.content, result.details, second.content],
+};
+`;
+
+describe("createAgentSessionServices", () => {
+	(pi ? test : test.skip)(
+		"builds the same services, flag values, providers and diagnostics as pi 0.87.1, and wrapped tools get the runner's ctx",
+		async () => {
+			const mine = realpathSync(mkdtempSync(join(tmpdir(), "pi-svc-ours-")));
+			const theirs = realpathSync(mkdtempSync(join(tmpdir(), "pi-svc-theirs-")));
+			const saved = process.env.HOME;
+			try {
+				const expected = pi?.run(SCRIPT, { dir: theirs }, { HOME: theirs, PI_OFFLINE: "1" });
+				process.env.HOME = mine;
+				const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+				const actual = await new AsyncFunction("pi", "args", SCRIPT)(ours, { dir: mine });
+				if (process.env.SHOW) console.log(JSON.stringify(actual));
+				expect(JSON.parse(JSON.stringify(actual))).toEqual(expected as never);
+			} finally {
+				process.env.HOME = saved;
+				rmSync(mine, { recursive: true, force: true });
+				rmSync(theirs, { recursive: true, force: true });
+			}
+		},
+		60_000,
+	);
+});
