@@ -66,6 +66,8 @@ export interface ToolCall {
 	name: string;
 	arguments: Record<string, any>;
 	thoughtSignature?: string;
+	/** Tool namespace some providers report with a call. */
+	namespace?: string;
 }
 
 // ---- messages ----------------------------------------------------------------------------------------------
@@ -75,6 +77,8 @@ export interface Usage {
 	output: number;
 	cacheRead: number;
 	cacheWrite: number;
+	/** The part of `cacheWrite` written with a one-hour lifetime (billed at twice the input price). */
+	cacheWrite1h?: number;
 	totalTokens: number;
 	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
 }
@@ -99,7 +103,16 @@ export interface AssistantMessage {
 	usage: Usage;
 	stopReason: StopReason;
 	errorMessage?: string;
+	/** Failures recorded while producing the message that did not end it (see `createAssistantMessageDiagnostic`). */
+	diagnostics?: AssistantMessageDiagnostic[];
 	timestamp: number;
+}
+
+export interface AssistantMessageDiagnostic {
+	type: string;
+	timestamp: number;
+	error?: { name?: string; message: string; stack?: string; code?: string | number };
+	details?: Record<string, unknown>;
 }
 
 export interface ToolResultMessage<TDetails = any> {
@@ -149,6 +162,8 @@ export interface ModelCost {
 	output: number;
 	cacheRead: number;
 	cacheWrite: number;
+	/** Prices that apply instead once the request's input (input + cache read + cache write) exceeds a threshold. */
+	tiers?: ({ inputTokensAbove: number } & Omit<ModelCost, "tiers">)[];
 }
 
 /** Flags for OpenAI-compatible servers that differ from OpenAI (pi's models.json `compat`). All optional. */
