@@ -9,6 +9,8 @@ export { classifyError, describeHttpError, type ErrorClassification, parseRetryA
 export { AssistantMessageEventStreamImpl, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
 export * from "./frames.ts";
 export { joinUrl, ProviderError, postJson, preconnect } from "./http.ts";
+export { generateImagesOpenRouter } from "./images/openrouter.ts";
+export * from "./images/registry.ts";
 export * from "./model-registry/index.ts";
 export {
 	clampThinkingLevel,

@@ -242,10 +242,7 @@ export const NOT_YET: Record<string, string> = {
 	"pi-ai:resolveTranscriptTools": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
 	"pi-ai:toToolDeclaration": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
 	"pi-ai:withoutInitialSystemMessage": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
-	// @earendil-works/pi-ai/compat: 44
-	"pi-ai/compat:ANTHROPIC_API_KEY_ENV": "pi-ai compat: still to do",
-	"pi-ai/compat:ANTHROPIC_AUTH_TOKEN_ENV": "pi-ai compat: still to do",
-	"pi-ai/compat:ANTHROPIC_OAUTH_TOKEN_ENV": "pi-ai compat: still to do",
+	// @earendil-works/pi-ai/compat: 30
 	"pi-ai/compat:azureOpenAIResponsesApi":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
 	"pi-ai/compat:bedrockConverseStreamApi":
@@ -253,19 +250,11 @@ export const NOT_YET: Record<string, string> = {
 	"pi-ai/compat:createInitialSystemMessage":
 		"lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
 	"pi-ai/compat:declarationsEqual": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
-	"pi-ai/compat:findEnvKeys": "pi-ai compat: still to do",
-	"pi-ai/compat:generateImages": "pi-ai compat: still to do",
-	"pi-ai/compat:generateImagesOpenRouter": "pi-ai compat: still to do",
 	"pi-ai/compat:getCurrentSystemMessage": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
 	"pi-ai/compat:getDeclaredTools": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
-	"pi-ai/compat:getImageModel": "pi-ai compat: still to do",
-	"pi-ai/compat:getImageModels": "pi-ai compat: still to do",
-	"pi-ai/compat:getImageProviders": "pi-ai compat: still to do",
-	"pi-ai/compat:getImagesApiProvider": "pi-ai compat: still to do",
 	"pi-ai/compat:getInitialSystemMessage": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
 	"pi-ai/compat:getSystemMessageText": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
 	"pi-ai/compat:getToolStateChanges": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
-	"pi-ai/compat:googleGenerativeAIApi": "pi-ai compat: still to do",
 	"pi-ai/compat:googleVertexApi":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
 	"pi-ai/compat:hasNonAdditiveToolChanges": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
@@ -277,9 +266,6 @@ export const NOT_YET: Record<string, string> = {
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
 	"pi-ai/compat:piMessagesApi":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:registerBuiltInApiProviders": "pi-ai compat: still to do",
-	"pi-ai/compat:registerBuiltInImagesApiProviders": "pi-ai compat: still to do",
-	"pi-ai/compat:registerImagesApiProvider": "pi-ai compat: still to do",
 	"pi-ai/compat:renderSystemMessageUpdate": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
 	"pi-ai/compat:resolveTranscript": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",
 	"pi-ai/compat:resolveTranscriptTools": "lead engineer: transcript and system-message helpers (issue 16 items 1-2)",

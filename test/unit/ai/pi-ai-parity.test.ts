@@ -177,6 +177,16 @@ const CASES = String.raw`async (m) => {
 	const gi = await images.generateImages(images.getModel("img", "i1"), { input: [] });
 	const gx = await images.generateImages({ ...images.getModel("img", "i1"), provider: "none" }, { input: [] });
 	out.images = [gi.output, gi.stopReason, gx.stopReason, gx.errorMessage, images.getModels().length];
+	out.envKeys = [m.findEnvKeys("anthropic", { ANTHROPIC_AUTH_TOKEN: "a", ANTHROPIC_API_KEY: "b" }), m.findEnvKeys("openai", { OPENAI_API_KEY: "k" }),
+		m.findEnvKeys("github-copilot", { GH_TOKEN: "t" }), m.findEnvKeys("nobody", {}), m.ANTHROPIC_AUTH_TOKEN_ENV, m.ANTHROPIC_OAUTH_TOKEN_ENV, m.ANTHROPIC_API_KEY_ENV];
+	const imageModel = m.getImageModel("openrouter", m.getImageModels("openrouter")[0].id);
+	out.imageCatalog = [m.getImageProviders(), m.getImageModels("openrouter").map((x) => x.id), imageModel, m.getImageModels("nobody"),
+		m.getImagesApiProvider("openrouter-images")?.api];
+	const noKey = await m.generateImages(imageModel, { input: [{ type: "text", text: "a cat" }] });
+	out.imageNoKey = [noKey.stopReason, noKey.errorMessage, noKey.output];
+	out.imageUnknownApi = await m.generateImages({ ...imageModel, api: "nope" }, { input: [] }).then(() => "resolved", (e) => e.message);
+	m.registerImagesApiProvider({ api: "parity-images", generateImages: async (model) => ({ api: model.api, provider: model.provider, model: model.id, output: [], stopReason: "stop", timestamp: 1 }) });
+	out.imageMismatch = attempt(() => m.getImagesApiProvider("parity-images").generateImages({ ...imageModel, api: "other" }, { input: [] })).error;
 	return out;
 }`;
 
