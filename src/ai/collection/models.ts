@@ -21,12 +21,13 @@ import type {
 	AuthResult,
 	AuthType,
 	CredentialStore,
-	ProviderHeaders,
 	StoredCredential,
 } from "../auth/provider-auth-types.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, Model } from "../types.ts";
+import { mergeHeaders } from "./headers.ts";
 import { lazyStream } from "./lazy.ts";
 import { InMemoryModelsStore } from "./provider.ts";
+import { storeLogin } from "./store-login.ts";
 import type {
 	CreateModelsOptions,
 	DeferredHandle,
@@ -38,18 +39,6 @@ import type {
 	ModelsStreamOptions,
 	MutableModels,
 } from "./types.ts";
-
-/** `override` over `base`, header names compared case-insensitively. */
-function mergeHeaders(base?: ProviderHeaders, override?: ProviderHeaders): ProviderHeaders | undefined {
-	if (!base && !override) return undefined;
-	const merged: ProviderHeaders = { ...base };
-	for (const [name, value] of Object.entries(override ?? {})) {
-		for (const existing of Object.keys(merged))
-			if (existing.toLowerCase() === name.toLowerCase()) delete merged[existing];
-		merged[name] = value;
-	}
-	return merged;
-}
 
 class ModelsCollection implements MutableModels {
 	private readonly providers = new Map<string, ModelsProvider>();
@@ -310,45 +299,7 @@ class ModelsCollection implements MutableModels {
 		if (!method?.login) throw new ModelsError("auth", `${provider.name} does not support ${type} login`);
 		const login = method.login({ ...interaction, signal }) as Promise<StoredCredential>;
 		const credential = await raceWithAbortSignal(login, signal);
-		// Once the store has started writing, an abort no longer cancels the login.
-		let writing = false;
-		let markWriting: () => void = () => {};
-		const started = new Promise<void>((resolve) => {
-			markWriting = resolve;
-		});
-		const mutation = this.credentials.modify(
-			providerId,
-			async () => {
-				writing = true;
-				markWriting();
-				return credential;
-			},
-			{ signal },
-		);
-		mutation.catch(() => {});
-		try {
-			await new Promise<void>((resolve, reject) => {
-				const onAbort = () => {
-					if (!writing) reject(signal.reason);
-				};
-				signal.addEventListener("abort", onAbort, { once: true });
-				Promise.race([started, mutation]).then(
-					() => {
-						signal.removeEventListener("abort", onAbort);
-						resolve();
-					},
-					(error) => {
-						signal.removeEventListener("abort", onAbort);
-						reject(error);
-					},
-				);
-				if (signal.aborted) onAbort();
-			});
-			await mutation;
-		} catch (error) {
-			signal.throwIfAborted();
-			throw new ModelsError("auth", `Credential store modify failed for ${providerId}`, { cause: error });
-		}
+		await storeLogin(this.credentials, providerId, credential, signal);
 		return credential;
 	}
 
