@@ -7,7 +7,7 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { TypeCheck } from "@sinclair/typebox/compiler";
-import { validateToolArguments as validateWithTypeBox1 } from "../ai/index.ts";
+import { validateToolArgumentsCoercing as validateWithTypeBox1 } from "../ai/index.ts";
 import { errorMessage, typebox } from "../util/index.ts";
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; error: string };

@@ -37,7 +37,7 @@ export * from "./retry.ts";
 export * from "./session-resources.ts";
 export { readSse, type SseMessage, SseParser } from "./sse.ts";
 export { complete, completeSimple, failedStream, stream, streamSimple } from "./stream.ts";
-export { validateToolArguments, validateToolCall } from "./tool-validation.ts";
+export { validateToolArguments, validateToolArgumentsCoercing, validateToolCall } from "./tool-validation.ts";
 export {
 	collapseSystemMessages,
 	getCurrentSystemPrompt,

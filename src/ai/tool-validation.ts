@@ -169,17 +169,17 @@ function errorPath(error: ValidationError): string {
 	return base || "root";
 }
 
-/** The repaired arguments of `toolCall` when they match `tool.parameters`; throws a readable error otherwise. */
-export function validateToolArguments(
+function validate(
 	tool: Pick<Tool, "parameters">,
 	toolCall: Pick<ToolCall, "name" | "arguments">,
+	coerceAll: boolean,
 ): any {
 	const schema = tool.parameters as Schema;
 	const args = structuredClone(toolCall.arguments) as any;
 	dropOptionalNulls(args, schema);
 	typebox1().value.Value.Convert(schema as never, args);
 	const check = validator(schema);
-	if (!Object.getOwnPropertySymbols(schema).includes(TYPEBOX_KIND)) {
+	if (coerceAll || !Object.getOwnPropertySymbols(schema).includes(TYPEBOX_KIND)) {
 		const coerced = coerce(args, schema);
 		if (coerced !== args) {
 			const bothObjects = typeof args === "object" && args !== null && typeof coerced === "object" && coerced !== null;
@@ -197,6 +197,26 @@ export function validateToolArguments(
 	throw new Error(
 		`Validation failed for tool "${toolCall.name}":\n${problems}\n\nReceived arguments:\n${JSON.stringify(toolCall.arguments, null, 2)}`,
 	);
+}
+
+/** The repaired arguments of `toolCall` when they match `tool.parameters`; throws a readable error otherwise. */
+export function validateToolArguments(
+	tool: Pick<Tool, "parameters">,
+	toolCall: Pick<ToolCall, "name" | "arguments">,
+): any {
+	return validate(tool, toolCall, false);
+}
+
+/**
+ * Like `validateToolArguments`, but values are coerced by JSON type for TypeBox 0.34 schemas too. That is what pi
+ * 0.87.1 does for the same extension source: there `@sinclair/typebox` is TypeBox 1.x as well, so no schema
+ * carries 0.34's `Kind`. The agent uses it for schemas TypeBox 0.34 cannot check on its own.
+ */
+export function validateToolArgumentsCoercing(
+	tool: Pick<Tool, "parameters">,
+	toolCall: Pick<ToolCall, "name" | "arguments">,
+): any {
+	return validate(tool, toolCall, true);
 }
 
 /** Finds the tool named by `toolCall` and validates its arguments; throws when there is no such tool. */
