@@ -9,7 +9,7 @@ import { Type } from "typebox";
 import { validateToolArguments } from "../../../src/agent/index.ts";
 import { StringEnum } from "../../../src/sdk/pi-ai.ts";
 
-const ok = (value: unknown) => ({ ok: true, value });
+const ok = (value: unknown) => ({ ok: true as const, value });
 
 describe("tool argument validation", () => {
 	test("TypeBox 1.x schemas are checked and coerced", () => {
