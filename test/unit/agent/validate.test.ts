@@ -40,7 +40,7 @@ describe("tool argument validation", () => {
 	});
 
 	test("a TypeBox 0.34 object with pi-ai's StringEnum inside", () => {
-		const schema = Type034.Object({ mode: StringEnum(["upper", "lower"]), n: Type034.Number() });
+		const schema = Type034.Object({ mode: StringEnum(["upper", "lower"]) as never, n: Type034.Number() });
 		expect(validateToolArguments("t", schema as never, { mode: "upper", n: "3" })).toEqual(ok({ mode: "upper", n: 3 }));
 		const bad = validateToolArguments("t", schema as never, { mode: "loud", n: 1 });
 		expect(!bad.ok && bad.error).toContain("  - mode: must be equal to one of the allowed values");
