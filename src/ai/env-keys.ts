@@ -71,3 +71,16 @@ export function findEnvKeys(provider: string, env?: Record<string, string | unde
 	const found = (names ?? []).filter((name) => !!(env?.[name] || process.env[name]));
 	return found.length > 0 ? found : undefined;
 }
+
+/**
+ * pi-ai's `getEnvApiKey(provider, env?)` as extensions call it: `env` entries over the process environment, values
+ * as set (not trimmed), and Anthropic's auth token never used as the key.
+ */
+export function getEnvApiKeyWithOverlay(
+	provider: string,
+	env?: Record<string, string | undefined>,
+): string | undefined {
+	const found = findEnvKeys(provider, env);
+	const name = provider === "anthropic" ? found?.find((key) => key !== ANTHROPIC_AUTH_TOKEN_ENV) : found?.[0];
+	return name ? env?.[name] || process.env[name] || undefined : undefined;
+}

@@ -8,5 +8,8 @@
 
 export type { Static, TSchema } from "typebox";
 export * from "../ai/index.ts";
-export { AssistantMessageEventStreamImpl as AssistantMessageEventStream } from "../ai/index.ts";
+export {
+	AssistantMessageEventStreamImpl as AssistantMessageEventStream,
+	getEnvApiKeyWithOverlay as getEnvApiKey,
+} from "../ai/index.ts";
 export { uuidv7 } from "../util/index.ts";

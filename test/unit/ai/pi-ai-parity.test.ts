@@ -178,7 +178,9 @@ const CASES = String.raw`async (m) => {
 	const gx = await images.generateImages({ ...images.getModel("img", "i1"), provider: "none" }, { input: [] });
 	out.images = [gi.output, gi.stopReason, gx.stopReason, gx.errorMessage, images.getModels().length];
 	out.envKeys = [m.findEnvKeys("anthropic", { ANTHROPIC_AUTH_TOKEN: "a", ANTHROPIC_API_KEY: "b" }), m.findEnvKeys("openai", { OPENAI_API_KEY: "k" }),
-		m.findEnvKeys("github-copilot", { GH_TOKEN: "t" }), m.findEnvKeys("nobody", {}), m.ANTHROPIC_AUTH_TOKEN_ENV, m.ANTHROPIC_OAUTH_TOKEN_ENV, m.ANTHROPIC_API_KEY_ENV];
+		m.findEnvKeys("github-copilot", { GH_TOKEN: "t" }), m.findEnvKeys("nobody", {}),
+		m.getEnvApiKey("anthropic", { ANTHROPIC_AUTH_TOKEN: "a", ANTHROPIC_API_KEY: " b " }), m.getEnvApiKey("anthropic", { ANTHROPIC_AUTH_TOKEN: "a" }),
+		m.getEnvApiKey("openai", { OPENAI_API_KEY: "k" }), m.getEnvApiKey("nobody"), m.ANTHROPIC_AUTH_TOKEN_ENV, m.ANTHROPIC_OAUTH_TOKEN_ENV, m.ANTHROPIC_API_KEY_ENV];
 	const imageModel = m.getImageModel("openrouter", m.getImageModels("openrouter")[0].id);
 	out.imageCatalog = [m.getImageProviders(), m.getImageModels("openrouter").map((x) => x.id), imageModel, m.getImageModels("nobody"),
 		m.getImagesApiProvider("openrouter-images")?.api];
