@@ -27,6 +27,8 @@ interface DeferredEntry {
 	model: Model;
 	pendingFetches: number;
 	cancelled: boolean;
+	/** The reply once a fetch produced it: later fetches replay the same message. */
+	final?: AssistantMessage;
 }
 
 let serial = 0;
@@ -170,7 +172,15 @@ export function createFauxCore(options: RegisterFauxProviderOptions) {
 					return chain(ready, () => deferredStream(deferredMessage(model, entry.handle)), model);
 				}
 				const { deferred: _d, signal: _s, onResponse: _r, ...submission } = entry.options ?? {};
-				return respond(entry.model, entry.context, submission, entry.step, fetchOptions?.signal, onResponse);
+				const original = entry.step;
+				const step: FauxResponseStep =
+					entry.final ??
+					(async (context, options, fauxState, model) => {
+						entry.final =
+							typeof original === "function" ? await original(context, options, fauxState, model) : original;
+						return entry.final;
+					});
+				return respond(entry.model, entry.context, submission, step, fetchOptions?.signal, onResponse);
 			},
 			model,
 		);

@@ -177,6 +177,23 @@ const CASES = String.raw`async (m) => {
 	const gi = await images.generateImages(images.getModel("img", "i1"), { input: [] });
 	const gx = await images.generateImages({ ...images.getModel("img", "i1"), provider: "none" }, { input: [] });
 	out.images = [gi.output, gi.stopReason, gx.stopReason, gx.errorMessage, images.getModels().length];
+	const deferredFaux = m.fauxProvider({ deferred: { pendingFetches: 1 } });
+	const deferredModels = m.createModels();
+	deferredModels.setProvider(deferredFaux.provider);
+	let replies = 0;
+	deferredFaux.setResponses([() => m.fauxAssistantMessage("final " + ++replies)]);
+	const dm = deferredFaux.getModel();
+	const submitted = await deferredModels.complete(dm, { messages: [] }, { deferred: true });
+	const fetches = [];
+	for (let i = 0; i < 3; i++) {
+		const fetched = await deferredModels.fetchDeferred(dm, submitted.deferred);
+		fetches.push([fetched.stopReason, fetched.content]);
+	}
+	await deferredModels.cancelDeferred(dm, submitted.deferred);
+	const afterCancel = await deferredModels.fetchDeferred(dm, submitted.deferred);
+	out.deferred = [submitted.stopReason, Object.keys(submitted.deferred).sort(), fetches, afterCancel.stopReason,
+		afterCancel.errorMessage.startsWith("Faux deferred response was cancelled"), deferredFaux.state.deferredFetchCount,
+		deferredFaux.state.cancelledDeferred.length, deferredFaux.state.callCount];
 	out.envKeys = [m.findEnvKeys("anthropic", { ANTHROPIC_AUTH_TOKEN: "a", ANTHROPIC_API_KEY: "b" }), m.findEnvKeys("openai", { OPENAI_API_KEY: "k" }),
 		m.findEnvKeys("github-copilot", { GH_TOKEN: "t" }), m.findEnvKeys("nobody", {}),
 		m.getEnvApiKey("anthropic", { ANTHROPIC_AUTH_TOKEN: "a", ANTHROPIC_API_KEY: " b " }), m.getEnvApiKey("anthropic", { ANTHROPIC_AUTH_TOKEN: "a" }),
