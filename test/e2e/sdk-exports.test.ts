@@ -71,7 +71,7 @@ function piSurface(): Surface | { skip: string } {
 		stdout: "pipe",
 		stderr: "pipe",
 	});
-	if (run.exitCode !== 0) return { skip: `node could not import pi's packages: ${run.stderr.toString().trim()}` };
+	if (run.exitCode !== 0) throw new Error(`node could not import pi's packages: ${run.stderr.toString().trim()}`);
 	return JSON.parse(run.stdout.toString()) as Surface;
 }
 
