@@ -1,11 +1,14 @@
 /**
- * Tool-argument validation against the tool's TypeBox schema. Arguments that already match pass through as they
- * are (checked by a validator compiled once per schema); otherwise values are converted where TypeBox can (the
- * string "10" for a number) and checked again. A schema TypeBox does not know (plain JSON schema) is accepted.
+ * Tool-argument validation against the tool's schema. A TypeBox 0.34 schema (`@sinclair/typebox`, what the
+ * built-in tools use) is checked by a validator compiled once per schema: arguments that match pass through as they
+ * are; otherwise values are converted where TypeBox can (the string "10" for a number) and checked again. Any other
+ * schema — TypeBox 1.x (`typebox`, what pi 0.87.1 extensions build), plain JSON schema, or a mix — goes through
+ * pi-ai's own validation on TypeBox 1.x, which coerces by JSON type the way pi 0.87.1 does.
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { TypeCheck } from "@sinclair/typebox/compiler";
-import { typebox } from "../util/index.ts";
+import { validateToolArgumentsCoercing as validateWithTypeBox1 } from "../ai/index.ts";
+import { errorMessage, typebox } from "../util/index.ts";
 
 export type ValidationResult = { ok: true; value: unknown } | { ok: false; error: string };
 
@@ -17,7 +20,7 @@ function validatorFor(schema: TSchema): TypeCheck<TSchema> | null {
 		try {
 			check = typebox().TypeCompiler.Compile(schema);
 		} catch {
-			// Not compilable (plain JSON schema without TypeBox kinds): the slow path below decides.
+			// Not a TypeBox 0.34 schema throughout: TypeBox 1.x decides (below).
 			check = null;
 		}
 		compiled.set(schema, check);
@@ -27,7 +30,19 @@ function validatorFor(schema: TSchema): TypeCheck<TSchema> | null {
 
 export function validateToolArguments(toolName: string, schema: TSchema, args: unknown): ValidationResult {
 	const input = args ?? {};
-	if (validatorFor(schema)?.Check(input)) return { ok: true, value: input };
+	if (typeof schema !== "object" || schema === null) return { ok: true, value: input };
+	const check = validatorFor(schema);
+	if (check === null) {
+		try {
+			return {
+				ok: true,
+				value: validateWithTypeBox1({ parameters: schema }, { name: toolName, arguments: input as never }),
+			};
+		} catch (error) {
+			return { ok: false, error: errorMessage(error) };
+		}
+	}
+	if (check.Check(input)) return { ok: true, value: input };
 	let value: unknown = structuredClone(input);
 	try {
 		const { Check, Convert, Errors } = typebox();

@@ -2,6 +2,7 @@
  * Provider failures as data: one-line messages from HTTP errors, context-overflow recognition, and the
  * retryable/permanent split the agent's retry loop uses.
  */
+import { isContextOverflow } from "./overflow.ts";
 import type { AssistantMessage } from "./types.ts";
 
 /** Reads an error response body and returns `<Provider> API error <status>: <message>[ (retry after Ns)]`. */
@@ -46,37 +47,6 @@ export function parseRetryAfter(header: string | null, headerMs?: string | null)
 	const date = Date.parse(header);
 	if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
 	return undefined;
-}
-
-const OVERFLOW_PATTERNS: RegExp[] = [
-	/prompt is too long/i, // Anthropic
-	/input is too long/i,
-	/exceeds? the context window/i, // OpenAI responses
-	/maximum context length/i, // OpenAI chat, OpenRouter, vLLM
-	/context_length_exceeded/i,
-	/context length exceeded/i,
-	/reduce the length of the messages/i, // Groq
-	/input token count.*exceeds the maximum/i, // Google
-	/exceeds the maximum number of tokens/i,
-	/too many tokens/i,
-	/prompt too long/i, // Ollama
-	/token limit exceeded/i,
-	/context window (?:is )?(?:full|exceeded)/i,
-	/requested \d+ tokens.*(?:context|limit)/i,
-];
-
-/**
- * Whether a failed (or silently truncated) response means the context no longer fits. With `contextWindow`, a
- * successful reply whose reported input exceeds the window also counts (servers that truncate silently).
- */
-export function isContextOverflow(message: AssistantMessage, contextWindow?: number): boolean {
-	if (message.stopReason === "error" && message.errorMessage) {
-		return OVERFLOW_PATTERNS.some((re) => re.test(message.errorMessage as string));
-	}
-	if (contextWindow !== undefined && message.stopReason === "stop") {
-		return message.usage.input + message.usage.cacheRead > contextWindow;
-	}
-	return false;
 }
 
 export interface ErrorClassification {

@@ -1,26 +1,30 @@
 export * from "./auth/credential-store.ts";
+export * from "./auth/provider-auth.ts";
+export type * from "./auth/provider-auth-types.ts";
 export * from "./auth/resolve-value.ts";
+export * from "./collection/index.ts";
+export * from "./diagnostics.ts";
 export * from "./env-keys.ts";
-export {
-	classifyError,
-	describeHttpError,
-	type ErrorClassification,
-	isContextOverflow,
-	parseRetryAfter,
-} from "./errors.ts";
+export { classifyError, describeHttpError, type ErrorClassification, parseRetryAfter } from "./errors.ts";
 export { AssistantMessageEventStreamImpl, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
+export * from "./frames.ts";
 export { joinUrl, ProviderError, postJson, preconnect } from "./http.ts";
+export { generateImagesOpenRouter } from "./images/openrouter.ts";
+export * from "./images/registry.ts";
 export * from "./model-registry/index.ts";
 export {
+	clampThinkingLevel,
 	findModels,
 	getModel,
 	getModels,
 	getProviders,
 	getSupportedThinkingLevels,
+	hasApi,
 	modelsAreEqual,
 	supportsXhigh,
 } from "./models/index.ts";
-export { parseStreamingJson, parseToolArguments } from "./partial-json.ts";
+export { getOverflowPatterns, isContextOverflow, isRecoverableLength } from "./overflow.ts";
+export { parseJsonWithRepair, parseStreamingJson, parseToolArguments, repairJson } from "./partial-json.ts";
 export * from "./providers/index.ts";
 export {
 	getApiProvider,
@@ -29,8 +33,11 @@ export {
 	resetApiProviders,
 	unregisterApiProviders,
 } from "./registry.ts";
+export * from "./retry.ts";
+export * from "./session-resources.ts";
 export { readSse, type SseMessage, SseParser } from "./sse.ts";
 export { complete, completeSimple, failedStream, stream, streamSimple } from "./stream.ts";
+export { validateToolArguments, validateToolArgumentsCoercing, validateToolCall } from "./tool-validation.ts";
 export {
 	collapseSystemMessages,
 	createInitialSystemMessage,
@@ -58,5 +65,6 @@ export {
 	toToolDeclaration,
 	withoutInitialSystemMessage,
 } from "./transcript.ts";
+export { StringEnum, Type } from "./typebox-helpers.ts";
 export type * from "./types.ts";
 export { calculateCost, emptyUsage } from "./usage.ts";

@@ -4,26 +4,84 @@
  * `parseToolArguments` is the strict parse of the complete text.
  */
 
-export function parseStreamingJson(text: string): Record<string, any> {
-	const trimmed = text.trim();
-	if (trimmed === "") return {};
-	try {
-		const value = JSON.parse(trimmed);
-		return isRecord(value) ? value : {};
-	} catch {
-		// Incomplete prefix: repair below.
+const JSON_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
+const CONTROL_ESCAPES: Record<string, string> = { "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * Fixes what models often get wrong inside JSON strings: raw control characters are escaped, and a backslash
+ * before a character JSON does not allow to be escaped (or at the very end) is doubled. Text outside strings is
+ * left alone.
+ */
+export function repairJson(json: string): string {
+	let out = "";
+	let inString = false;
+	for (let i = 0; i < json.length; i++) {
+		const c = json[i] as string;
+		if (!inString) {
+			out += c;
+			if (c === '"') inString = true;
+			continue;
+		}
+		if (c === '"') {
+			out += c;
+			inString = false;
+		} else if (c === "\\") {
+			const next = json[i + 1];
+			if (next === "u" && /^[0-9a-fA-F]{4}$/.test(json.slice(i + 2, i + 6))) {
+				out += json.slice(i, i + 6);
+				i += 5;
+			} else if (next !== undefined && JSON_ESCAPES.has(next)) {
+				out += c + next;
+				i++;
+			} else {
+				out += "\\\\";
+			}
+		} else if (c.charCodeAt(0) <= 0x1f) {
+			out += CONTROL_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+		} else {
+			out += c;
+		}
 	}
-	const repaired = repair(trimmed);
+	return out;
+}
+
+/** `JSON.parse`, retried once on the `repairJson` text when that differs; throws the first error otherwise. */
+export function parseJsonWithRepair<T = any>(json: string): T {
+	try {
+		return JSON.parse(json) as T;
+	} catch (error) {
+		const repaired = repairJson(json);
+		if (repaired !== json) return JSON.parse(repaired) as T;
+		throw error;
+	}
+}
+
+/**
+ * A best-effort value for JSON text that may be cut off (tool-call arguments while they stream): the complete
+ * (or repaired) parse when there is one, else the value of the longest prefix that can be closed, else `{}`.
+ */
+export function parseStreamingJson<T = any>(text: string | undefined): T {
+	if (!text || text.trim() === "") return {} as T;
+	try {
+		return parseJsonWithRepair<T>(text);
+	} catch {
+		// Incomplete prefix: close it below.
+	}
+	return (parsePrefix(text.trim()) ?? parsePrefix(repairJson(text.trim())) ?? {}) as T;
+}
+
+function parsePrefix(text: string): unknown {
+	const repaired = repair(text);
 	for (let cut = repaired.length; cut > 0; ) {
 		try {
 			const value = JSON.parse(repaired.slice(0, cut) + closers(repaired.slice(0, cut)));
-			return isRecord(value) ? value : {};
+			return value ?? undefined;
 		} catch {
 			// Drop the last token and try again.
 			cut = lastTokenBoundary(repaired, cut);
 		}
 	}
-	return {};
+	return undefined;
 }
 
 export type ToolArgumentsParse = { ok: true; value: Record<string, any> } | { ok: false; error: string };

@@ -66,6 +66,8 @@ export interface ToolCall {
 	name: string;
 	arguments: Record<string, any>;
 	thoughtSignature?: string;
+	/** Tool namespace some providers report with a call. */
+	namespace?: string;
 }
 
 // ---- messages ----------------------------------------------------------------------------------------------
@@ -105,7 +107,16 @@ export interface AssistantMessage {
 	errorMessage?: string;
 	/** The provider's own stop value (`end_turn`, `stop`, `STOP`, `completed`, `incomplete.max_output_tokens`, …). */
 	rawStopReason?: string;
+	/** Failures recorded while producing the message that did not end it (see `createAssistantMessageDiagnostic`). */
+	diagnostics?: AssistantMessageDiagnostic[];
 	timestamp: number;
+}
+
+export interface AssistantMessageDiagnostic {
+	type: string;
+	timestamp: number;
+	error?: { name?: string; message: string; stack?: string; code?: string | number };
+	details?: Record<string, unknown>;
 }
 
 export interface ToolResultMessage<TDetails = any> {
@@ -181,6 +192,8 @@ export interface ModelCost {
 	output: number;
 	cacheRead: number;
 	cacheWrite: number;
+	/** Prices that apply instead once the request's input (input + cache read + cache write) exceeds a threshold. */
+	tiers?: ({ inputTokensAbove: number } & Omit<ModelCost, "tiers">)[];
 }
 
 /** Flags for OpenAI-compatible servers that differ from OpenAI (pi's models.json `compat`). All optional. */

@@ -9,18 +9,20 @@
  */
 import type { ModuleLoader, VirtualModuleTable } from "./types.ts";
 
-const registered = new Map<string, Readonly<Record<string, unknown>>>();
+/** Specifier → the table that provides it. The namespace is read when an extension first imports the specifier,
+ * so a table entry may be a getter that loads its module on demand (TypeBox 1.x for `typebox`). */
+const registered = new Map<string, VirtualModuleTable>();
 
 function registerVirtualModules(table: VirtualModuleTable): void {
 	const fresh = Object.keys(table).filter((specifier) => !registered.has(specifier));
-	for (const [specifier, namespace] of Object.entries(table)) registered.set(specifier, namespace);
+	for (const specifier of Object.keys(table)) registered.set(specifier, table);
 	if (fresh.length === 0) return;
 	Bun.plugin({
 		name: "pi-virtual-modules",
 		setup(build) {
 			for (const specifier of fresh) {
 				build.module(specifier, () => ({
-					exports: registered.get(specifier) as Record<string, unknown>,
+					exports: (registered.get(specifier) as VirtualModuleTable)[specifier] as Record<string, unknown>,
 					loader: "object",
 				}));
 			}

@@ -3,7 +3,8 @@
  * are written against (`ExtensionAPI`, `ctx.ui`, tool definitions, and structural copies of shapes other layers
  * own), following pi 0.87.1. Event payloads live in events.ts, `ctx` in context.ts.
  */
-import type { Static, TSchema } from "@sinclair/typebox";
+import type { Static as Static034, TSchema as TSchema034 } from "@sinclair/typebox";
+import type { Static as Static1, TSchema as TSchema1 } from "typebox";
 import type {
 	AgentMessage,
 	AgentToolResult,
@@ -313,6 +314,11 @@ export interface ToolRenderContext<TState = any, TArgs = any> {
 	showImages: boolean;
 	isError: boolean;
 }
+
+/** Tool parameter schemas: TypeBox 0.34 (`@sinclair/typebox`) or TypeBox 1.x (`typebox`, as pi 0.87.1 maps it). */
+export type TSchema = TSchema034 | TSchema1;
+/** The value type a tool parameter schema of either TypeBox line describes. */
+export type Static<T extends TSchema> = T extends TSchema034 ? Static034<T> : T extends TSchema1 ? Static1<T> : unknown;
 
 /** A tool as extensions define it: `execute(toolCallId, params, signal, onUpdate, ctx)`. */
 export interface ToolDefinition<TParams extends TSchema = TSchema, TDetails = unknown, TState = any> {

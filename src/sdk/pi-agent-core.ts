@@ -225,4 +225,5 @@ export {
 	truncateTail,
 	utf8ByteLength,
 } from "../tools/index.ts";
+export { uuidv7 } from "../util/index.ts";
 export * from "./pi-agent-core-harness.ts";

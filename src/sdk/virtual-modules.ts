@@ -6,9 +6,14 @@
  * The specifiers are known without loading anything; the modules themselves are imported the first time an
  * extension is loaded (`loadVirtualModules`), so a run without extensions never initialises the SDK surface
  * (TUI components, typebox's value system, …).
+ *
+ * `typebox`, `typebox/compile` and `typebox/value` are TypeBox 1.x, as in pi 0.87.1; `@sinclair/typebox*` stay
+ * TypeBox 0.34. TypeBox 1.x is heavy to initialise, so its entries are getters: the Bun loader reads an entry when
+ * an extension first imports that specifier, and only then is TypeBox 1.x loaded.
  */
 import type { VirtualModuleTable } from "../extensions/index.ts";
 import { useChalk } from "../resources/index.ts";
+import { typebox1 } from "../util/index.ts";
 
 const PI_PACKAGES = [
 	"pi-coding-agent",
@@ -27,11 +32,11 @@ const TYPEBOX_SPECIFIERS = [
 	"@sinclair/typebox/compile",
 	"@sinclair/typebox/compiler",
 	"@sinclair/typebox/value",
-	"typebox",
-	"typebox/compile",
-	"typebox/value",
 ] as const;
 type TypeboxSpecifier = (typeof TYPEBOX_SPECIFIERS)[number];
+
+/** TypeBox 1.x specifiers (the ones pi 0.87.1 maps) and which part of `typebox1()` each one is. */
+const TYPEBOX1_SPECIFIERS = { typebox: "root", "typebox/compile": "compile", "typebox/value": "value" } as const;
 
 const SCOPES = ["@mariozechner/", "@earendil-works/"] as const;
 
@@ -42,6 +47,7 @@ const OTHER_SPECIFIERS = ["chalk"] as const;
 export const VIRTUAL_SPECIFIERS: readonly string[] = [
 	...TYPEBOX_SPECIFIERS,
 	...OTHER_SPECIFIERS,
+	...Object.keys(TYPEBOX1_SPECIFIERS),
 	...SCOPES.flatMap((scope) => PI_PACKAGES.map((name) => scope + name)),
 ];
 
@@ -98,9 +104,6 @@ async function importTable(): Promise<VirtualModuleTable> {
 		"@sinclair/typebox/compile": typeboxCompile,
 		"@sinclair/typebox/compiler": typeboxCompiler,
 		"@sinclair/typebox/value": typeboxValue,
-		typebox: typebox,
-		"typebox/compile": typeboxCompile,
-		"typebox/value": typeboxValue,
 	};
 	const piPackages: Record<PiPackage, Readonly<Record<string, unknown>>> = {
 		"pi-coding-agent": codingAgent,
@@ -115,5 +118,13 @@ async function importTable(): Promise<VirtualModuleTable> {
 	const scoped = SCOPES.flatMap((scope) =>
 		PI_PACKAGES.map((name) => [scope + name, piPackages[name]] as [string, Readonly<Record<string, unknown>>]),
 	);
-	return { ...typeboxModules, chalk, ...Object.fromEntries(scoped) };
+	const table: Record<string, Readonly<Record<string, unknown>>> = {
+		...typeboxModules,
+		chalk,
+		...Object.fromEntries(scoped),
+	};
+	for (const [specifier, part] of Object.entries(TYPEBOX1_SPECIFIERS)) {
+		Object.defineProperty(table, specifier, { enumerable: true, get: () => typebox1()[part] });
+	}
+	return table;
 }

@@ -8,5 +8,6 @@ export { expandHome, homeDir } from "./home.ts";
 export { flushStdio, readStdinIfPiped, writeStderr, writeStdout } from "./stdio.ts";
 export { printTimings, timing } from "./timings.ts";
 export { Kind as TypeBoxKind, typebox } from "./typebox.ts";
+export { typebox1 } from "./typebox1.ts";
 export { uuidv7 } from "./uuid.ts";
 export { APP_NAME, PI_COMPAT_VERSION, VERSION } from "./version.ts";

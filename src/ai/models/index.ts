@@ -69,6 +69,32 @@ export function getSupportedThinkingLevels(model: Model): ("off" | ThinkingLevel
 	return levels;
 }
 
+const LEVEL_ORDER = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+
+/**
+ * `level` when the model supports it, else the nearest supported level above it, else the nearest below it (an
+ * unknown level gives the lowest supported one).
+ */
+export function clampThinkingLevel(model: Model, level: "off" | ThinkingLevel): "off" | ThinkingLevel {
+	const supported = getSupportedThinkingLevels(model);
+	if (supported.includes(level)) return level;
+	const at = LEVEL_ORDER.indexOf(level);
+	if (at >= 0) {
+		const above = LEVEL_ORDER.slice(at + 1).find((candidate) => supported.includes(candidate));
+		if (above) return above;
+		const below = LEVEL_ORDER.slice(0, at)
+			.reverse()
+			.find((candidate) => supported.includes(candidate));
+		if (below) return below;
+	}
+	return supported[0] ?? "off";
+}
+
+/** Type guard: the model speaks `api`. */
+export function hasApi<TApi extends string>(model: Model, api: TApi): model is Model<TApi> {
+	return model.api === api;
+}
+
 /** Whether the model accepts the "xhigh" reasoning level. */
 export function supportsXhigh(model: Model): boolean {
 	return model.reasoning && typeof model.thinkingLevelMap?.xhigh === "string";

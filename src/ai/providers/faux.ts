@@ -14,11 +14,11 @@
  *   reason "error" or "aborted" ends it with an error event carrying its `errorMessage`; aborting `options.signal`
  *   ends it with "aborted" and the content streamed so far.
  */
+import { createProvider } from "../collection/provider.ts";
+import type { DeferredHandle } from "../collection/types.ts";
 import { registerApiProvider, unregisterApiProviders } from "../registry.ts";
 import type {
-	Api,
 	AssistantMessage,
-	AssistantMessageEventStream,
 	Context,
 	Model,
 	SimpleStreamOptions,
@@ -27,16 +27,9 @@ import type {
 	ToolCall,
 } from "../types.ts";
 import { emptyUsage } from "../usage.ts";
-import { estimatePrompt, nextMicrotask, normalizeTokenSize, replay, serializeContext } from "./faux-replay.ts";
-import { runProviderStream } from "./run.ts";
+import { createFauxCore, DEFAULT_API, DEFAULT_MODEL_ID, DEFAULT_PROVIDER } from "./faux-core.ts";
 
-export const FAUX_NO_MORE_RESPONSES = "No more faux responses queued";
-
-const DEFAULT_API = "faux";
-const DEFAULT_PROVIDER = "faux";
-const DEFAULT_MODEL_ID = "faux-1";
-const DEFAULT_MODEL_NAME = "Faux Model";
-const DEFAULT_BASE_URL = "http://localhost:0";
+export { createFauxCore, FAUX_NO_MORE_RESPONSES } from "./faux-core.ts";
 
 // ---- types -------------------------------------------------------------------------------------------------
 
@@ -55,6 +48,10 @@ export type FauxContentBlock = TextContent | ThinkingContent | ToolCall;
 export interface FauxProviderState {
 	/** Requests started so far (including ones that found the queue empty). */
 	callCount: number;
+	/** `fetchDeferred` calls so far. */
+	deferredFetchCount: number;
+	/** Handles passed to `cancelDeferred`, in order. */
+	cancelledDeferred: DeferredHandle[];
 }
 
 export type FauxResponseFactory = (
@@ -77,6 +74,8 @@ export interface RegisterFauxProviderOptions {
 	tokensPerSecond?: number;
 	/** Tokens per streamed chunk (≈ 4 characters each): a fixed number or a random range. Default 3–5. */
 	tokenSize?: number | { min?: number; max?: number };
+	/** With `deferred` requests: how many fetches answer "still deferred" first, and the poll hint of handles. */
+	deferred?: { pendingFetches?: number; pollAfterMs?: number };
 }
 
 export interface FauxProviderRegistration {
@@ -103,137 +102,78 @@ export function fauxThinking(thinking: string): ThinkingContent {
 	return { type: "thinking", thinking };
 }
 
-let toolCallCounter = 0;
-
 export function fauxToolCall(name: string, args: ToolCall["arguments"], options: { id?: string } = {}): ToolCall {
-	const id = options.id ?? `call_faux_${(++toolCallCounter).toString(36)}_${Math.random().toString(36).slice(2, 10)}`;
+	const id = options.id ?? `tool:${Date.now()}:${Math.random().toString(36).slice(2)}`;
 	return { type: "toolCall", id, name, arguments: args };
 }
 
 export function fauxAssistantMessage(
 	content: string | FauxContentBlock | FauxContentBlock[],
 	options: {
-		stopReason?: AssistantMessage["stopReason"];
+		stopReason?: AssistantMessage["stopReason"] | "deferred";
+		deferred?: DeferredHandle;
 		errorMessage?: string;
 		responseId?: string;
 		timestamp?: number;
 	} = {},
 ): AssistantMessage {
 	const blocks = typeof content === "string" ? [fauxText(content)] : Array.isArray(content) ? content : [content];
-	const message: AssistantMessage = {
+	return {
 		role: "assistant",
 		content: blocks,
 		api: DEFAULT_API,
 		provider: DEFAULT_PROVIDER,
 		model: DEFAULT_MODEL_ID,
 		usage: emptyUsage(),
-		stopReason: options.stopReason ?? "stop",
+		stopReason: (options.stopReason ?? "stop") as AssistantMessage["stopReason"],
+		...(options.deferred === undefined ? {} : { deferred: options.deferred }),
+		...(options.errorMessage === undefined ? {} : { errorMessage: options.errorMessage }),
+		...(options.responseId === undefined ? {} : { responseId: options.responseId }),
 		timestamp: options.timestamp ?? Date.now(),
 	};
-	if (options.errorMessage !== undefined) message.errorMessage = options.errorMessage;
-	if (options.responseId !== undefined) message.responseId = options.responseId;
-	return message;
 }
 
 // ---- registration ------------------------------------------------------------------------------------------
 
-let registrationCounter = 0;
-
 export function registerFauxProvider(options: RegisterFauxProviderOptions = {}): FauxProviderRegistration {
-	const serial = ++registrationCounter;
-	const api: Api = options.api ?? `${DEFAULT_API}:${serial}:${Math.random().toString(36).slice(2, 8)}`;
-	const provider = options.provider ?? DEFAULT_PROVIDER;
-	const sourceId = `faux-provider:${serial}`;
-	const tokenRange = normalizeTokenSize(options.tokenSize);
-	const tokensPerSecond = options.tokensPerSecond;
-
-	const definitions: FauxModelDefinition[] =
-		options.models && options.models.length > 0 ? options.models : [{ id: DEFAULT_MODEL_ID, name: DEFAULT_MODEL_NAME }];
-	const models = definitions.map(
-		(d): Model => ({
-			id: d.id,
-			name: d.name ?? d.id,
-			api,
-			provider,
-			baseUrl: DEFAULT_BASE_URL,
-			reasoning: d.reasoning ?? false,
-			input: d.input ? [...d.input] : ["text", "image"],
-			cost: d.cost ? { ...d.cost } : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-			contextWindow: d.contextWindow ?? 128_000,
-			maxTokens: d.maxTokens ?? 16_384,
-		}),
-	) as [Model, ...Model[]];
-
-	const state: FauxProviderState = { callCount: 0 };
-	let queue: FauxResponseStep[] = [];
-	/** sessionId → the prompt text of that session's previous request */
-	const promptCache = new Map<string, string>();
-
-	const streamFaux = (
-		model: Model,
-		context: Context,
-		streamOptions?: SimpleStreamOptions,
-	): AssistantMessageEventStream => {
-		// Taken when the request starts, so concurrent requests get responses in the order they were made.
-		const step = queue.shift();
-		state.callCount++;
-		return runProviderStream("faux", model, streamOptions, async (builder) => {
-			await nextMicrotask();
-			await streamOptions?.onResponse?.({ status: 200, headers: {} }, model);
-			const prompt = estimatePrompt(serializeContext(context), streamOptions, promptCache);
-			if (step === undefined) {
-				builder.usage(prompt);
-				builder.fail(FAUX_NO_MORE_RESPONSES);
-				return;
-			}
-			let scripted: AssistantMessage;
-			try {
-				scripted = typeof step === "function" ? await step(context, streamOptions, state, model) : step;
-			} catch (error) {
-				builder.usage(prompt);
-				builder.fail(error instanceof Error ? error.message : String(error));
-				return;
-			}
-			if (!scripted || typeof scripted !== "object" || !Array.isArray(scripted.content)) {
-				builder.usage(prompt);
-				builder.fail("Faux response step did not produce an assistant message");
-				return;
-			}
-			await replay(builder, structuredClone(scripted), prompt, {
-				tokenRange,
-				tokensPerSecond,
-				signal: streamOptions?.signal,
-			});
-		});
-	};
-
-	registerApiProvider({ api, stream: streamFaux, streamSimple: streamFaux }, sourceId);
-
-	function getModel(): Model;
-	function getModel(modelId: string): Model | undefined;
-	function getModel(modelId?: string): Model | undefined {
-		if (modelId === undefined) return models[0];
-		return models.find((m) => m.id === modelId);
-	}
-
-	return {
-		api,
-		models,
-		getModel,
-		state,
-		setResponses(responses) {
-			queue = [...responses];
-		},
-		appendResponses(responses) {
-			queue.push(...responses);
-		},
-		getPendingResponseCount() {
-			return queue.length;
-		},
-		unregister() {
-			unregisterApiProviders(sourceId);
-		},
-	};
+	const core = createFauxCore(options);
+	const sourceId = `faux-provider:${core.api}`;
+	registerApiProvider({ api: core.api, stream: core.stream, streamSimple: core.streamSimple }, sourceId);
+	const {
+		provider: _provider,
+		stream: _stream,
+		streamSimple: _simple,
+		fetchDeferred: _f,
+		cancelDeferred: _c,
+		...rest
+	} = core;
+	return { ...rest, unregister: () => unregisterApiProviders(sourceId) };
 }
 
-// ---- streaming ---------------------------------------------------------------------------------------------
+/**
+ * The faux provider as a `Provider` for explicit collections (`createModels().setProvider(faux.provider)`); its
+ * api-key auth always resolves (no key needed).
+ */
+export function fauxProvider(options: RegisterFauxProviderOptions = {}) {
+	const core = createFauxCore(options);
+	const provider = createProvider({
+		id: core.provider,
+		auth: { apiKey: { name: "Faux", resolve: async () => ({ auth: {} }) } },
+		models: core.models,
+		api: {
+			stream: core.stream,
+			streamSimple: core.streamSimple,
+			fetchDeferred: core.fetchDeferred,
+			cancelDeferred: core.cancelDeferred,
+		},
+	});
+	const {
+		stream: _stream,
+		streamSimple: _simple,
+		fetchDeferred: _f,
+		cancelDeferred: _c,
+		provider: _id,
+		...rest
+	} = core;
+	return { provider, ...rest };
+}

@@ -12,7 +12,15 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "openai-responses", stream: streamOpenAIResponses, streamSimple: streamSimpleOpenAIResponses },
 	{ api: "google-generative-ai", stream: streamGoogle, streamSimple: streamSimpleGoogle },
 ];
-for (const provider of BUILTINS) defineBuiltinApiProvider(provider);
+/**
+ * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
+ * extension or test registered with `registerApiProvider` keeps its override.
+ */
+export function registerBuiltInApiProviders(): void {
+	for (const provider of BUILTINS) defineBuiltinApiProvider(provider);
+}
+
+registerBuiltInApiProviders();
 
 export { type AnthropicOptions, streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
 export * from "./faux.ts";
@@ -31,4 +39,4 @@ export { transformMessages } from "./transform-messages.ts";
 export const anthropicMessagesApi = () => BUILTINS[0] as ApiProvider;
 export const openAICompletionsApi = () => BUILTINS[1] as ApiProvider;
 export const openAIResponsesApi = () => BUILTINS[2] as ApiProvider;
-export const googleGenerativeAiApi = () => BUILTINS[3] as ApiProvider;
+export const googleGenerativeAIApi = () => BUILTINS[3] as ApiProvider;

@@ -93,7 +93,10 @@ export class MessageBuilder {
 		const open = this.open;
 		if (open?.kind !== "toolCall" || delta === "") return;
 		open.json += delta;
-		open.block.arguments = parseStreamingJson(open.json);
+		// Arguments are an object while they stream; JSON of another shape is rejected when the call closes.
+		const parsed: unknown = parseStreamingJson(open.json);
+		open.block.arguments =
+			typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, any>) : {};
 		this.stream.push({ type: "toolcall_delta", contentIndex: open.index, delta, partial: this.message });
 	}
 
