@@ -118,7 +118,8 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
 	});
 	const tools = selectTools(options, builtins);
-	const allTools = [...builtins.values(), ...options.extensionTools];
+	// An extension tool named like a built-in one replaces it in place, as in pi.
+	const allTools = [...toolsByName(options, builtins).values()];
 	const systemPrompt = buildSystemPrompt(promptOptions(options, tools));
 	const session = createAgentSession({
 		model,
@@ -151,12 +152,13 @@ function thinkingLevel(value: string | undefined, warn: (line: string) => void):
 	return "medium";
 }
 
+function toolsByName(options: SetupOptions, builtins: Map<string, BuiltinTool>): Map<string, AgentTool<any>> {
+	return new Map<string, AgentTool<any>>([...builtins, ...options.extensionTools.map((t) => [t.name, t] as const)]);
+}
+
 function selectTools(options: SetupOptions, builtins: Map<string, BuiltinTool>): AgentTool<any>[] {
 	const flags = options.flags;
-	const all = new Map<string, AgentTool<any>>([
-		...builtins,
-		...options.extensionTools.map((t) => [t.name, t] as const),
-	]);
+	const all = toolsByName(options, builtins);
 	let active: string[];
 	const list = flags.get("tools") as string | undefined;
 	if (flags.get("no-tools") === true) active = [];
@@ -171,7 +173,8 @@ function selectTools(options: SetupOptions, builtins: Map<string, BuiltinTool>):
 		active = [...defaults, ...options.extensionTools.map((t) => t.name)];
 	}
 	const excluded = new Set(((flags.get("exclude-tools") as string | undefined) ?? "").split(",").map((s) => s.trim()));
-	return active.filter((n) => all.has(n) && !excluded.has(n)).map((n) => all.get(n) as AgentTool<any>);
+	// A name listed twice (an extension tool overriding a default one) is offered once.
+	return [...new Set(active)].filter((n) => all.has(n) && !excluded.has(n)).map((n) => all.get(n) as AgentTool<any>);
 }
 
 /** `--system-prompt` over SYSTEM.md; `--append-system-prompt` values over APPEND_SYSTEM.md; AGENTS.md files; skills. */

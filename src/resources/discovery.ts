@@ -7,8 +7,9 @@
  *   4. user folders: `<agentDir>/skills|prompts|themes`, and for skills `~/.agents/skills`
  *   5. command-line paths (`--skill`, `--prompt-template`, `--theme`, relative to cwd)
  *   6. paths contributed by extensions (`resources_discover`)
+ *   0. (before all of these) the files of the packages given with `-e <folder>`
  * This is pi 0.87.1's order: project resources win over user ones. `noSkills` & co. drop 1-4 (explicit paths
- * still load). Settings lists may also hold patterns (see overrides.ts); their `!`/`+`/`-` entries filter the same
+ * still load). Settings lists may also hold patterns (see util/resource-patterns.ts); their `!`/`+`/`-` entries filter the same
  * scope's folders of step 3 or 4.
  *
  * Folder rules: skills folders yield `SKILL.md` files (and loose `.md` files at their top, except in
@@ -25,7 +26,7 @@ import {
 	type SettingsFile,
 	userAgentsSkillsDir,
 } from "../config/index.ts";
-import { expandHome } from "../util/index.ts";
+import { applyPatterns, enabledByOverrides, expandHome, isPatternEntry } from "../util/index.ts";
 import {
 	ancestorsUpTo,
 	canonicalPath,
@@ -34,7 +35,6 @@ import {
 	findGitRoot,
 	kindOf,
 } from "./collect.ts";
-import { applyPatterns, enabledByOverrides, isPatternEntry } from "./overrides.ts";
 import type { ResourceCandidate, ResourceDiagnostic, SourceInfo, SourceScope } from "./types.ts";
 
 export type ResourceKind = "skills" | "prompts" | "themes";
@@ -54,6 +54,8 @@ export interface DiscoveryOptions {
 	settingsFiles: readonly SettingsFile[];
 	/** Skip settings lists and conventional folders (`--no-skills` etc.). */
 	noDiscovery: boolean;
+	/** Files of the packages given with `-e`: they come first, as in pi (kept with `--no-skills` & co.). */
+	packaged?: readonly ResourceCandidate[];
 	/** Command-line paths, then extension paths, in order. */
 	explicit: readonly ExplicitPaths[];
 	env?: NodeJS.ProcessEnv;
@@ -78,6 +80,7 @@ export function discoverCandidates(
 		seen.add(key);
 		candidates.push({ path, sourceInfo: { path, ...info } });
 	};
+	for (const candidate of options.packaged ?? []) add(candidate.path, candidate.sourceInfo);
 	const files = options.settingsFiles.filter((f) => f.scope === "global" || (options.projectTrusted && !f.restricted));
 	const listOf = (file: SettingsFile | undefined) =>
 		file ? ((file.settings[kind] as string[] | undefined) ?? []) : [];

@@ -1,3 +1,4 @@
+export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "../util/index.ts";
 export { ancestorsUpTo, canonicalPath, findGitRoot } from "./collect.ts";
 export {
 	type ContextFilesOptions,
@@ -10,7 +11,6 @@ export {
 export { type DiscoveryOptions, discoverCandidates, type ExplicitPaths, type ResourceKind } from "./discovery.ts";
 export { type Frontmatter, parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
 export { ResourceLoader, type ResourceLoaderOptions } from "./loader.ts";
-export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "./overrides.ts";
 export {
 	expandPromptTemplate,
 	loadPromptFile,

@@ -34,6 +34,8 @@ export interface ResourceLoaderOptions {
 	skillPaths?: readonly string[];
 	promptPaths?: readonly string[];
 	themePaths?: readonly string[];
+	/** Files of the packages given with `-e <folder>`, with their source info; they come before everything else. */
+	packaged?: Partial<Record<ResourceKind, readonly ResourceCandidate[]>>;
 	noSkills?: boolean;
 	noPromptTemplates?: boolean;
 	noThemes?: boolean;
@@ -144,6 +146,7 @@ export class ResourceLoader {
 			projectTrusted: o.projectTrusted,
 			settingsFiles: o.settingsFiles,
 			noDiscovery: noDiscovery === true,
+			packaged: o.packaged?.[kind] ?? [],
 			explicit,
 			...(o.env ? { env: o.env } : {}),
 		});
