@@ -42,9 +42,11 @@ export type ResourceKind = "skills" | "prompts" | "themes";
 const EXTENSION: Record<ResourceKind, string> = { skills: ".md", prompts: ".md", themes: ".json" };
 
 export interface ExplicitPaths {
-	/** `cli` or `extension:<path>`. */
+	/** `cli` or `extension:<name>`. */
 	source: string;
 	paths: readonly string[];
+	/** The base dir every file of the group reports (default: the named folder, or a file's folder). */
+	baseDir?: string;
 }
 
 export interface DiscoveryOptions {
@@ -145,9 +147,9 @@ export function discoverCandidates(
 			const info = { source: group.source, scope: "temporary" as const, origin: "top-level" as const };
 			const found = kindOf(path);
 			if (found === "dir") {
-				for (const file of filesIn(kind, path, "explicit")) add(file, { ...info, baseDir: path });
+				for (const file of filesIn(kind, path, "explicit")) add(file, { ...info, baseDir: group.baseDir ?? path });
 			} else if (found === "file" && path.endsWith(EXTENSION[kind])) {
-				add(path, { ...info, baseDir: dirname(path) });
+				add(path, { ...info, baseDir: group.baseDir ?? dirname(path) });
 			} else {
 				const problem = found === "file" ? `is not a ${EXTENSION[kind]} file` : "does not exist";
 				diagnostics.push({ type: "warning", message: `${kindLabel(kind)} path ${problem}`, path });

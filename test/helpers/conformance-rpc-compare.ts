@@ -7,15 +7,16 @@
  * engines' own TypeError wording inside error texts (V8 and JavaScriptCore word the same fault differently).
  * What remains must be identical: state, commands, models, UI requests, extension errors and offered tools.
  *
- * pi's normalised result is cached under the git-ignored `.cache/conformance-rpc/`, keyed by pi's version, the
- * harness version and a hash of the unit's files, so later runs start only our binary.
+ * pi's raw session is cached under the git-ignored `.cache/conformance-rpc/`, keyed by pi's version, the harness
+ * version and a hash of the unit's files, so later runs start only our binary (normalising happens on reading, so
+ * a change here needs no new pi run).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { RawSession } from "./conformance-rpc.ts";
 
-/** Bump when the script or the normalisation changes: every cached pi result is then redone. */
+/** Bump when the scripted session changes: every cached pi session is then recorded again. */
 export const HARNESS_VERSION = 1;
 
 export interface NormalisedSession {
@@ -98,6 +99,8 @@ function commandsOf(response: unknown): unknown {
 export function normalise(raw: RawSession, examplesDir: string): NormalisedSession {
 	const places: [string, string][] = [
 		[examplesDir, "<examples>"],
+		// Module URLs name the real path; the release cache may sit behind a symlink on a developer's machine.
+		[realpathSync(examplesDir), "<examples>"],
 		[raw.places.home, "<home>"],
 		[raw.places.cwd, "<cwd>"],
 		[raw.places.mock, "<mock>"],
@@ -151,11 +154,14 @@ function shortDiff(pi: unknown, ours: unknown): string {
 	return clip(`pi ${JSON.stringify(pi)} | ours ${JSON.stringify(ours)}`);
 }
 
-/** Whether every step of the script got an answer (an incomplete pi session is not cached). */
+/**
+ * Whether the session is usable as a reference: every step answered and the prompt's run over when the script
+ * ended (a pi too slow for the machine's load is run again rather than cached).
+ */
 export function complete(session: NormalisedSession): boolean {
-	return !["state", "commands", "models", "prompt", "stateAfter"].some(
-		(step) => session[step as keyof NormalisedSession] === "<no response>",
-	);
+	const steps = ["state", "commands", "models", "prompt", "stateAfter"] as const;
+	if (steps.some((step) => session[step] === "<no response>")) return false;
+	return (session.stateAfter as { isStreaming?: boolean } | null)?.isStreaming !== true;
 }
 
 /**
@@ -207,11 +213,11 @@ export function cacheKey(piVersion: string, unitPath: string): string {
 	return `pi ${piVersion} harness ${HARNESS_VERSION} unit ${unitHash(unitPath)}`;
 }
 
-export function readCached(release: string, unit: string, key: string): NormalisedSession | undefined {
+export function readCached(release: string, unit: string, key: string): RawSession | undefined {
 	const file = cacheFile(release, unit);
 	if (!existsSync(file)) return undefined;
 	try {
-		const stored = JSON.parse(readFileSync(file, "utf8")) as { key?: string; session?: NormalisedSession };
+		const stored = JSON.parse(readFileSync(file, "utf8")) as { key?: string; session?: RawSession };
 		return stored.key === key ? stored.session : undefined;
 	} catch {
 		// A torn or foreign file: run pi again and overwrite it.
@@ -219,7 +225,7 @@ export function readCached(release: string, unit: string, key: string): Normalis
 	}
 }
 
-export function writeCached(release: string, unit: string, key: string, session: NormalisedSession): void {
+export function writeCached(release: string, unit: string, key: string, session: RawSession): void {
 	const file = cacheFile(release, unit);
 	mkdirSync(dirname(file), { recursive: true });
 	writeFileSync(file, `${JSON.stringify({ key, session }, null, 1)}\n`);

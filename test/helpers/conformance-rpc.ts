@@ -28,6 +28,8 @@ export interface RawSession {
 	tools?: string[];
 	/** Whether the prompt ran an agent turn (agent_end seen). */
 	ran: boolean;
+	/** Whether a run started (agent_start seen). */
+	started?: boolean;
 	/** Lines on stdout that were not JSON. */
 	strayStdout: string[];
 	stderr: string;
@@ -39,8 +41,11 @@ const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 const STEP_TIMEOUT_MS = 30_000;
 /** pi under Node on a loaded 2-core machine has been seen to take 10 s and more to answer its first command. */
 const START_TIMEOUT_MS = 90_000;
-/** How long a prompt that started no run (an extension handled it) is given before the script goes on. */
-const NO_RUN_GRACE_MS = 1_500;
+/**
+ * How long a prompt that started no run (an extension handled it) is given before the script goes on; pi under a
+ * loaded machine has needed seconds between accepting a prompt and starting its run.
+ */
+const NO_RUN_GRACE_MS = 10_000;
 
 /** A dead proxy for anything but loopback. */
 const OFFLINE = {
@@ -128,6 +133,7 @@ export async function runRpcSession(command: string[], unitPath: string): Promis
 			session.ui.push(message);
 			if (DIALOGS.has(String(message.method))) send({ type: "extension_ui_response", id: message.id, cancelled: true });
 		} else if (message.type === "extension_error") session.errors.push(message);
+		else if (message.type === "agent_start") session.started = true;
 		else if (message.type === "agent_end") session.ran = true;
 	};
 	const reading = (async () => {
@@ -159,7 +165,7 @@ export async function runRpcSession(command: string[], unitPath: string): Promis
 			await step("models", { type: "get_available_models" });
 			const accepted = await step("prompt", { type: "prompt", message: "hello" });
 			if (accepted && (session.responses.prompt as { success?: boolean }).success) {
-				const started = await until(() => session.ran || server.requests.length > 0, NO_RUN_GRACE_MS);
+				const started = await until(() => session.started === true || session.ran, NO_RUN_GRACE_MS);
 				if (started) await until(() => session.ran);
 			}
 			await step("stateAfter", { type: "get_state" });

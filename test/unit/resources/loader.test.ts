@@ -95,7 +95,13 @@ describe("extension resources", () => {
 		});
 		const { skills, diagnostics } = l.getSkills();
 		expect(skills.map((s) => s.name)).toEqual(["base", "dynamic"]);
-		expect(skills[1]?.sourceInfo).toMatchObject({ source: "extension:/ext/index.ts", scope: "temporary" });
+		// pi's label: the extension's file name without .ts/.js; its folder is the base dir
+		expect(skills[1]?.sourceInfo).toMatchObject({
+			source: "extension:index",
+			scope: "temporary",
+			origin: "top-level",
+			baseDir: "/ext",
+		});
 		expect(diagnostics.map((d) => d.type)).toEqual(["collision"]);
 		expect(promptNames(l)).toEqual(["dynamic"]);
 		expect(l.getTheme("dynamic-theme")).toBeDefined();
