@@ -2,7 +2,8 @@
  * Normalising, caching and comparing the scripted RPC sessions of conformance-rpc.ts.
  *
  * Normalised away (they legitimately differ between two runs or two programs): request ids, the temp HOME, working
- * folder and mock URL, the examples folder, the session file name and id, UUIDs, ISO dates. Dropped: pi's built-in
+ * folder and mock URL, the examples folder, the session file name and id, UUIDs, ISO dates, and how many frames a
+ * spinner timer showed (it depends on the machine's speed). Dropped: pi's built-in
  * `/llama` command (`<inline:llama.cpp>`; the llama.cpp support is another issue's item), and the JavaScript
  * engines' own TypeError wording inside error texts (V8 and JavaScriptCore word the same fault differently).
  * What remains must be identical: state, commands, models, UI requests, extension errors and offered tools.
@@ -95,6 +96,19 @@ function commandsOf(response: unknown): unknown {
 	return data.commands.filter((c) => c.sourceInfo?.path !== "<inline:llama.cpp>");
 }
 
+/** Braille spinner glyphs: how many frames a timer shows depends on how long the run took. */
+const SPINNER_FRAME = /[\u2801-\u28ff]/g;
+
+/** Spinner frames become `<frame>`, and a run of identical requests showing one collapses to one. */
+function collapseFrames(requests: unknown[]): unknown[] {
+	const out: string[] = [];
+	for (const request of requests) {
+		const text = JSON.stringify(request).replace(SPINNER_FRAME, "<frame>");
+		if (!(text.includes("<frame>") && out.at(-1) === text)) out.push(text);
+	}
+	return out.map((text) => JSON.parse(text));
+}
+
 /** `examplesDir` is the examples/extensions folder of the unit's release. */
 export function normalise(raw: RawSession, examplesDir: string): NormalisedSession {
 	const places: [string, string][] = [
@@ -112,7 +126,7 @@ export function normalise(raw: RawSession, examplesDir: string): NormalisedSessi
 		models: n(payload(raw.responses.models)),
 		prompt: n(payload(raw.responses.prompt)),
 		stateAfter: n(stateOf(raw.responses.stateAfter)),
-		ui: raw.ui.map(({ id: _id, ...request }) => n(request)),
+		ui: collapseFrames(raw.ui.map(({ id: _id, ...request }) => n(request))),
 		errors: raw.errors.map(n),
 		tools: raw.tools ?? null,
 		ran: raw.ran,

@@ -173,3 +173,33 @@ describe("input expansion and diagnostics", () => {
 		expect(l.getDiagnostics().map((d) => d.message)).toEqual(['skill "broken" not loaded: "description" is required']);
 	});
 });
+
+describe("resources of a -e package folder", () => {
+	test("come before every other source (their names win) and stay with --no-prompt-templates", () => {
+		const w = world();
+		writeTree(w.agentDir, { "prompts/review.md": "user review", "prompts/other.md": "other" });
+		writeTree(w.home, { "pkg/prompts/review.md": "package review" });
+		const path = join(w.home, "pkg/prompts/review.md");
+		const packaged = {
+			prompts: [
+				{
+					path,
+					sourceInfo: {
+						path,
+						source: "./pkg",
+						scope: "temporary" as const,
+						origin: "package" as const,
+						baseDir: join(w.home, "pkg"),
+					},
+				},
+			],
+		};
+		const l = loaderFor(w, true, { packaged });
+		expect(l.getPrompts().prompts.map((p) => [p.name, p.filePath])).toEqual([
+			["review", path],
+			["other", join(w.agentDir, "prompts/other.md")],
+		]);
+		expect(l.getPrompts().prompts[0]?.sourceInfo).toMatchObject({ source: "./pkg", origin: "package" });
+		expect(promptNames(loaderFor(w, true, { packaged, noPromptTemplates: true }))).toEqual(["review"]);
+	});
+});
