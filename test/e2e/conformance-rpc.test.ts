@@ -39,6 +39,15 @@ const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
 		"working-indicator.ts": THEME,
 		"system-prompt-header.ts": PROMPT_TEXT,
 	},
+	"@mariozechner/pi-coding-agent@0.73.1": {
+		"status-line.ts": THEME,
+		"working-indicator.ts": THEME,
+		"system-prompt-header.ts": PROMPT_TEXT,
+	},
+	"@mariozechner/pi-coding-agent@0.58.4": {
+		"status-line.ts": THEME,
+		"system-prompt-header.ts": PROMPT_TEXT,
+	},
 };
 
 const CONCURRENCY = 3;

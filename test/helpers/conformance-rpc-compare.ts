@@ -2,8 +2,8 @@
  * Normalising, caching and comparing the scripted RPC sessions of conformance-rpc.ts.
  *
  * Normalised away (they legitimately differ between two runs or two programs): request ids, the temp HOME, working
- * folder and mock URL, the examples folder, the session file name and id, UUIDs, ISO dates, and how many frames a
- * spinner timer showed (it depends on the machine's speed). Dropped: pi's built-in
+ * folder and mock URL, the examples folder, the session file name and id, UUIDs, ISO dates, object key order, and
+ * the UI requests that show a spinner frame (how many a timer shows depends on the machine's speed). Dropped: pi's built-in
  * `/llama` command (`<inline:llama.cpp>`; the llama.cpp support is another issue's item), and the JavaScript
  * engines' own TypeError wording inside error texts (V8 and JavaScriptCore word the same fault differently).
  * What remains must be identical: state, commands, models, UI requests, extension errors and offered tools.
@@ -96,17 +96,21 @@ function commandsOf(response: unknown): unknown {
 	return data.commands.filter((c) => c.sourceInfo?.path !== "<inline:llama.cpp>");
 }
 
-/** Braille spinner glyphs: how many frames a timer shows depends on how long the run took. */
-const SPINNER_FRAME = /[\u2801-\u28ff]/g;
+/** Braille spinner glyphs: how many frames a timer shows (none, on a fast run) depends on the machine's speed. */
+const SPINNER_FRAME = /[\u2801-\u28ff]/;
 
-/** Spinner frames become `<frame>`, and a run of identical requests showing one collapses to one. */
-function collapseFrames(requests: unknown[]): unknown[] {
-	const out: string[] = [];
-	for (const request of requests) {
-		const text = JSON.stringify(request).replace(SPINNER_FRAME, "<frame>");
-		if (!(text.includes("<frame>") && out.at(-1) === text)) out.push(text);
-	}
-	return out.map((text) => JSON.parse(text));
+/** Requests that show a spinner frame are left out. */
+function withoutFrames(requests: unknown[]): unknown[] {
+	return requests.filter((request) => !SPINNER_FRAME.test(JSON.stringify(request)));
+}
+
+/** JSON with object keys sorted: key order carries no meaning. */
+export function canonical(value: unknown): string {
+	return JSON.stringify(value, (_key, item) =>
+		item && typeof item === "object" && !Array.isArray(item)
+			? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+			: item,
+	);
 }
 
 /** `examplesDir` is the examples/extensions folder of the unit's release. */
@@ -126,7 +130,7 @@ export function normalise(raw: RawSession, examplesDir: string): NormalisedSessi
 		models: n(payload(raw.responses.models)),
 		prompt: n(payload(raw.responses.prompt)),
 		stateAfter: n(stateOf(raw.responses.stateAfter)),
-		ui: collapseFrames(raw.ui.map(({ id: _id, ...request }) => n(request))),
+		ui: withoutFrames(raw.ui.map(({ id: _id, ...request }) => n(request))),
 		errors: raw.errors.map(n),
 		tools: raw.tools ?? null,
 		ran: raw.ran,
@@ -138,8 +142,8 @@ export function normalise(raw: RawSession, examplesDir: string): NormalisedSessi
 export function differences(pi: NormalisedSession, ours: NormalisedSession): string[] {
 	const out: string[] = [];
 	for (const field of FIELDS) {
-		const a = JSON.stringify(pi[field]);
-		const b = JSON.stringify(ours[field]);
+		const a = canonical(pi[field]);
+		const b = canonical(ours[field]);
 		if (a !== b) out.push(`${field}: ${shortDiff(pi[field], ours[field])}`);
 	}
 	return out;
@@ -151,8 +155,8 @@ const clip = (text: string) => (text.length > LIMIT ? `${text.slice(0, LIMIT)}â€
 /** For lists: the items only one side has; otherwise both values, clipped. */
 function shortDiff(pi: unknown, ours: unknown): string {
 	if (Array.isArray(pi) && Array.isArray(ours)) {
-		const a = pi.map((x) => JSON.stringify(x));
-		const b = ours.map((x) => JSON.stringify(x));
+		const a = pi.map(canonical);
+		const b = ours.map(canonical);
 		const onlyPi = a.filter((x) => !b.includes(x));
 		const onlyOurs = b.filter((x) => !a.includes(x));
 		if (onlyPi.length === 0 && onlyOurs.length === 0) return clip(`pi [${a.join(",")}] | ours [${b.join(",")}]`);
@@ -162,7 +166,7 @@ function shortDiff(pi: unknown, ours: unknown): string {
 		const keys = [...new Set([...Object.keys(pi), ...Object.keys(ours)])];
 		const p = pi as Record<string, unknown>;
 		const o = ours as Record<string, unknown>;
-		const changed = keys.filter((k) => JSON.stringify(p[k]) !== JSON.stringify(o[k]));
+		const changed = keys.filter((k) => canonical(p[k]) !== canonical(o[k]));
 		return clip(changed.map((k) => `${k}: pi ${JSON.stringify(p[k])} ours ${JSON.stringify(o[k])}`).join("; "));
 	}
 	return clip(`pi ${JSON.stringify(pi)} | ours ${JSON.stringify(ours)}`);
