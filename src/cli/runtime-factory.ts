@@ -73,6 +73,10 @@ export function createRuntimeFactory(s: RuntimeServices): RuntimeFactory {
 				extensionTools: bridge.tools(),
 				resources: s.resources,
 				sessionContext,
+				sessionFile: () => {
+					const sessionFile = manager.getSessionFile();
+					return { sessionId: manager.getSessionId(), ...(sessionFile ? { sessionFile } : {}) };
+				},
 				warn: s.warn,
 			},
 			s.credentials,

@@ -5,7 +5,7 @@
  * mode does, the host is disposed (`session_shutdown`) or the session file closed at the end.
  */
 import type { SettingsStore } from "../config/index.ts";
-import type { ExtensionError, ExtensionMode, ScopedModel } from "../extensions/index.ts";
+import type { ExtensionError, ExtensionMode, PackageResources, ScopedModel } from "../extensions/index.ts";
 import { detectColorSupport, formatResourceDiagnostic, initTheme, ResourceLoader } from "../resources/index.ts";
 import type { ExtensionHost, SessionRuntime, SessionStartInfo } from "../runtime/index.ts";
 import { RuntimeHost } from "../runtime/index.ts";
@@ -111,6 +111,7 @@ function createResources(o: SessionRunOptions): ResourceLoader {
 		skillPaths: (flags.get("skill") as string[] | undefined) ?? [],
 		promptPaths: (flags.get("prompt-template") as string[] | undefined) ?? [],
 		themePaths: (flags.get("theme") as string[] | undefined) ?? [],
+		packaged: packagedCandidates(o.host.packageResources),
 		noSkills: flags.get("no-skills") === true,
 		noPromptTemplates: flags.get("no-prompt-templates") === true,
 		noThemes: flags.get("no-themes") === true,
@@ -120,6 +121,33 @@ function createResources(o: SessionRunOptions): ResourceLoader {
 	const themeName = (flags.get("use-theme") as string | undefined) ?? o.settings.theme;
 	initTheme(themeName, { source: resources, support: colorSupport });
 	return resources;
+}
+
+/**
+ * The source info pi 0.87.1 gives the resources of a `-e <folder>` package: prompt templates and themes keep the
+ * package's (`source` is the `-e` value, origin "package", the folder as base dir); skills are listed as
+ * command-line resources (source "cli", origin "top-level").
+ */
+function packagedCandidates(resources: PackageResources) {
+	const packaged = (list: PackageResources["prompts"]) =>
+		list.map((r) => ({
+			path: r.path,
+			sourceInfo: {
+				path: r.path,
+				source: r.source,
+				scope: "temporary" as const,
+				origin: "package" as const,
+				baseDir: r.baseDir,
+			},
+		}));
+	return {
+		skills: resources.skills.map((r) => ({
+			path: r.path,
+			sourceInfo: { path: r.path, source: "cli", scope: "temporary" as const, origin: "top-level" as const },
+		})),
+		prompts: packaged(resources.prompts),
+		themes: packaged(resources.themes),
+	};
 }
 
 /**

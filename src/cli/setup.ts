@@ -18,7 +18,7 @@ import {
 	THINKING_LEVELS,
 } from "../runtime/index.ts";
 import type { SessionContext } from "../session/index.ts";
-import { type BuiltinTool, createBuiltinTools, DEFAULT_ACTIVE_TOOLS } from "../tools/index.ts";
+import { type BuiltinTool, createBuiltinTools, DEFAULT_ACTIVE_TOOLS, type ShellSessionInfo } from "../tools/index.ts";
 import { existsSync, readFileSync, UserError } from "../util/index.ts";
 import type { FlagValue } from "./args.ts";
 import { assertAuthFileUsable } from "./auth-file.ts";
@@ -34,6 +34,8 @@ export interface SetupOptions {
 	resources?: ResourceLoader;
 	/** The session being continued: its messages, model and thinking level. */
 	sessionContext?: SessionContext;
+	/** The session's id and file, which bash commands see as `PI_SESSION_ID` / `PI_SESSION_FILE`. */
+	sessionFile?: () => { sessionId: string; sessionFile?: string };
 	warn: (line: string) => void;
 }
 
@@ -109,11 +111,14 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 	const restored = savedModel && options.sessionContext?.thinkingLevel;
 	const requested = flag("thinking") ?? resolution.thinking ?? (restored || undefined) ?? settings.defaultThinkingLevel;
 	const thinking = clampThinking(model, thinkingLevel(requested, options.warn));
+	const sessionFile = options.sessionFile;
 	const builtins = createBuiltinTools(options.cwd, {
 		...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
+		...(sessionFile ? { sessionInfo: () => shellSessionInfo(session, sessionFile) } : {}),
 	});
-	const allTools = [...builtins.values(), ...options.extensionTools];
+	// An extension tool named like a built-in one replaces it in place, as in pi.
+	const allTools = [...toolsByName(options, builtins).values()];
 	const tools = selectTools(options, allTools);
 	const session = createAgentSession({
 		model,
@@ -148,6 +153,23 @@ function thinkingLevel(value: string | undefined, warn: (line: string) => void):
 	return "medium";
 }
 
+/** What a bash command is told about its session: id and file, and the model and thinking level in use now. */
+function shellSessionInfo(session: AgentSession, file: NonNullable<SetupOptions["sessionFile"]>): ShellSessionInfo {
+	const { sessionId, sessionFile } = file();
+	const { model, thinkingLevel } = session.agent.state;
+	return {
+		sessionId,
+		...(sessionFile ? { sessionFile } : {}),
+		provider: model.provider,
+		model: model.id,
+		thinkingLevel,
+	};
+}
+
+function toolsByName(options: SetupOptions, builtins: Map<string, BuiltinTool>): Map<string, AgentTool<any>> {
+	return new Map<string, AgentTool<any>>([...builtins, ...options.extensionTools.map((t) => [t.name, t] as const)]);
+}
+
 /**
  * The active tools: `--tools` / `--no-tools` / `--no-builtin-tools` when given, otherwise the defaults plus every
  * extension tool; `--exclude-tools` applies to all of them. A continued session starts with these too (as in pi):
@@ -170,7 +192,8 @@ function selectTools(options: SetupOptions, allTools: AgentTool<any>[]): AgentTo
 		active = [...defaults, ...options.extensionTools.map((t) => t.name)];
 	}
 	const excluded = new Set(((flags.get("exclude-tools") as string | undefined) ?? "").split(",").map((s) => s.trim()));
-	return active.filter((n) => all.has(n) && !excluded.has(n)).map((n) => all.get(n) as AgentTool<any>);
+	// A name listed twice (an extension tool overriding a default one) is offered once.
+	return [...new Set(active)].filter((n) => all.has(n) && !excluded.has(n)).map((n) => all.get(n) as AgentTool<any>);
 }
 
 /** A tool snippet on one line (pi folds line breaks and runs of spaces). */

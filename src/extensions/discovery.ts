@@ -1,16 +1,17 @@
 /**
- * Finding extension entry files, as pi does:
- * - `<agentDir>/extensions/` (global) and `<cwd>/.pi/extensions/` (project), one level deep;
- * - paths from settings `extensions` (files or folders, relative to the settings file's folder);
- * - `-e/--extension <path>` from the command line (kept even with `--no-extensions`).
- * In a folder: `*.ts`/`*.js` files, and sub-folders that are packages (`package.json` `pi.extensions`) or have an
- * `index.ts`/`index.js`. Order: global → project → settings → cli, sorted by name within a folder, deduplicated by
- * real path (the first occurrence keeps its place).
+ * Finding extension entry files, as pi 0.87.1 does:
+ * - `<agentDir>/extensions/` (global) and `<cwd>/.pi/extensions/` (project): folders of extensions;
+ * - paths from settings `extensions` (files, or folders of extensions, relative to the settings file's folder);
+ * - `-e/--extension <path>` from the command line (kept even with `--no-extensions`): a file is one extension, a
+ *   folder is a package (its `pi` manifest, else its conventional extensions/skills/prompts/themes folders, else the
+ *   folder itself as one extension), whose skills, prompt templates and themes are returned as `resources`.
+ * See package-source.ts for the folder rules. Order: global → project → settings → cli, deduplicated by real path
+ * (the first occurrence keeps its place; paths are reported as given, symlinks not resolved, as pi does).
  */
 
-import { isAbsolute, join, resolve } from "node:path";
-import { existsSync, expandHome, readdirSync, realpathSync, statSync } from "../util/index.ts";
-import { isDirectory, readManifest } from "./manifest.ts";
+import { isAbsolute, resolve } from "node:path";
+import { expandHome, realpathSync, statSync } from "../util/index.ts";
+import { autoExtensionEntries, type FolderRead, resolvePackageFolder } from "./package-source.ts";
 import type { ExtensionDiagnostic, ExtensionEntry, ExtensionScope } from "./types.ts";
 
 export interface DiscoveryOptions {
@@ -28,31 +29,53 @@ export interface DiscoveryOptions {
 	isHostPackage: (name: string) => boolean;
 }
 
+/** A skill, prompt template or theme file of a folder given with `-e`; `source` is the `-e` value as typed. */
+export interface PackageResource {
+	path: string;
+	source: string;
+	baseDir: string;
+}
+
+export interface PackageResources {
+	skills: PackageResource[];
+	prompts: PackageResource[];
+	themes: PackageResource[];
+}
+
 export interface DiscoveryResult {
 	entries: ExtensionEntry[];
 	diagnostics: ExtensionDiagnostic[];
+	/** Resources of the folders given with `-e`, in order. */
+	resources: PackageResources;
 }
 
 const PACKAGE_SOURCE = /^(npm:|git:|https?:\/\/|ssh:\/\/)/;
 const ENTRY_FILE = /\.(ts|js|mts|mjs|cts|cjs)$/;
-const CONTAINER_FILE = /^[^.].*\.(ts|js)$/;
 
 export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
 	const entries: ExtensionEntry[] = [];
 	const diagnostics: ExtensionDiagnostic[] = [];
+	const resources: PackageResources = { skills: [], prompts: [], themes: [] };
 	const seen = new Set<string>();
-	const add = (path: string, scope: ExtensionScope, packageDir?: string) => {
+	const add = (path: string, scope: ExtensionScope, more: { packageDir?: string; file?: string } = {}) => {
 		const real = realPath(path);
 		if (seen.has(real)) return;
 		seen.add(real);
-		entries.push(packageDir ? { path: real, scope, packageDir } : { path: real, scope });
+		entries.push({ path, scope, ...more });
 	};
-	const ctx: ScanContext = { add, diagnostics, isHostPackage: options.isHostPackage };
+	const read: FolderRead = { diagnostics, isHostPackage: options.isHostPackage };
+	const scanFolder = (dir: string, scope: ExtensionScope) => {
+		for (const path of autoExtensionEntries(dir, read)) add(path, scope);
+	};
 
 	if (!options.noDiscovery) {
-		if (options.globalDir) scanContainer(options.globalDir, "global", ctx);
-		if (options.projectDir) scanContainer(options.projectDir, "project", ctx);
-		for (const path of options.settingsPaths) addExplicit(path, "settings", ctx);
+		if (options.globalDir) scanFolder(options.globalDir, "global");
+		if (options.projectDir) scanFolder(options.projectDir, "project");
+		for (const path of options.settingsPaths) {
+			const kind = kindOf(path, diagnostics);
+			if (kind === "file") add(path, "settings");
+			else if (kind === "dir") scanFolder(path, "settings");
+		}
 	}
 	for (const raw of options.cliPaths) {
 		if (PACKAGE_SOURCE.test(raw)) {
@@ -64,72 +87,31 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
 			continue;
 		}
 		const expanded = expandHome(raw);
-		addExplicit(isAbsolute(expanded) ? expanded : resolve(options.cwd, expanded), "cli", ctx);
-	}
-	return { entries, diagnostics };
-}
-
-interface ScanContext {
-	add(path: string, scope: ExtensionScope, packageDir?: string): void;
-	diagnostics: ExtensionDiagnostic[];
-	isHostPackage: (name: string) => boolean;
-}
-
-/** A folder of extensions: files and extension folders one level down. A missing folder is simply empty. */
-function scanContainer(dir: string, scope: ExtensionScope, ctx: ScanContext): void {
-	let names: string[];
-	try {
-		names = readdirSync(dir).sort();
-	} catch {
-		// No such folder (the usual case for project dirs) or not a folder: nothing to load from it.
-		return;
-	}
-	for (const name of names) {
-		const path = join(dir, name);
-		if (isDirectory(path)) scanExtensionDir(path, scope, ctx);
-		else if (CONTAINER_FILE.test(name) && !name.endsWith(".d.ts")) ctx.add(path, scope);
-	}
-}
-
-/** One extension folder: its manifest entries, else its index file. Returns whether it yielded anything. */
-function scanExtensionDir(dir: string, scope: ExtensionScope, ctx: ScanContext): boolean {
-	const manifest = readManifest(dir, ctx.isHostPackage);
-	ctx.diagnostics.push(...manifest.diagnostics);
-	if (manifest.entries) {
-		for (const entry of manifest.entries) {
-			if (existsSync(entry)) ctx.add(entry, scope, dir);
-			else ctx.diagnostics.push({ level: "error", path: entry, message: "declared in package.json but not found" });
-		}
-		return manifest.entries.length > 0;
-	}
-	for (const index of ["index.ts", "index.js"]) {
-		const path = join(dir, index);
-		if (existsSync(path)) {
-			ctx.add(path, scope, dir);
-			return true;
+		const path = isAbsolute(expanded) ? expanded : resolve(options.cwd, expanded);
+		const kind = kindOf(path, diagnostics);
+		if (kind === "file") {
+			if (ENTRY_FILE.test(path)) add(path, "cli");
+			else diagnostics.push({ level: "error", path, message: "not a .ts or .js file" });
+		} else if (kind === "dir") {
+			const folder = resolvePackageFolder(path, read);
+			for (const extension of folder.extensions) add(extension.path, "cli", { packageDir: path, ...extension });
+			for (const type of ["skills", "prompts", "themes"] as const) {
+				for (const file of folder[type]) resources[type].push({ path: file, source: raw, baseDir: path });
+			}
 		}
 	}
-	return false;
+	return { entries, diagnostics, resources };
 }
 
-/** A path named in settings or on the command line: a file, an extension folder, or a folder of extensions. */
-function addExplicit(path: string, scope: ExtensionScope, ctx: ScanContext): void {
-	let stats: ReturnType<typeof statSync>;
+/** Whether a named path is a file or a folder; a missing one is reported. */
+function kindOf(path: string, diagnostics: ExtensionDiagnostic[]): "file" | "dir" | undefined {
 	try {
-		stats = statSync(path);
+		const stats = statSync(path);
+		return stats.isDirectory() ? "dir" : "file";
 	} catch {
-		ctx.diagnostics.push({ level: "error", path, message: "not found" });
-		return;
+		diagnostics.push({ level: "error", path, message: "not found" });
+		return undefined;
 	}
-	if (stats.isFile()) {
-		if (ENTRY_FILE.test(path)) ctx.add(path, scope);
-		else ctx.diagnostics.push({ level: "error", path, message: "not a .ts or .js file" });
-		return;
-	}
-	if (scanExtensionDir(path, scope, ctx)) return;
-	const conventional = join(path, "extensions");
-	if (isDirectory(conventional)) scanContainer(conventional, scope, ctx);
-	else scanContainer(path, scope, ctx);
 }
 
 function realPath(path: string): string {

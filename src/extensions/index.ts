@@ -1,6 +1,12 @@
 export { ACTION_METHODS, createExtensionApi, type ExtensionActions, type ExtensionApiHandle } from "./api.ts";
 export * from "./context.ts";
-export { type DiscoveryOptions, type DiscoveryResult, discoverExtensions } from "./discovery.ts";
+export {
+	type DiscoveryOptions,
+	type DiscoveryResult,
+	discoverExtensions,
+	type PackageResource,
+	type PackageResources,
+} from "./discovery.ts";
 export { createEventBus, type EventBus } from "./event-bus.ts";
 export type * from "./events.ts";
 export { EVENT_NAMES, EVENT_TABLE, isExtensionEventName } from "./events.ts";

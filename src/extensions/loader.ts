@@ -40,7 +40,7 @@ export async function loadExtensions(
 		const failure = (message: string) => diagnostics.push({ level: "error", path: entry.path, message });
 		let namespace: Record<string, unknown>;
 		try {
-			namespace = await moduleLoader.load(entry.path);
+			namespace = await moduleLoader.load(entry.file ?? entry.path);
 		} catch (error) {
 			failure(`failed to load: ${describeLoadError(error)}`);
 			continue;

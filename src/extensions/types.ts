@@ -34,6 +34,8 @@ export interface ExtensionEntry {
 	scope: ExtensionScope;
 	/** Package or folder the entry came from, when it is part of one. */
 	packageDir?: string;
+	/** The module to import when `path` names a folder loaded as one extension (pi reports the folder). */
+	file?: string;
 }
 
 /** A problem found while discovering or loading; printed as `extension <path>: <message>`. */

@@ -7,8 +7,9 @@
  *   4. user folders: `<agentDir>/skills|prompts|themes`, and for skills `~/.agents/skills`
  *   5. command-line paths (`--skill`, `--prompt-template`, `--theme`, relative to cwd)
  *   6. paths contributed by extensions (`resources_discover`)
+ *   0. (before all of these) the files of the packages given with `-e <folder>`
  * This is pi 0.87.1's order: project resources win over user ones. `noSkills` & co. drop 1-4 (explicit paths
- * still load). Settings lists may also hold patterns (see overrides.ts); their `!`/`+`/`-` entries filter the same
+ * still load). Settings lists may also hold patterns (see util/resource-patterns.ts); their `!`/`+`/`-` entries filter the same
  * scope's folders of step 3 or 4.
  *
  * Folder rules: skills folders yield `SKILL.md` files (and loose `.md` files at their top, except in
@@ -25,7 +26,7 @@ import {
 	type SettingsFile,
 	userAgentsSkillsDir,
 } from "../config/index.ts";
-import { expandHome } from "../util/index.ts";
+import { applyPatterns, enabledByOverrides, expandHome, isPatternEntry } from "../util/index.ts";
 import {
 	ancestorsUpTo,
 	canonicalPath,
@@ -34,7 +35,6 @@ import {
 	findGitRoot,
 	kindOf,
 } from "./collect.ts";
-import { applyPatterns, enabledByOverrides, isPatternEntry } from "./overrides.ts";
 import type { ResourceCandidate, ResourceDiagnostic, SourceInfo, SourceScope } from "./types.ts";
 
 export type ResourceKind = "skills" | "prompts" | "themes";
@@ -42,9 +42,11 @@ export type ResourceKind = "skills" | "prompts" | "themes";
 const EXTENSION: Record<ResourceKind, string> = { skills: ".md", prompts: ".md", themes: ".json" };
 
 export interface ExplicitPaths {
-	/** `cli` or `extension:<path>`. */
+	/** `cli` or `extension:<name>`. */
 	source: string;
 	paths: readonly string[];
+	/** The base dir every file of the group reports (default: the named folder, or a file's folder). */
+	baseDir?: string;
 }
 
 export interface DiscoveryOptions {
@@ -54,6 +56,8 @@ export interface DiscoveryOptions {
 	settingsFiles: readonly SettingsFile[];
 	/** Skip settings lists and conventional folders (`--no-skills` etc.). */
 	noDiscovery: boolean;
+	/** Files of the packages given with `-e`: they come first, as in pi (kept with `--no-skills` & co.). */
+	packaged?: readonly ResourceCandidate[];
 	/** Command-line paths, then extension paths, in order. */
 	explicit: readonly ExplicitPaths[];
 	env?: NodeJS.ProcessEnv;
@@ -78,6 +82,7 @@ export function discoverCandidates(
 		seen.add(key);
 		candidates.push({ path, sourceInfo: { path, ...info } });
 	};
+	for (const candidate of options.packaged ?? []) add(candidate.path, candidate.sourceInfo);
 	const files = options.settingsFiles.filter((f) => f.scope === "global" || (options.projectTrusted && !f.restricted));
 	const listOf = (file: SettingsFile | undefined) =>
 		file ? ((file.settings[kind] as string[] | undefined) ?? []) : [];
@@ -142,9 +147,9 @@ export function discoverCandidates(
 			const info = { source: group.source, scope: "temporary" as const, origin: "top-level" as const };
 			const found = kindOf(path);
 			if (found === "dir") {
-				for (const file of filesIn(kind, path, "explicit")) add(file, { ...info, baseDir: path });
+				for (const file of filesIn(kind, path, "explicit")) add(file, { ...info, baseDir: group.baseDir ?? path });
 			} else if (found === "file" && path.endsWith(EXTENSION[kind])) {
-				add(path, { ...info, baseDir: dirname(path) });
+				add(path, { ...info, baseDir: group.baseDir ?? dirname(path) });
 			} else {
 				const problem = found === "file" ? `is not a ${EXTENSION[kind]} file` : "does not exist";
 				diagnostics.push({ type: "warning", message: `${kindLabel(kind)} path ${problem}`, path });

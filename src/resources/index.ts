@@ -1,3 +1,4 @@
+export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "../util/index.ts";
 export { adjustChalkLevel, chalk, loadChalk, useChalk } from "./chalk.ts";
 export { ancestorsUpTo, canonicalPath, findGitRoot } from "./collect.ts";
 export {
@@ -32,7 +33,6 @@ export {
 } from "./env-skills.ts";
 export { type Frontmatter, parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
 export { ResourceLoader, type ResourceLoaderOptions } from "./loader.ts";
-export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "./overrides.ts";
 export {
 	expandPromptTemplate,
 	loadPromptFile,

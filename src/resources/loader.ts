@@ -5,6 +5,7 @@
  * APPEND_SYSTEM.md. Extensions can add paths at run time (`resources_discover`); adding them re-runs the merge.
  * Everything project-local is read only while `projectTrusted` is true.
  */
+import { basename, dirname } from "node:path";
 import type { SettingsFile } from "../config/index.ts";
 import { loadContextFiles, loadSystemPromptFiles, type SystemPromptFiles } from "./context-files.ts";
 import { discoverCandidates, type ExplicitPaths, type ResourceKind } from "./discovery.ts";
@@ -34,6 +35,8 @@ export interface ResourceLoaderOptions {
 	skillPaths?: readonly string[];
 	promptPaths?: readonly string[];
 	themePaths?: readonly string[];
+	/** Files of the packages given with `-e <folder>`, with their source info; they come before everything else. */
+	packaged?: Partial<Record<ResourceKind, readonly ResourceCandidate[]>>;
 	noSkills?: boolean;
 	noPromptTemplates?: boolean;
 	noThemes?: boolean;
@@ -82,6 +85,16 @@ function firstByName<T>(
 		});
 	}
 	return kept;
+}
+
+/**
+ * Paths an extension contributed, labelled as pi 0.87.1 labels them: source `extension:<file name without .ts/.js>`
+ * (`extension:<name>` for an inline `<name>`), base dir the extension's folder.
+ */
+function extensionGroup(extensionPath: string, paths: readonly string[]): ExplicitPaths {
+	if (extensionPath.startsWith("<")) return { source: `extension:${extensionPath.replace(/[<>]/g, "")}`, paths };
+	const name = basename(extensionPath).replace(/\.(ts|js)$/, "");
+	return { source: `extension:${name}`, paths, baseDir: dirname(extensionPath) };
 }
 
 export class ResourceLoader {
@@ -135,8 +148,7 @@ export class ResourceLoader {
 		const cli = kind === "skills" ? o.skillPaths : kind === "prompts" ? o.promptPaths : o.themePaths;
 		const field = kind === "skills" ? "skillPaths" : kind === "prompts" ? "promptPaths" : "themePaths";
 		const explicit: ExplicitPaths[] = [{ source: "cli", paths: cli ?? [] }];
-		for (const e of this.extensionPaths)
-			explicit.push({ source: `extension:${e.extension}`, paths: e.result[field] ?? [] });
+		for (const e of this.extensionPaths) explicit.push(extensionGroup(e.extension, e.result[field] ?? []));
 		const noDiscovery = kind === "skills" ? o.noSkills : kind === "prompts" ? o.noPromptTemplates : o.noThemes;
 		const found = discoverCandidates(kind, {
 			cwd: o.cwd,
@@ -144,6 +156,7 @@ export class ResourceLoader {
 			projectTrusted: o.projectTrusted,
 			settingsFiles: o.settingsFiles,
 			noDiscovery: noDiscovery === true,
+			packaged: o.packaged?.[kind] ?? [],
 			explicit,
 			...(o.env ? { env: o.env } : {}),
 		});

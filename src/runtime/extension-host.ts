@@ -22,6 +22,7 @@ import {
 	type LoadedExtensionHandle,
 	loadExtensions,
 	type ModuleLoader,
+	type PackageResources,
 	type VirtualModuleTable,
 } from "../extensions/index.ts";
 
@@ -52,6 +53,8 @@ export interface ExtensionHost {
 	extensions: LoadedExtensionHandle[];
 	/** Settings and extension problems, one line each, already formatted. */
 	diagnostics: string[];
+	/** Skills, prompt templates and themes of the folders given with `-e` (pi loads such a folder as a package). */
+	packageResources: PackageResources;
 	events: EventBus;
 	/** Where `pi.events` listener failures go once a session reports extension errors (set per runtime). */
 	onEventBusError: ((channel: string, error: unknown) => void) | undefined;
@@ -141,6 +144,7 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		onEventBusError: undefined,
 		extensions,
 		diagnostics,
+		packageResources: discovery.resources,
 		events,
 		get moduleLoader() {
 			return moduleLoader;

@@ -49,7 +49,53 @@ export interface BashToolOptions {
 	env?: Record<string, string | undefined>;
 	/** Last chance to adjust command, cwd and env before the command runs. */
 	spawnHook?: BashSpawnHook;
+	/**
+	 * The session a command runs in, read at each call: its id and file, model and thinking level become
+	 * `PI_SESSION_ID`, `PI_SESSION_FILE`, `PI_PROVIDER`, `PI_MODEL` and `PI_REASONING_LEVEL` (as in pi). Those
+	 * variables are never inherited from this process, so a pi started by a command describes its own session.
+	 */
+	sessionInfo?: () => ShellSessionInfo | undefined;
 }
+
+/** What a command is told about the session it runs in. */
+export interface ShellSessionInfo {
+	sessionId: string;
+	sessionFile?: string;
+	provider?: string;
+	model?: string;
+	thinkingLevel?: string;
+}
+
+/** The `PI_*` variables describing a session; never passed on from this process. */
+export const SESSION_ENV_KEYS = [
+	"PI_SESSION_ID",
+	"PI_SESSION_FILE",
+	"PI_PROVIDER",
+	"PI_MODEL",
+	"PI_REASONING_LEVEL",
+] as const;
+
+/** The environment of one command: ours without the session variables, `extra` over it, then the session's. */
+export function sessionEnvironment(
+	extra: Record<string, string | undefined> | undefined,
+	info: ShellSessionInfo | undefined,
+): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	for (const key of SESSION_ENV_KEYS) delete env[key];
+	Object.assign(env, extra);
+	if (info) {
+		env.PI_SESSION_ID = info.sessionId;
+		if (info.sessionFile) env.PI_SESSION_FILE = info.sessionFile;
+		if (info.provider && info.model) {
+			env.PI_PROVIDER = info.provider;
+			env.PI_MODEL = info.model;
+		}
+		if (info.thinkingLevel) env.PI_REASONING_LEVEL = info.thinkingLevel;
+	}
+	return env;
+}
+
+const inheritsSessionKeys = (): boolean => SESSION_ENV_KEYS.some((key) => process.env[key] !== undefined);
 
 export interface BashToolDetails {
 	truncation?: TruncationResult;
@@ -163,11 +209,16 @@ export function createLocalBashOperations(
 	};
 }
 
+/** The prompt rule of the command tools about the session variables. */
+export const SESSION_ENV_GUIDELINE =
+	"The PI_* environment variables tell you the current session, provider, model and thinking level.";
+
 /** What tells the `bash` tool and its PowerShell twin apart. */
 export interface ShellToolIdentity {
 	name: string;
 	description: string;
 	promptSnippet: string;
+	promptGuidelines?: string[];
 }
 
 const BASH_IDENTITY: ShellToolIdentity = {
@@ -177,6 +228,7 @@ const BASH_IDENTITY: ShellToolIdentity = {
 		"truncated to the last 2000 lines or 50KB (whichever is hit first); when truncated, the full output is " +
 		"saved to a temp file. Optionally provide a timeout in seconds.",
 	promptSnippet: "Execute bash commands (ls, grep, find, etc.)",
+	promptGuidelines: [SESSION_ENV_GUIDELINE],
 };
 
 export function createBashTool(
@@ -199,15 +251,18 @@ export function createShellTool(
 		description: identity.description,
 		parameters: bashSchema,
 		promptSnippet: identity.promptSnippet,
+		...(identity.promptGuidelines ? { promptGuidelines: [...identity.promptGuidelines] } : {}),
 		async execute(_toolCallId, params, signal, onUpdate) {
 			const { command, timeout } = params as { command: string; timeout?: number };
 			if (signal?.aborted) throw new Error("Command aborted");
 			// The environment is copied only when something changes it; otherwise the child inherits ours (cheaper).
-			const customEnv = options.env !== undefined || options.spawnHook !== undefined;
+			const info = options.sessionInfo?.();
+			const customEnv =
+				options.env !== undefined || options.spawnHook !== undefined || info !== undefined || inheritsSessionKeys();
 			let spawnContext: BashSpawnContext = {
 				command: options.commandPrefix ? `${options.commandPrefix}\n${command}` : command,
 				cwd,
-				env: customEnv ? { ...process.env, ...options.env } : process.env,
+				env: customEnv ? sessionEnvironment(options.env, info) : process.env,
 			};
 			if (options.spawnHook) spawnContext = options.spawnHook(spawnContext);
 

@@ -1,5 +1,5 @@
 /** The built-in tool set for a session, by name, and the default selection (read, bash, edit, write). */
-import { createBashTool } from "./bash.ts";
+import { type BashToolOptions, createBashTool } from "./bash.ts";
 import { createEditTool } from "./edit.ts";
 import { createFindTool } from "./find.ts";
 import { createGrepTool } from "./grep.ts";
@@ -17,6 +17,8 @@ export interface BuiltinToolsOptions {
 	commandPrefix?: string;
 	/** Environment for bash commands (defaults to this process's). */
 	env?: NodeJS.ProcessEnv;
+	/** The session bash commands run in (their `PI_*` variables). */
+	sessionInfo?: BashToolOptions["sessionInfo"];
 }
 
 export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {}): Map<BuiltinToolName, BuiltinTool> {
@@ -24,6 +26,7 @@ export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {
 		...(options.shellPath ? { shellPath: options.shellPath } : {}),
 		...(options.commandPrefix ? { commandPrefix: options.commandPrefix } : {}),
 		...(options.env ? { env: options.env } : {}),
+		...(options.sessionInfo ? { sessionInfo: options.sessionInfo } : {}),
 	});
 	const tools: BuiltinTool[] = [
 		createReadTool(cwd),

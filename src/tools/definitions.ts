@@ -5,13 +5,14 @@
  */
 import type { TSchema } from "@sinclair/typebox";
 import type { AgentToolResult, AgentToolUpdateCallback, ToolExecutionMode } from "../agent/index.ts";
-import { type BashToolOptions, createBashTool } from "./bash.ts";
+import { type BashToolOptions, createBashTool, type ShellSessionInfo } from "./bash.ts";
 import { createEditTool, type EditToolOptions } from "./edit.ts";
 import { createFindTool, type FindToolOptions } from "./find.ts";
 import { createGrepTool, type GrepToolOptions } from "./grep.ts";
 import { createLsTool, type LsToolOptions } from "./ls.ts";
 import { createPowerShellTool, type PowerShellToolOptions } from "./powershell.ts";
 import { createReadTool, type ReadToolOptions } from "./read.ts";
+import type { bashSchema } from "./schemas.generated.ts";
 import type { BuiltinTool } from "./types.ts";
 import { createWriteTool, type WriteToolOptions } from "./write.ts";
 
@@ -65,10 +66,63 @@ export function toolDefinitionFromTool<TParams extends TSchema, TDetails>(
 
 export const createReadToolDefinition = (cwd: string, options?: ReadToolOptions) =>
 	toolDefinitionFromTool(createReadTool(cwd, options));
-export const createBashToolDefinition = (cwd: string, options?: BashToolOptions) =>
-	toolDefinitionFromTool(createBashTool(cwd, options));
-export const createPowerShellToolDefinition = (cwd: string, options?: PowerShellToolOptions) =>
-	toolDefinitionFromTool(createPowerShellTool(cwd, options));
+/** pi's option of the command tool definitions: tell commands about the calling session (default true). */
+interface SessionEnvironmentOption {
+	exposeSessionEnvironment?: boolean;
+}
+
+/** What an extension context says about its session, for the `PI_*` variables of a command. */
+function sessionInfoOf(ctx: unknown): ShellSessionInfo | undefined {
+	const c = ctx as
+		| {
+				sessionManager?: { getSessionId?(): string; getSessionFile?(): string | undefined };
+				model?: { provider: string; id: string };
+				thinkingLevel?: string;
+		  }
+		| undefined;
+	const sessionId = c?.sessionManager?.getSessionId?.();
+	if (!sessionId) return undefined;
+	const sessionFile = c?.sessionManager?.getSessionFile?.();
+	return {
+		sessionId,
+		...(sessionFile ? { sessionFile } : {}),
+		...(c?.model ? { provider: c.model.provider, model: c.model.id } : {}),
+		...(c?.thinkingLevel ? { thinkingLevel: c.thinkingLevel } : {}),
+	};
+}
+
+/**
+ * A command tool's definition whose commands see the calling context's session (`PI_SESSION_ID` & co.). The
+ * environment is read synchronously when `execute` starts, so the context of each call is the one used.
+ */
+function commandDefinition<TOptions extends { sessionInfo?: () => ShellSessionInfo | undefined }, TDetails>(
+	create: (options: TOptions) => BuiltinTool<typeof bashSchema, TDetails>,
+	options: TOptions & SessionEnvironmentOption,
+): BuiltinToolDefinition<typeof bashSchema, TDetails> {
+	const { exposeSessionEnvironment = true, ...rest } = options;
+	let calling: unknown;
+	const tool = create({
+		...(rest as TOptions),
+		sessionInfo: () => (exposeSessionEnvironment ? sessionInfoOf(calling) : undefined),
+	});
+	const definition = toolDefinitionFromTool(tool);
+	definition.execute = (toolCallId, params, signal, onUpdate, ctx) => {
+		calling = ctx;
+		try {
+			return tool.execute(toolCallId, params, signal, onUpdate);
+		} finally {
+			calling = undefined;
+		}
+	};
+	return definition;
+}
+
+export const createBashToolDefinition = (cwd: string, options: BashToolOptions & SessionEnvironmentOption = {}) =>
+	commandDefinition((o: BashToolOptions) => createBashTool(cwd, o), options);
+export const createPowerShellToolDefinition = (
+	cwd: string,
+	options: PowerShellToolOptions & SessionEnvironmentOption = {},
+) => commandDefinition((o: PowerShellToolOptions) => createPowerShellTool(cwd, o), options);
 export const createEditToolDefinition = (cwd: string, options?: EditToolOptions) =>
 	toolDefinitionFromTool(createEditTool(cwd, options));
 export const createWriteToolDefinition = (cwd: string, options?: WriteToolOptions) =>

@@ -8,6 +8,7 @@ export {
 	createBashTool,
 	createLocalBashOperations,
 	createShellTool,
+	type ShellSessionInfo,
 	type ShellToolIdentity,
 } from "./bash.ts";
 export { OutputCollector, type OutputSnapshot, sanitizeOutput } from "./bash-output.ts";

@@ -9,6 +9,7 @@ import {
 	type BashToolOptions,
 	createLocalBashOperations,
 	createShellTool,
+	SESSION_ENV_GUIDELINE,
 } from "./bash.ts";
 import type { bashSchema } from "./schemas.generated.ts";
 import { getPowerShellConfig } from "./shell-config.ts";
@@ -18,7 +19,7 @@ const UTF8_OUTPUT = "try { [Console]::OutputEncoding=[System.Text.Encoding]::UTF
 
 export type PowerShellOperations = BashOperations;
 export type PowerShellToolDetails = BashToolDetails;
-export type PowerShellToolOptions = Pick<BashToolOptions, "operations" | "spawnHook">;
+export type PowerShellToolOptions = Pick<BashToolOptions, "operations" | "spawnHook" | "sessionInfo">;
 
 /** Runs commands with this machine's PowerShell. */
 export function createLocalPowerShellOperations(): PowerShellOperations {
@@ -39,6 +40,7 @@ export function createPowerShellTool(
 				"Output is truncated to the last 2000 lines or 50KB (whichever is hit first); when truncated, the full " +
 				"output is saved to a temp file. Optionally provide a timeout in seconds.",
 			promptSnippet: "Execute PowerShell commands",
+			promptGuidelines: [SESSION_ENV_GUIDELINE],
 		},
 		{ ...options, operations: options.operations ?? createLocalPowerShellOperations() },
 	);

@@ -5,6 +5,7 @@ export * from "./fs.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
 export { isGlob, matchGlob } from "./glob.ts";
 export { expandHome, homeDir } from "./home.ts";
+export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "./resource-patterns.ts";
 export { flushStdio, readStdinIfPiped, writeStderr, writeStdout } from "./stdio.ts";
 export { printTimings, timing } from "./timings.ts";
 export { Kind as TypeBoxKind, typebox } from "./typebox.ts";

@@ -197,3 +197,56 @@ export default function (pi) {
 		expect(body.messages[0].content[0].text).toBe("Fix the build now.");
 	});
 });
+
+describe("bash commands and their session", () => {
+	const ENV_SCRIPT: MockStep[] = [
+		{ kind: "reply", toolCalls: [{ id: "e1", name: "bash", arguments: { command: "env | grep '^PI_' | sort" } }] },
+		{ kind: "reply", text: "done" },
+	];
+	const toolOutput = (events: { type: string; result?: { content: { text: string }[] } }[]) =>
+		events.find((e) => e.type === "tool_execution_end")?.result?.content[0]?.text ?? "";
+
+	test("PI_SESSION_ID, PI_SESSION_FILE, PI_PROVIDER, PI_MODEL and PI_REASONING_LEVEL describe the run, never ours", async () => {
+		const { home, cwd } = repo();
+		server.push(...ENV_SCRIPT);
+		const stale = { PI_SESSION_ID: "stale", PI_MODEL: "stale", PI_SESSION_FILE: "/stale" };
+		const run = await runPiAsync(["--mode", "json", "--thinking", "low", "show env"], { home, cwd, env: stale });
+		expect(run.exitCode).toBe(0);
+		const events = run.stdout
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line));
+		const header = events[0] as { id: string };
+		const vars = Object.fromEntries(
+			toolOutput(events)
+				.trim()
+				.split("\n")
+				.map((line) => line.split("=", 2) as [string, string]),
+		);
+		expect(vars.PI_SESSION_ID).toBe(header.id);
+		expect(vars.PI_SESSION_FILE).toEndWith(`_${header.id}.jsonl`);
+		expect(vars.PI_PROVIDER).toBe("mock");
+		expect(vars.PI_MODEL).toBe("mock-1");
+		expect(vars.PI_REASONING_LEVEL).toBe("low");
+		// The rule about them is in the prompt while bash is active.
+		expect(JSON.stringify(server.requests.at(-1)?.body.system)).toContain("PI_* environment variables");
+	});
+
+	test("with --no-session there is an id but no file", async () => {
+		const { home, cwd } = repo();
+		server.push(...ENV_SCRIPT);
+		const run = await runPiAsync(["--mode", "json", "--no-session", "show env"], {
+			home,
+			cwd,
+			env: { PI_SESSION_FILE: "/stale" },
+		});
+		const out = toolOutput(
+			run.stdout
+				.trimEnd()
+				.split("\n")
+				.map((line) => JSON.parse(line)),
+		);
+		expect(out).toContain("PI_SESSION_ID=");
+		expect(out).not.toContain("PI_SESSION_FILE");
+	});
+});

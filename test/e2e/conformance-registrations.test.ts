@@ -9,6 +9,7 @@
  * saying why; likewise the dependency examples when npm cannot reach the registry.
  */
 import { describe, expect, test } from "bun:test";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensureExampleDeps, ensurePackage, PINNED } from "../../scripts/conformance-cache.ts";
 import { VIRTUAL_SPECIFIERS } from "../../src/sdk/index.ts";
@@ -64,6 +65,16 @@ function differences(expected: ExampleRegistrations, report: Report): string[] {
 	});
 }
 
+/**
+ * The index file of a folder that pi loads as a package whose conventional folders hide it (pi's `subagent`
+ * example: `-e subagent` loads its prompts/ and no extension): its registrations are checked through the file.
+ */
+function hiddenIndex(unitPath: string): string | undefined {
+	if (!statSync(unitPath).isDirectory() || existsSync(join(unitPath, "package.json"))) return undefined;
+	if (!["extensions", "skills", "prompts", "themes"].some((dir) => existsSync(join(unitPath, dir)))) return undefined;
+	return entryFiles(unitPath)[0];
+}
+
 /** Bare imports of the example that neither the host nor Node provides: they need an npm install. */
 function npmImports(unitPath: string): string[] {
 	return [...bareImports(entryFiles(unitPath))].filter(
@@ -113,7 +124,7 @@ describe("pi example extensions register what their source says", () => {
 						`${unit.name}: the table says deps: ${expected.deps === true}, the example ${needsNpm ? "has" : "has no"} npm dependencies`,
 					);
 				}
-				let path = unit.path;
+				let path = hiddenIndex(unit.path) ?? unit.path;
 				if (needsNpm) {
 					counts.deps++;
 					const installed = ensureExampleDeps(spec, unit.path);

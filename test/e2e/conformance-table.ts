@@ -137,6 +137,7 @@ const SAME = {
 		events: ["session_start", "user_bash", "before_agent_start"],
 	},
 	"structured-output.ts": { tools: ["structured_output"] },
+	// `-e subagent` loads only its prompts/ (pi's package rules); the test loads subagent/index.ts itself
 	subagent: { tools: ["subagent"] },
 	"summarize.ts": { commands: ["summarize"] },
 	"system-prompt-header.ts": { events: ["agent_start", "session_shutdown"] },

@@ -98,24 +98,90 @@ describe("extension discovery", () => {
 		}
 	});
 
-	test("an explicit folder: extension folder, else its extensions/ folder, else its files", () => {
+	test("-e <folder> follows pi's package rules: manifest, else conventional folders, else the folder itself", () => {
 		const { root, options, rel } = setup();
 		writeTree(root, {
 			"one/index.ts": F,
-			"pkg/extensions/a.ts": F,
-			"pkg/extensions/b/index.ts": F,
+			"conv/extensions/a.ts": F,
+			"conv/extensions/b/index.ts": F,
+			"conv/extensions/types.d.ts": "",
+			"conv/index.ts": F,
+			"conv/prompts/p1.md": "x",
+			"conv/prompts/deep/p2.md": "x",
+			"conv/skills/s1/SKILL.md": "x",
+			"conv/skills/loose.md": "x",
+			"conv/skills/s2/notes.md": "x",
+			"conv/themes/t.json": "{}",
+			// pi's subagent example: an index.ts, but also a prompts/ folder, so only the prompts load
+			"sub/index.ts": F,
+			"sub/agents/scout.md": "x",
+			"sub/prompts/implement.md": "x",
+			"man/package.json": JSON.stringify({
+				pi: { extensions: ["./src/main.ts"], prompts: ["./res/prompts"], skills: ["res/skills/*", "!res/skills/old"] },
+			}),
+			"man/src/main.ts": F,
+			"man/index.ts": F,
+			"man/res/prompts/r.md": "x",
+			"man/res/skills/new/SKILL.md": "x",
+			"man/res/skills/old/SKILL.md": "x",
+			"man/extensions/ignored.ts": F,
+			"empty-manifest/package.json": JSON.stringify({ name: "x", pi: {} }),
+			"empty-manifest/index.ts": F,
+			"main-field/package.json": JSON.stringify({ main: "lib/start.js" }),
+			"main-field/lib/start.js": F,
 			"flat/x.ts": F,
-			"flat/y.js": F,
 		});
-		const { entries } = discoverExtensions(
-			options({ cliPaths: [join(root, "one"), join(root, "pkg"), join(root, "flat")] }),
+		const dirs = ["one", "conv", "sub", "man", "empty-manifest", "main-field", "flat"];
+		const { entries, resources, diagnostics } = discoverExtensions(
+			options({ cliPaths: dirs.map((d) => join(root, d)) }),
 		);
-		expect(entries.map((e) => rel(e.path))).toEqual([
-			"one/index.ts",
-			"pkg/extensions/a.ts",
-			"pkg/extensions/b/index.ts",
-			"flat/x.ts",
-			"flat/y.js",
+		expect(entries.map((e) => [rel(e.path), e.file ? rel(e.file) : undefined])).toEqual([
+			["one", "one/index.ts"],
+			["conv/extensions/a.ts", undefined],
+			["conv/extensions/b/index.ts", undefined],
+			["man/src/main.ts", undefined],
+			["main-field", "main-field/lib/start.js"],
+		]);
+		expect(entries.every((e) => e.scope === "cli")).toBe(true);
+		const files = (list: { path: string; source: string; baseDir: string }[]) =>
+			list.map((r) => `${rel(r.path)} from ${rel(r.source)} in ${rel(r.baseDir)}`);
+		expect(files(resources.prompts)).toEqual([
+			"conv/prompts/deep/p2.md from conv in conv",
+			"conv/prompts/p1.md from conv in conv",
+			"sub/prompts/implement.md from sub in sub",
+			"man/res/prompts/r.md from man in man",
+		]);
+		expect(files(resources.skills)).toEqual([
+			"conv/skills/loose.md from conv in conv",
+			"conv/skills/s1/SKILL.md from conv in conv",
+			"man/res/skills/new/SKILL.md from man in man",
+		]);
+		expect(files(resources.themes)).toEqual(["conv/themes/t.json from conv in conv"]);
+		expect(diagnostics.map((d) => `${rel(d.path)}: ${d.message}`)).toEqual([
+			"flat: is not an extension package: no package.json `pi` manifest, no extensions/, skills/, prompts/ or themes/ folder, and no index.ts or index.js",
+		]);
+	});
+
+	test("a folder named in settings is a folder of extensions (no conventional extensions/ lookup)", () => {
+		const { root, options, rel } = setup();
+		writeTree(root, { "s/a.ts": F, "s/b/index.ts": F, "s/extensions/c.ts": F, "s/prompts/p.md": "x" });
+		const { entries, resources } = discoverExtensions(options({ settingsPaths: [join(root, "s")] }));
+		expect(entries.map((e) => rel(e.path))).toEqual(["s/a.ts", "s/b/index.ts"]);
+		expect(resources.prompts).toEqual([]);
+	});
+
+	test("a folder of extensions that is itself an extension folder yields only its own entry", () => {
+		const { root, options, rel } = setup();
+		writeTree(root, { "agent/extensions/index.ts": F, "agent/extensions/other.ts": F });
+		expect(discoverExtensions(options()).entries.map((e) => rel(e.path))).toEqual(["agent/extensions/index.ts"]);
+	});
+
+	test("paths are reported as given; a symlink is not resolved", () => {
+		const { root, options, rel } = setup();
+		writeTree(root, { "real/x.ts": F });
+		symlinkSync(join(root, "real"), join(root, "cwd/link"));
+		expect(discoverExtensions(options({ cliPaths: ["link/x.ts"] })).entries.map((e) => rel(e.path))).toEqual([
+			"cwd/link/x.ts",
 		]);
 	});
 
@@ -139,9 +205,9 @@ describe("extension discovery", () => {
 		const text = diagnostics.map((d) => `${d.level} ${rel(d.path)}: ${d.message}`);
 		expect(text).toEqual([
 			expect.stringMatching(/^error agent\/extensions\/broken\/package.json: invalid JSON/),
-			"error agent/extensions/gone/missing.ts: declared in package.json but not found",
+			"warning agent/extensions/gone/package.json: pi.extensions names no existing file",
 			'warning agent/extensions/host/package.json: "typebox" is provided by pi; list it in peerDependencies (the bundled copy is used)',
-			expect.stringMatching(/^error agent\/extensions\/wrong\/package.json: invalid manifest at \/pi\/extensions/),
+			"warning agent/extensions/wrong/package.json: pi.extensions is not a list of paths; ignored",
 			"error nope.ts: not found",
 			"error readme.md: not a .ts or .js file",
 			expect.stringMatching(/^error npm:some-pkg: package sources need `pi install`/),

@@ -95,7 +95,13 @@ describe("extension resources", () => {
 		});
 		const { skills, diagnostics } = l.getSkills();
 		expect(skills.map((s) => s.name)).toEqual(["base", "dynamic"]);
-		expect(skills[1]?.sourceInfo).toMatchObject({ source: "extension:/ext/index.ts", scope: "temporary" });
+		// pi's label: the extension's file name without .ts/.js; its folder is the base dir
+		expect(skills[1]?.sourceInfo).toMatchObject({
+			source: "extension:index",
+			scope: "temporary",
+			origin: "top-level",
+			baseDir: "/ext",
+		});
 		expect(diagnostics.map((d) => d.type)).toEqual(["collision"]);
 		expect(promptNames(l)).toEqual(["dynamic"]);
 		expect(l.getTheme("dynamic-theme")).toBeDefined();
@@ -165,5 +171,35 @@ describe("input expansion and diagnostics", () => {
 		expect(l.expandInput("/skill:s now")).toContain("Use s.\n</skill>\n\nnow");
 		expect(l.expandInput("plain")).toBe("plain");
 		expect(l.getDiagnostics().map((d) => d.message)).toEqual(['skill "broken" not loaded: "description" is required']);
+	});
+});
+
+describe("resources of a -e package folder", () => {
+	test("come before every other source (their names win) and stay with --no-prompt-templates", () => {
+		const w = world();
+		writeTree(w.agentDir, { "prompts/review.md": "user review", "prompts/other.md": "other" });
+		writeTree(w.home, { "pkg/prompts/review.md": "package review" });
+		const path = join(w.home, "pkg/prompts/review.md");
+		const packaged = {
+			prompts: [
+				{
+					path,
+					sourceInfo: {
+						path,
+						source: "./pkg",
+						scope: "temporary" as const,
+						origin: "package" as const,
+						baseDir: join(w.home, "pkg"),
+					},
+				},
+			],
+		};
+		const l = loaderFor(w, true, { packaged });
+		expect(l.getPrompts().prompts.map((p) => [p.name, p.filePath])).toEqual([
+			["review", path],
+			["other", join(w.agentDir, "prompts/other.md")],
+		]);
+		expect(l.getPrompts().prompts[0]?.sourceInfo).toMatchObject({ source: "./pkg", origin: "package" });
+		expect(promptNames(loaderFor(w, true, { packaged, noPromptTemplates: true }))).toEqual(["review"]);
 	});
 });

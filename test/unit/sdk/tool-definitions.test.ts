@@ -69,6 +69,36 @@ describe("tool definitions", () => {
 		}
 	});
 
+	(pi && process.platform !== "win32" ? test : test.skip)(
+		"the bash definition tells commands the calling context's session, as pi 0.87.1's does",
+		async () => {
+			const body = `const ctx = { sessionManager: { getSessionId: () => "s-1", getSessionFile: () => "/tmp/s-1.jsonl" },
+				model: { provider: "prov", id: "m-1" }, thinkingLevel: "high" };
+			const run = async (options, c) => (await def(options).execute("c", { command: "env | grep '^PI_' | grep -v PI_REF_ARGS | sort" }, undefined, undefined, c)).content[0].text.trim();
+			return [await run(undefined, ctx), await run({ exposeSessionEnvironment: false }, ctx),
+				await run(undefined, { sessionManager: { getSessionId: () => "s-2", getSessionFile: () => undefined } }),
+				def(undefined).promptGuidelines?.length ?? 0];`;
+			const stale = { PI_SESSION_ID: "stale", PI_MODEL: "stale" };
+			const theirs = pi?.run(
+				`const def = (o) => pi.createBashToolDefinition(process.cwd(), o); ${body}`,
+				undefined,
+				stale,
+			);
+			const saved = { ...process.env };
+			Object.assign(process.env, stale);
+			try {
+				const def = (o?: object) => ours.createBashToolDefinition(process.cwd(), o);
+				const mine = await new Function("def", `return (async () => { ${body} })();`)(def);
+				expect(mine).toEqual(theirs);
+				expect(mine[0]).toContain("PI_SESSION_ID=s-1");
+			} finally {
+				for (const key of Object.keys(stale)) delete process.env[key];
+				Object.assign(process.env, saved);
+			}
+		},
+		60_000,
+	);
+
 	test.if(process.platform !== "win32")("the powershell tool says it runs only on Windows", async () => {
 		const tool = ours.createPowerShellTool(process.cwd());
 		expect(tool.name).toBe("powershell");

@@ -10,7 +10,8 @@
  * `SKILL.md` also against its folder (so `-skills/pdf` disables that skill).
  */
 import { basename, dirname, isAbsolute, relative } from "node:path";
-import { expandHome, isGlob, matchGlob } from "../util/index.ts";
+import { isGlob, matchGlob } from "./glob.ts";
+import { expandHome } from "./home.ts";
 
 export function isOverrideEntry(entry: string): boolean {
 	return entry.startsWith("!") || entry.startsWith("+") || entry.startsWith("-");
