@@ -13,15 +13,51 @@
  *   an RPC `get_state` with `BUN_BYTECODE_ORDER_OUT`, recording which functions a start-up uses; the second build
  *   lays that bytecode out first (`pi -p hello` 62.0 → 59.7 ms, first RPC answer 49.7 → 46.5 ms, 21 interleaved
  *   runs). `PI_BUILD_NO_ORDER=1` skips it.
+ * - provenance: the commit, its date and the target are compiled in (`pi --version --verbose`). The date is the
+ *   commit's, not the clock's, so building the same commit twice gives the same bytes.
+ * - another platform (the release script): `PI_BUILD_TARGET` (a Bun target such as `bun-darwin-arm64`) with
+ *   `PI_BUILD_EXECUTABLE` (that target's Bun runtime), `PI_BUILD_OUTFILE`, and `PI_BUILD_ORDER_FILES` (orders
+ *   recorded by a host build, since a foreign binary cannot run here). `PI_BUILD_KEEP_ORDER=<dir>` keeps the
+ *   orders this build records.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { startMockLlm } from "../test/support/mock-llm/index.ts";
 
 const root = join(import.meta.dir, "..");
-const outfile = join(root, "dist", process.platform === "win32" ? "pi.exe" : "pi");
-mkdirSync(join(root, "dist"), { recursive: true });
+const target = process.env.PI_BUILD_TARGET;
+const outfile =
+	process.env.PI_BUILD_OUTFILE ??
+	join(root, "dist", (target ? target.includes("windows") : process.platform === "win32") ? "pi.exe" : "pi");
+mkdirSync(dirname(outfile), { recursive: true });
+
+/** The commit and its date, from git; "unknown" outside a checkout. */
+function provenance(): { commit: string; date: string } {
+	const git = (...argv: string[]) => {
+		const proc = Bun.spawnSync(["git", ...argv], { cwd: root, stdout: "pipe", stderr: "ignore" });
+		return proc.exitCode === 0 ? proc.stdout.toString().trim() : "";
+	};
+	const commit = git("rev-parse", "HEAD");
+	const dirty =
+		commit !== "" && git("status", "--porcelain", "--untracked-files=no", "--", "src", "package.json") !== "";
+	return {
+		commit: commit ? `${commit}${dirty ? "-dirty" : ""}` : "unknown",
+		date: git("show", "-s", "--format=%cI", "HEAD") || "unknown",
+	};
+}
+const built = provenance();
+const defines = [
+	["PI_BUILD_COMMIT", built.commit],
+	["PI_BUILD_DATE", built.date],
+	["PI_BUILD_TARGET", target ?? `bun-${process.platform}-${process.arch}`],
+].flatMap(([name, value]) => ["--define", `${name}=${JSON.stringify(value)}`]);
+const targetArgs = target
+	? [
+			`--target=${target}`,
+			...(process.env.PI_BUILD_EXECUTABLE ? [`--compile-executable-path=${process.env.PI_BUILD_EXECUTABLE}`] : []),
+		]
+	: [];
 
 const args = [
 	"build",
@@ -40,6 +76,8 @@ const args = [
 	"jiti",
 	"--external",
 	"jiti/static",
+	...defines,
+	...targetArgs,
 	join(root, "src", "main.ts"),
 	"--outfile",
 	outfile,
@@ -85,8 +123,10 @@ async function recordOrder(dir: string): Promise<string[]> {
 }
 
 const started = performance.now();
-compile([]);
-if (process.env.PI_BUILD_NO_ORDER !== "1") {
+const givenOrder = process.env.PI_BUILD_ORDER_FILES;
+if (givenOrder) compile([`--bytecode-order=${givenOrder}`]);
+else compile([]);
+if (!givenOrder && process.env.PI_BUILD_NO_ORDER !== "1") {
 	const dir = mkdtempSync(join(tmpdir(), "pi-build-order-"));
 	try {
 		let files: string[] | undefined;
@@ -96,7 +136,14 @@ if (process.env.PI_BUILD_NO_ORDER !== "1") {
 			// The first build is a complete binary; only its start-up layout is left unoptimised.
 			console.warn(`build: no bytecode order recorded (${error instanceof Error ? error.message : String(error)})`);
 		}
-		if (files) compile([`--bytecode-order=${files.join(",")}`]);
+		if (files) {
+			compile([`--bytecode-order=${files.join(",")}`]);
+			const keep = process.env.PI_BUILD_KEEP_ORDER;
+			if (keep) {
+				mkdirSync(keep, { recursive: true });
+				for (const file of files) copyFileSync(file, join(keep, basename(file)));
+			}
+		}
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}

@@ -3,7 +3,16 @@
  * the CLI. This is the one top-level catch: user errors print their one line, anything else is a bug and prints
  * its stack. Both exit non-zero.
  */
-import { flushStdio, printTimings, timing, UserError, VERSION, writeStderr, writeStdout } from "./util/index.ts";
+import {
+	flushStdio,
+	printTimings,
+	timing,
+	UserError,
+	VERSION,
+	verboseVersion,
+	writeStderr,
+	writeStdout,
+} from "./util/index.ts";
 
 const argv = process.argv.slice(2);
 
@@ -14,6 +23,10 @@ if (typeof Bun !== "undefined") setTimeout(() => Bun.unsafe.setJITPolicy?.(1), 1
 async function run(): Promise<number> {
 	if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
 		writeStdout(`${VERSION}\n`);
+		return 0;
+	}
+	if (argv.length === 2 && argv.includes("--verbose") && (argv.includes("--version") || argv.includes("-v"))) {
+		writeStdout(verboseVersion());
 		return 0;
 	}
 	timing("entry module");

@@ -7,7 +7,7 @@ import { exportSessionFileHtml, type StdoutTakeover, takeOverStdout } from "../m
 import { startExtensionHost } from "../runtime/index.ts";
 import { HOST_PACKAGES, loadVirtualModules } from "../sdk/index.ts";
 import { SessionManager } from "../session/index.ts";
-import { errorMessage, timing, UserError, VERSION, writeStderr, writeStdout } from "../util/index.ts";
+import { errorMessage, timing, UserError, VERSION, verboseVersion, writeStderr, writeStdout } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
 import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-registrations.ts";
 import { renderHelp } from "./help.ts";
@@ -28,7 +28,7 @@ const err = writeStderr;
 export async function main(argv: readonly string[]): Promise<number> {
 	const args = parseArgs(argv);
 	if (args.flags.get("version")) {
-		out(`${VERSION}\n`);
+		out(args.flags.get("verbose") === true ? verboseVersion() : `${VERSION}\n`);
 		return 0;
 	}
 	const cwd = process.cwd();

@@ -11,4 +11,4 @@ export { printTimings, timing } from "./timings.ts";
 export { Kind as TypeBoxKind, typebox } from "./typebox.ts";
 export { typebox1 } from "./typebox1.ts";
 export { uuidv7 } from "./uuid.ts";
-export { APP_NAME, PI_COMPAT_VERSION, VERSION } from "./version.ts";
+export { APP_NAME, type BuildInfo, buildInfo, PI_COMPAT_VERSION, VERSION, verboseVersion } from "./version.ts";

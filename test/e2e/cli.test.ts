@@ -15,6 +15,25 @@ describe("pi command line", () => {
 		}
 	});
 
+	test("--version --verbose adds the commit, build date, Bun version and target", () => {
+		const commit = Bun.spawnSync(["git", "rev-parse", "HEAD"], { stdout: "pipe", stderr: "ignore" });
+		for (const args of [
+			["--version", "--verbose"],
+			["--verbose", "-v"],
+		]) {
+			const run = runPi(args, { home });
+			expect(run.exitCode).toBe(0);
+			const lines = run.stdout.trimEnd().split("\n");
+			expect(lines[0]).toBe(pkg.version);
+			const facts = Object.fromEntries(lines.slice(1).map((line) => line.split(": ", 2) as [string, string]));
+			expect(Object.keys(facts)).toEqual(["commit", "built", "bun", "target"]);
+			if (commit.exitCode === 0) expect(facts.commit).toStartWith(commit.stdout.toString().trim().slice(0, 12));
+			expect(facts.bun).toBe(Bun.version);
+			expect(facts.target).toBe(`bun-${process.platform}-${process.arch}`);
+			expect(Number.isNaN(Date.parse(facts.built as string))).toBe(false);
+		}
+	});
+
 	test("--help lists the options", () => {
 		const run = runPi(["--help"], { home });
 		expect(run.exitCode).toBe(0);
