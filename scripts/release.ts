@@ -1,13 +1,14 @@
 /**
  * `npm run release`: builds pi for every platform from this machine, offline once the Bun runtimes are cached.
  *
- *   bun scripts/release.ts [--out <dir>] [--targets linux-x64,darwin-arm64,…] [--pin]
+ *   bun scripts/release.ts [--out <dir>] [--targets linux-x64,darwin-arm64,…] [--base-url <url>] [--pin]
  *
  * Writes `pi-<target>.tar.gz` (`.zip` for Windows) per target, `SHA256SUMS`, and `manifest.json` (version, commit,
  * date, Bun version, and per target the archive, its size and sha256, and the binary's size) into `--out`
  * (default dist/release). The same commit builds the same bytes: runtimes are pinned (scripts/release/runtimes.ts),
  * the build date is the commit's, and archives are written deterministically. `--pin` records the registry's
- * integrity of the runtimes for the Bun version in package.json, then exits.
+ * integrity of the runtimes for the Bun version in package.json, then exits. `install.sh` is copied next to the
+ * assets with `--base-url` (the release site, laid out like a GitHub releases page) as its default download site.
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -142,6 +143,11 @@ async function main(): Promise<void> {
 		),
 	};
 	writeFileSync(join(out, "manifest.json"), `${JSON.stringify(manifest, null, "\t")}\n`);
+	const installer = readFileSync(join(root, "scripts", "install.sh"), "utf8");
+	const baseUrl = option("--base-url");
+	writeFileSync(join(out, "install.sh"), baseUrl ? installer.replace("@PI_BASE_URL@", baseUrl) : installer, {
+		mode: 0o755,
+	});
 	const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 	for (const b of built) {
 		console.log(
