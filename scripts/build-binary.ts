@@ -18,7 +18,7 @@
  * - another platform (the release script): `PI_BUILD_TARGET` (a Bun target such as `bun-darwin-arm64`) with
  *   `PI_BUILD_EXECUTABLE` (that target's Bun runtime), `PI_BUILD_OUTFILE`, and `PI_BUILD_ORDER_FILES` (orders
  *   recorded by a host build, since a foreign binary cannot run here). `PI_BUILD_KEEP_ORDER=<dir>` keeps the
- *   orders this build records.
+ *   orders this build records. `PI_BUILD_RELEASE_BASE` is the release site `pi update` reads.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,6 +51,7 @@ const defines = [
 	["PI_BUILD_COMMIT", built.commit],
 	["PI_BUILD_DATE", built.date],
 	["PI_BUILD_TARGET", target ?? `bun-${process.platform}-${process.arch}`],
+	...(process.env.PI_BUILD_RELEASE_BASE ? [["PI_BUILD_RELEASE_BASE", process.env.PI_BUILD_RELEASE_BASE]] : []),
 ].flatMap(([name, value]) => ["--define", `${name}=${JSON.stringify(value)}`]);
 const targetArgs = target
 	? [

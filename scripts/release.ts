@@ -97,7 +97,9 @@ async function main(): Promise<void> {
 		for (const target of targets) {
 			const started = performance.now();
 			const binaryPath = join(work, target.name, executableName(target));
+			const releaseBase = option("--base-url");
 			build({
+				...(releaseBase ? { PI_BUILD_RELEASE_BASE: releaseBase } : {}),
 				PI_BUILD_TARGET: target.bunTarget,
 				PI_BUILD_EXECUTABLE: runtimeFor(target),
 				PI_BUILD_OUTFILE: binaryPath,

@@ -1,9 +1,11 @@
 /**
  * Deterministic archives for release assets, written by hand so the same input gives the same bytes on every
  * machine: `.tar.gz` (ustar, owner 0, fixed mtime) and `.zip` (deflate, fixed DOS time), plus a reader for the
- * `.tgz` packages npm serves.
+ * `.tgz` packages npm serves (`readTgz`, shared with `pi update`).
  */
 import { deflateRawSync } from "node:zlib";
+
+export { readTgz } from "../../src/util/tgz.ts";
 
 export interface ArchiveEntry {
 	name: string;
@@ -105,38 +107,6 @@ export function zip(entries: readonly ArchiveEntry[], mtime: number): Uint8Array
 	end.setUint32(12, centralBytes.length, true);
 	end.setUint32(16, offset, true);
 	return concat([...locals, centralBytes, new Uint8Array(end.buffer)]);
-}
-
-/** The files of a gzip-compressed tar (an npm package), by path. */
-export function readTgz(bytes: Uint8Array): Map<string, Uint8Array> {
-	const tar = Bun.gunzipSync(bytes as Uint8Array<ArrayBuffer>);
-	const files = new Map<string, Uint8Array>();
-	const text = (from: number, length: number) => {
-		const slice = tar.subarray(from, from + length);
-		const zero = slice.indexOf(0);
-		return new TextDecoder().decode(zero >= 0 ? slice.subarray(0, zero) : slice);
-	};
-	let offset = 0;
-	let longName: string | undefined;
-	while (offset + 512 <= tar.length) {
-		const name = text(offset, 100);
-		if (name === "") break;
-		const size = Number.parseInt(text(offset + 124, 12).trim() || "0", 8);
-		const type = text(offset + 156, 1);
-		const prefix = text(offset + 345, 155);
-		const body = tar.subarray(offset + 512, offset + 512 + size);
-		if (type === "x") {
-			const path = /(?:^|\n)\d+ path=([^\n]*)\n/.exec(new TextDecoder().decode(body));
-			longName = path?.[1];
-		} else if (type === "0" || type === "") {
-			files.set(longName ?? (prefix ? `${prefix}/${name}` : name), body);
-			longName = undefined;
-		} else {
-			longName = undefined;
-		}
-		offset += 512 + Math.ceil(size / 512) * 512;
-	}
-	return files;
 }
 
 export function concat(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {

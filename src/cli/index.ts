@@ -26,6 +26,10 @@ const out = writeStdout;
 const err = writeStderr;
 
 export async function main(argv: readonly string[]): Promise<number> {
+	if (argv[0] === "update") {
+		const { runUpdate } = await import("./update/index.ts");
+		return runUpdate(argv.slice(1), { say: (line) => out(`${line}\n`) });
+	}
 	const args = parseArgs(argv);
 	if (args.flags.get("version")) {
 		out(args.flags.get("verbose") === true ? verboseVersion() : `${VERSION}\n`);

@@ -7,6 +7,7 @@ export { isGlob, matchGlob } from "./glob.ts";
 export { expandHome, homeDir } from "./home.ts";
 export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "./resource-patterns.ts";
 export { flushStdio, readStdinIfPiped, writeStderr, writeStdout } from "./stdio.ts";
+export { readTgz } from "./tgz.ts";
 export { printTimings, timing } from "./timings.ts";
 export { Kind as TypeBoxKind, typebox } from "./typebox.ts";
 export { typebox1 } from "./typebox1.ts";

@@ -55,6 +55,14 @@ export function startReleaseSite(): ReleaseSite {
 				sums.push(`${createHash("sha256").update(archive).digest("hex")}  ${name}\n`);
 			}
 			assets.set("SHA256SUMS", new TextEncoder().encode(sums.join("")));
+			const targets: Record<string, { file: string; size: number; sha256: string }> = {};
+			for (const target of TARGETS) {
+				const file = archiveName(target);
+				const body = assets.get(file);
+				if (body)
+					targets[target.name] = { file, size: body.length, sha256: createHash("sha256").update(body).digest("hex") };
+			}
+			assets.set("manifest.json", new TextEncoder().encode(JSON.stringify({ version, targets })));
 			releases.set(version, assets);
 			latest = version;
 		},
