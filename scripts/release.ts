@@ -7,7 +7,7 @@
  * date, Bun version, and per target the archive, its size and sha256, and the binary's size) into `--out`
  * (default dist/release). The same commit builds the same bytes: runtimes are pinned (scripts/release/runtimes.ts),
  * the build date is the commit's, and archives are written deterministically. `--pin` records the registry's
- * integrity of the runtimes for the Bun version in package.json, then exits. `install.sh` is copied next to the
+ * integrity of the runtimes for the Bun version in package.json, then exits. `install.sh` and `install.ps1` are copied next to the
  * assets with `--base-url` (the release site, laid out like a GitHub releases page) as its default download site.
  */
 import { createHash } from "node:crypto";
@@ -145,11 +145,11 @@ async function main(): Promise<void> {
 		),
 	};
 	writeFileSync(join(out, "manifest.json"), `${JSON.stringify(manifest, null, "\t")}\n`);
-	const installer = readFileSync(join(root, "scripts", "install.sh"), "utf8");
 	const baseUrl = option("--base-url");
-	writeFileSync(join(out, "install.sh"), baseUrl ? installer.replace("@PI_BASE_URL@", baseUrl) : installer, {
-		mode: 0o755,
-	});
+	for (const script of ["install.sh", "install.ps1"]) {
+		const text = readFileSync(join(root, "scripts", script), "utf8");
+		writeFileSync(join(out, script), baseUrl ? text.replace("@PI_BASE_URL@", baseUrl) : text, { mode: 0o755 });
+	}
 	const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 	for (const b of built) {
 		console.log(
