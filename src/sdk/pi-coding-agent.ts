@@ -102,6 +102,7 @@ export {
 	compact,
 	convertToLlm,
 	createAgentSession,
+	ExtensionRunner,
 	generateBranchSummary,
 	generateSummary,
 	generateSummaryWithUsage,

@@ -4,11 +4,9 @@
  * one, delete its line.
  */
 export const NOT_YET: Record<string, string> = {
-	// @earendil-works/pi-coding-agent: 10
+	// @earendil-works/pi-coding-agent: 9
 	"pi-coding-agent:AgentSessionRuntime": "pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
 	"pi-coding-agent:DefaultPackageManager": "the package manager issue",
-	"pi-coding-agent:ExtensionRunner":
-		"pi's extension runner class; ours is the extension host (issue 16 item 8, left open)",
 	"pi-coding-agent:convertToPng": "needs an image codec: a dependency decision (issue 16 item 8, left open)",
 	"pi-coding-agent:createAgentSessionFromServices":
 		"pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
