@@ -28,6 +28,32 @@ const LINE_PAIRS: [string, string][] = [
 	["let value = compute(1, 2, 3) + other;", "let result = compute(1, 3) - other + 4;"],
 ];
 
+/** Seeded random edits of random lines (words, punctuation, runs of spaces and tabs), for the word diff. */
+function randomPairs(count: number): [string, string][] {
+	let seed = 42;
+	const next = () => {
+		seed = (seed * 1103515245 + 12345) % 2147483648;
+		return seed / 2147483648;
+	};
+	const pieces = ["foo", "bar", "x", "42", "é", "(", ")", ".", ",", " ", "  ", "\t", "=", "baz_qux", "+"];
+	const pick = () => pieces[Math.floor(next() * pieces.length)] as string;
+	const line = () => Array.from({ length: 1 + Math.floor(next() * 10) }, pick).join("");
+	const edit = (text: string) => {
+		const parts = [...text];
+		for (let n = Math.floor(next() * 4); n >= 0; n--) {
+			const at = Math.floor(next() * (parts.length + 1));
+			if (next() < 0.5 && parts.length > 0) parts.splice(at, 1 + Math.floor(next() * 3));
+			else parts.splice(at, 0, pick());
+		}
+		return parts.join("");
+	};
+	return Array.from({ length: count }, () => {
+		const before = line();
+		return [before, edit(before)];
+	});
+}
+LINE_PAIRS.push(...randomPairs(300));
+
 const DIFFS: string[] = [
 	" 1 line one\n-2 old line\n+2 new line\n 3 line three",
 	"-10 \tconst a = 1;\n+10 \tconst a = 2;",
@@ -40,6 +66,9 @@ const DIFFS: string[] = [
 	"-1 trailing   \n+1 trailing",
 	"-100 hello world\n+100 hello there world\n-101 x\n 102 y",
 ];
+
+// One-line replacements of the random pairs, so the inverse highlighting is compared on them too.
+DIFFS.push(...LINE_PAIRS.slice(-60).map(([a, b], i) => `-${i + 1} ${a}\n+${i + 1} ${b}`));
 
 const PROBE = `
 const [mod, diffMod] = [await import(process.argv[2]), process.argv[3] ? await import(process.argv[3]) : undefined];
