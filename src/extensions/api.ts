@@ -70,9 +70,18 @@ export function emptyRegistrations(): ExtensionRegistrations {
 	};
 }
 
-export function createExtensionApi(extensionPath: string, events: EventBus): ExtensionApiHandle {
+export interface ExtensionApiOptions {
+	/** Flag values shared with other extensions (pi's `runtime.flagValues`); default: this extension's own. */
+	flagValues?: Map<string, boolean | string>;
+}
+
+export function createExtensionApi(
+	extensionPath: string,
+	events: EventBus,
+	options: ExtensionApiOptions = {},
+): ExtensionApiHandle {
 	const registrations = emptyRegistrations();
-	const flagValues = new Map<string, boolean | string>();
+	const flagValues = options.flagValues ?? new Map<string, boolean | string>();
 	let actions: ExtensionActions | undefined;
 	let staleMessage: string | undefined;
 	const subscriptions = new Set<() => void>();

@@ -1,4 +1,10 @@
-export { ACTION_METHODS, createExtensionApi, type ExtensionActions, type ExtensionApiHandle } from "./api.ts";
+export {
+	ACTION_METHODS,
+	createExtensionApi,
+	type ExtensionActions,
+	type ExtensionApiHandle,
+	type ExtensionApiOptions,
+} from "./api.ts";
 export * from "./context.ts";
 export {
 	type DiscoveryOptions,

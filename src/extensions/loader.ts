@@ -3,7 +3,7 @@
  * factory or a default export that is not a function yields one diagnostic for that file, and the rest still load.
  */
 import { errorMessage, firstLine } from "../util/index.ts";
-import { createExtensionApi, type ExtensionApiHandle } from "./api.ts";
+import { createExtensionApi, type ExtensionApiHandle, type ExtensionApiOptions } from "./api.ts";
 import { createBunModuleLoader } from "./bun-loader.ts";
 import type { EventBus } from "./event-bus.ts";
 import { createJitiModuleLoader } from "./jiti-loader.ts";
@@ -33,6 +33,7 @@ export async function loadExtensions(
 	entries: ExtensionEntry[],
 	moduleLoader: ModuleLoader,
 	events: EventBus,
+	apiOptions: ExtensionApiOptions = {},
 ): Promise<LoadResult> {
 	const extensions: LoadedExtensionHandle[] = [];
 	const diagnostics: ExtensionDiagnostic[] = [];
@@ -54,7 +55,7 @@ export async function loadExtensions(
 			failure(`default export is ${describeValue(factory)}, not a factory function`);
 			continue;
 		}
-		const handle = createExtensionApi(entry.path, events);
+		const handle = createExtensionApi(entry.path, events, apiOptions);
 		try {
 			await factory(handle.api);
 		} catch (error) {

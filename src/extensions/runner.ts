@@ -42,6 +42,8 @@ export interface EmitOptions {
 	signal?: AbortSignal;
 	/** Per-handler limit; a handler that has not settled in time is abandoned and counts as failed. */
 	timeoutMs?: number;
+	/** A failing handler's error is reported and then thrown from `emit` (pi's SDK runner for tool_call, user_bash). */
+	rethrow?: boolean;
 }
 
 export interface ExtensionRunner {
@@ -144,6 +146,7 @@ export function createExtensionRunner(getExtensions: () => readonly RunnerExtens
 				} catch (error) {
 					const message = errorMessage(error);
 					report(message, error);
+					if (options.rethrow) throw error;
 					if (failClosed && reducer.fail) return reducer.fail(state, message, path) as Outcome;
 					if (error instanceof AbandonedError && error.aborted) break;
 				}

@@ -116,6 +116,7 @@ export {
 export { type PromptSources, PromptState } from "./prompt-state.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
 export { type RuntimeFactory, RuntimeHost, type RuntimeStartedHook, type SessionRuntime } from "./runtime-host.ts";
+export { ExtensionRunner, type ProviderActions } from "./sdk-extension-runner.ts";
 export {
 	discoverAndLoadExtensions,
 	type ExtensionModules,

@@ -7,21 +7,26 @@
 import { join, resolve } from "node:path";
 import { agentPaths, getAgentDir, projectPaths } from "../config/index.ts";
 import {
+	ACTION_METHODS,
 	createEventBus,
 	createExtensionApi,
 	createExtensionRuntime,
 	createModuleLoader,
 	discoverExtensions,
 	type EventBus,
+	type ExtensionActions,
+	type ExtensionApiHandle,
 	type ExtensionDiagnostic,
 	type ExtensionEntry,
 	type ExtensionFactory,
-	type LoadedExtensionHandle,
 	loadExtensions,
 	type SdkExtensionRuntime,
 	type VirtualModuleTable,
 } from "../extensions/index.ts";
 import { errorMessage } from "../util/index.ts";
+import { type SdkExtension, sourceInfoOf, toSdkExtension } from "./sdk-extension-view.ts";
+
+export type { SdkExtension } from "./sdk-extension-view.ts";
 
 /** What extensions import from the host, and which package names are the host's own. */
 export interface ExtensionModules {
@@ -32,60 +37,58 @@ export interface ExtensionModules {
 /** An inline extension: a factory, optionally with a name for diagnostics. */
 export type InlineExtension = ExtensionFactory | { name?: string; factory: ExtensionFactory };
 
-export interface SdkExtension {
-	path: string;
-	resolvedPath: string;
-	sourceInfo: { path: string; source: string; scope: string; origin: string; baseDir?: string };
-	handlers: Map<string, unknown[]>;
-	tools: Map<string, { definition: unknown; extensionPath: string }>;
-	commands: Map<string, unknown>;
-	flags: Map<string, unknown>;
-	shortcuts: Map<string, unknown>;
-	messageRenderers: Map<string, unknown>;
-}
-
 export interface LoadExtensionsResult {
 	extensions: SdkExtension[];
 	errors: { path: string; error: string }[];
 	runtime: SdkExtensionRuntime;
 }
 
-const SOURCE: Record<ExtensionEntry["scope"], { source: string; scope: string }> = {
-	global: { source: "auto", scope: "user" },
-	project: { source: "auto", scope: "project" },
-	settings: { source: "local", scope: "user" },
-	cli: { source: "cli", scope: "temporary" },
-};
-
-function toSdkExtension(
-	path: string,
-	scope: ExtensionEntry["scope"] | "inline",
-	handle: LoadedExtensionHandle["handle"],
-): SdkExtension {
-	const r = handle.registrations;
-	const where = scope === "inline" ? { source: "inline", scope: "temporary" } : SOURCE[scope];
-	return {
-		path,
-		resolvedPath: path,
-		sourceInfo: { path, ...where, origin: "top-level" },
-		handlers: new Map([...r.handlers].map(([event, list]) => [event, [...list]])),
-		tools: new Map([...r.tools].map(([name, definition]) => [name, { definition, extensionPath: path }])),
-		commands: new Map([...r.commands].map(([name, command]) => [name, { name, ...command, extensionPath: path }])),
-		flags: new Map([...r.flags].map(([name, flag]) => [name, { name, ...flag, extensionPath: path }])),
-		shortcuts: new Map(r.shortcuts),
-		messageRenderers: new Map(r.messageRenderers),
+/**
+ * The extension's `pi` actions go to the shared runtime (as in pi): they throw until an `ExtensionRunner` binds
+ * a session with `bindCore`; providers registered while loading queue there with the extension's path.
+ */
+function bindToRuntime(path: string, handle: ExtensionApiHandle, runtime: SdkExtensionRuntime): void {
+	const actions: Record<string, unknown> = {
+		registerProvider: (name: string, config: unknown) => runtime.registerProvider(name, config, path),
+		toolRegistered: () => runtime.refreshTools(),
 	};
+	for (const method of ACTION_METHODS) {
+		actions[method] = (...args: unknown[]) => (runtime[method] as (...a: unknown[]) => unknown)(...args);
+	}
+	handle.bind(actions as ExtensionActions);
 }
 
-/** Providers an extension registered while loading wait on the runtime until a model runtime takes them. */
-function queueProviders(
-	result: LoadExtensionsResult,
-	extensionPath: string,
-	handle: LoadedExtensionHandle["handle"],
-): void {
-	for (const { name, config } of handle.registrations.pendingProviders.splice(0)) {
-		result.runtime.pendingProviderRegistrations.push({ name, config, extensionPath });
+/** A runtime whose `invalidate()` also retires the `pi` objects of the extensions adopted into it. */
+function sharedRuntime(): { runtime: SdkExtensionRuntime; handles: ExtensionApiHandle[] } {
+	const runtime = createExtensionRuntime();
+	const handles: ExtensionApiHandle[] = [];
+	const invalidate = runtime.invalidate;
+	runtime.invalidate = (message) => {
+		invalidate(message);
+		for (const handle of handles) handle.invalidate(message);
+	};
+	return { runtime, handles };
+}
+
+/** Flag defaults go into the shared values (pi: only where no value is set yet). */
+function seedFlagDefaults(handle: ExtensionApiHandle, runtime: SdkExtensionRuntime): void {
+	for (const [name, flag] of handle.registrations.flags) {
+		if (flag.default !== undefined && !runtime.flagValues.has(name)) runtime.flagValues.set(name, flag.default);
 	}
+}
+
+function adopt(
+	result: LoadExtensionsResult,
+	handles: ExtensionApiHandle[],
+	path: string,
+	scope: ExtensionEntry["scope"] | "inline",
+	handle: ExtensionApiHandle,
+	loaderSourceInfo: boolean,
+) {
+	result.extensions.push(toSdkExtension(path, sourceInfoOf(path, scope, loaderSourceInfo), handle));
+	handles.push(handle);
+	seedFlagDefaults(handle, result.runtime);
+	bindToRuntime(path, handle, result.runtime);
 }
 
 const errorsOf = (diagnostics: ExtensionDiagnostic[]) =>
@@ -103,6 +106,8 @@ export interface ExtensionSetOptions {
 	noDiscovery: boolean;
 	factories?: InlineExtension[];
 	eventBus?: EventBus;
+	/** Describe sources as pi's extension loader does (`discoverAndLoadExtensions`), not the resource loader. */
+	loaderSourceInfo?: boolean;
 }
 
 /** Discovers and loads one set of extensions (user, project, settings, explicit, inline, in that order). */
@@ -111,6 +116,7 @@ export async function loadExtensionSet(
 	modules: ExtensionModules,
 ): Promise<LoadExtensionsResult> {
 	const events = options.eventBus ?? createEventBus();
+	const loaderSourceInfo = options.loaderSourceInfo === true;
 	const discovery = discoverExtensions({
 		cwd: options.cwd,
 		globalDir: agentPaths.extensions(options.agentDir),
@@ -120,22 +126,17 @@ export async function loadExtensionSet(
 		noDiscovery: options.noDiscovery,
 		isHostPackage: modules.isHostPackage,
 	});
-	const result: LoadExtensionsResult = {
-		extensions: [],
-		errors: errorsOf(discovery.diagnostics),
-		runtime: createExtensionRuntime(),
-	};
+	const { runtime, handles } = sharedRuntime();
+	const result: LoadExtensionsResult = { extensions: [], errors: errorsOf(discovery.diagnostics), runtime };
 	if (discovery.entries.length > 0) {
 		const loader = await createModuleLoader(
 			await modules.virtualModules(),
 			join(agentPaths.cache(options.agentDir), "jiti"),
 		);
-		const loaded = await loadExtensions(discovery.entries, loader, events);
+		const loaded = await loadExtensions(discovery.entries, loader, events, { flagValues: result.runtime.flagValues });
 		result.errors.push(...errorsOf(loaded.diagnostics));
-		for (const { entry, handle } of loaded.extensions) {
-			result.extensions.push(toSdkExtension(entry.path, entry.scope, handle));
-			queueProviders(result, entry.path, handle);
-		}
+		for (const { entry, handle } of loaded.extensions)
+			adopt(result, handles, entry.path, entry.scope, handle, loaderSourceInfo);
 	}
 	let index = 0;
 	for (const inline of options.factories ?? []) {
@@ -143,11 +144,10 @@ export async function loadExtensionSet(
 		const factory = typeof inline === "function" ? inline : inline.factory;
 		const name = typeof inline === "function" ? undefined : inline.name;
 		const path = `<inline:${name ?? index}>`;
-		const handle = createExtensionApi(path, events);
+		const handle = createExtensionApi(path, events, { flagValues: result.runtime.flagValues });
 		try {
 			await factory(handle.api as never);
-			result.extensions.push(toSdkExtension(path, "inline", handle));
-			queueProviders(result, path, handle);
+			adopt(result, handles, path, "inline", handle, loaderSourceInfo);
 		} catch (error) {
 			result.errors.push({ path, error: errorMessage(error) });
 		}
@@ -171,6 +171,7 @@ export function discoverAndLoadExtensions(
 			settingsPaths: [],
 			paths: configuredPaths,
 			noDiscovery: false,
+			loaderSourceInfo: true,
 			...(eventBus ? { eventBus } : {}),
 		},
 		modules,

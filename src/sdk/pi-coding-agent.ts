@@ -102,6 +102,7 @@ export {
 	compact,
 	convertToLlm,
 	createAgentSession,
+	ExtensionRunner,
 	generateBranchSummary,
 	generateSummary,
 	generateSummaryWithUsage,
@@ -213,6 +214,7 @@ export {
 	type VisualTruncateResult,
 } from "../tui/index.ts";
 export { copyToClipboard, PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
+export { type RenderDiffOptions, renderDiff } from "./render-diff.ts";
 export {
 	getEditorTheme,
 	getLanguageFromPath,

@@ -267,6 +267,22 @@ describe("blocking: tool_call (fails closed)", () => {
 		expect(errors[0]).toMatchObject({ extensionPath: "/a.ts", event: "tool_call", error: "policy service down" });
 	});
 
+	test("with rethrow (pi's SDK runner), a throwing handler is reported once and its error rejects the emit", async () => {
+		const boom = new Error("policy service down");
+		const { runner, errors } = setup({
+			"/a.ts": {
+				tool_call: [
+					() => {
+						throw boom;
+					},
+				],
+			},
+		});
+		await expect(runner.emit("tool_call", call(), ctx, { rethrow: true })).rejects.toBe(boom);
+		expect(errors).toHaveLength(1);
+		expect(errors[0]).toMatchObject({ extensionPath: "/a.ts", event: "tool_call", error: "policy service down" });
+	});
+
 	test("a rejecting async handler blocks too", async () => {
 		const { runner } = setup({ "/a.ts": { tool_call: [async () => Promise.reject(new Error("denied"))] } });
 		expect(await runner.emit("tool_call", call(), ctx)).toEqual({ block: true, reason: "denied" });
