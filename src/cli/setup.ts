@@ -115,6 +115,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 	const builtins = createBuiltinTools(options.cwd, {
 		...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
+		...(settings.images?.autoResize === false ? { autoResizeImages: false } : {}),
 		...(sessionFile ? { sessionInfo: () => shellSessionInfo(session, sessionFile) } : {}),
 	});
 	// An extension tool named like a built-in one replaces it in place, as in pi.

@@ -1,0 +1,99 @@
+/**
+ * The compiled binary's read tool on images, against the mock LLM: a picture larger than 2000 px reaches the model
+ * resized, with pi's dimension note; a BMP arrives converted to PNG with the conversion note; `images.autoResize:
+ * false` sends the big picture as it is. Photon's WASM is embedded in the binary, so this also proves that it loads
+ * there with no file beside the binary.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
+import { makeTempDir } from "../helpers/tmp.ts";
+import { startMockLlm } from "../support/mock-llm/index.ts";
+import { encodeBmp, encodeImage, testPixels } from "../support/test-images.ts";
+
+const server = startMockLlm();
+afterAll(() => server.stop());
+const SLOW = 120_000;
+
+interface ToolResultBlock {
+	type: string;
+	content: { type: string; text?: string; source?: { media_type: string; data: string } }[];
+}
+
+/** Runs `pi -p` where the model reads `file` once, and returns the tool result the second request carried. */
+async function readThroughBinary(file: string, bytes: Uint8Array, settings?: object): Promise<ToolResultBlock> {
+	const home = makeTempDir("pi-home-");
+	writeMockModels(home, server.url);
+	if (settings) writeFileSync(join(home, ".pi", "agent", "settings.json"), JSON.stringify(settings));
+	const cwd = makeTempDir("pi-img-");
+	writeFileSync(join(cwd, file), bytes);
+	const before = server.requests.length;
+	server.push(
+		{ kind: "reply", toolCalls: [{ id: "t1", name: "read", arguments: { path: file } }] },
+		{ kind: "reply", text: "Seen." },
+	);
+	const run = await runPiAsync(["-p", "look at the picture"], { home, cwd });
+	expect(run.stderr).toBe("");
+	expect(run.stdout).toBe("Seen.\n");
+	const requests = server.requests.slice(before);
+	expect(requests).toHaveLength(2);
+	const result = requests[1]?.body.messages.at(-1).content[0] as ToolResultBlock;
+	expect(result.type).toBe("tool_result");
+	return result;
+}
+
+async function imageSize(base64: string): Promise<[number, number]> {
+	const { loadPhoton } = await import("../../src/tools/image-photon.ts");
+	const photon = await loadPhoton();
+	if (!photon) throw new Error("photon did not load");
+	const image = photon.PhotonImage.new_from_byteslice(Buffer.from(base64, "base64"));
+	try {
+		return [image.get_width(), image.get_height()];
+	} finally {
+		image.free();
+	}
+}
+
+describe("the read tool's images in the binary", () => {
+	test(
+		"a 2400x1200 PNG reaches the model at 2000x1000 with the dimension note",
+		async () => {
+			const png = await encodeImage(testPixels(2400, 1200), 2400, 1200, "png");
+			const result = await readThroughBinary("big.png", png);
+			const [note, image] = result.content;
+			expect(note?.text).toBe(
+				"Read image file [image/png]\n[Image: original 2400x1200, displayed at 2000x1000. Multiply coordinates by 1.20 to map to original image.]",
+			);
+			expect(image?.type).toBe("image");
+			expect(image?.source?.media_type).toBe("image/png");
+			expect(await imageSize(image?.source?.data ?? "")).toEqual([2000, 1000]);
+		},
+		SLOW,
+	);
+
+	test(
+		"a BMP is converted to PNG with the conversion note",
+		async () => {
+			const bmp = encodeBmp(testPixels(30, 20), 30, 20);
+			const result = await readThroughBinary("shot.bmp", bmp);
+			const [note, image] = result.content;
+			expect(note?.text).toBe("Read image file [image/png]\n[Image converted from image/bmp to image/png.]");
+			expect(image?.source?.media_type).toBe("image/png");
+			expect(await imageSize(image?.source?.data ?? "")).toEqual([30, 20]);
+		},
+		SLOW,
+	);
+
+	test(
+		"images.autoResize false: the big PNG is sent unchanged",
+		async () => {
+			const png = await encodeImage(testPixels(2100, 300), 2100, 300, "png");
+			const result = await readThroughBinary("wide.png", png, { images: { autoResize: false } });
+			const [note, image] = result.content;
+			expect(note?.text).toBe("Read image file [image/png]");
+			expect(image?.source?.data).toBe(Buffer.from(png).toString("base64"));
+		},
+		SLOW,
+	);
+});
