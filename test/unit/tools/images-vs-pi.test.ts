@@ -31,7 +31,7 @@ interface ResizeCase {
 }
 
 /** The result with its data replaced by a digest (and kept short in a failure message). */
-function summary(result: { data: string; [key: string]: unknown } | null): unknown {
+function summary(result: { data: string } | null): unknown {
 	if (!result) return null;
 	const digest = new Bun.CryptoHasher("sha256").update(result.data).digest("hex");
 	return { ...result, data: `${result.data.length}:${digest}` };
