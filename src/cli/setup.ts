@@ -122,6 +122,10 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 	const allTools = [...toolsByName(options, builtins).values()];
 	const tools = selectTools(options, allTools);
 	const session = createAgentSession({
+		images: {
+			autoResize: () => settings.images?.autoResize ?? true,
+			block: () => settings.images?.blockImages ?? false,
+		},
 		model,
 		thinkingLevel: thinking,
 		tools,

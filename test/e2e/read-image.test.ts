@@ -21,13 +21,18 @@ interface ToolResultBlock {
 	content: { type: string; text?: string; source?: { media_type: string; data: string } }[];
 }
 
-/** Runs `pi -p` where the model reads `file` once, and returns the tool result the second request carried. */
-async function readThroughBinary(file: string, bytes: Uint8Array, settings?: object): Promise<ToolResultBlock> {
+function workspace(file: string, bytes: Uint8Array, settings?: object): { home: string; cwd: string } {
 	const home = makeTempDir("pi-home-");
 	writeMockModels(home, server.url);
 	if (settings) writeFileSync(join(home, ".pi", "agent", "settings.json"), JSON.stringify(settings));
 	const cwd = makeTempDir("pi-img-");
 	writeFileSync(join(cwd, file), bytes);
+	return { home, cwd };
+}
+
+/** Runs `pi -p` where the model reads `file` once, and returns the tool result the second request carried. */
+async function readThroughBinary(file: string, bytes: Uint8Array, settings?: object): Promise<ToolResultBlock> {
+	const { home, cwd } = workspace(file, bytes, settings);
 	const before = server.requests.length;
 	server.push(
 		{ kind: "reply", toolCalls: [{ id: "t1", name: "read", arguments: { path: file } }] },
@@ -93,6 +98,40 @@ describe("the read tool's images in the binary", () => {
 			const [note, image] = result.content;
 			expect(note?.text).toBe("Read image file [image/png]");
 			expect(image?.source?.data).toBe(Buffer.from(png).toString("base64"));
+		},
+		SLOW,
+	);
+
+	test(
+		'images.blockImages: the request carries "Image reading is disabled." instead of the image',
+		async () => {
+			const png = await encodeImage(testPixels(20, 10), 20, 10, "png");
+			const result = await readThroughBinary("small.png", png, { images: { blockImages: true } });
+			expect(result.content).toEqual([
+				{ type: "text", text: "Read image file [image/png]" },
+				{ type: "text", text: "Image reading is disabled." },
+			]);
+		},
+		SLOW,
+	);
+
+	test(
+		"@file: a big PNG is resized when the prompt is sent, the note appended to the prompt text",
+		async () => {
+			const png = await encodeImage(testPixels(2200, 500), 2200, 500, "png");
+			const { home, cwd } = workspace("shot.png", png);
+			const before = server.requests.length;
+			server.push({ kind: "reply", text: "Nice." });
+			const run = await runPiAsync(["-p", "@shot.png", "what is this?"], { home, cwd });
+			expect(run.stderr).toBe("");
+			expect(run.stdout).toBe("Nice.\n");
+			const user = server.requests[before]?.body.messages.at(-1);
+			expect(user.content[0]).toEqual({
+				type: "text",
+				text: `<file name="${join(cwd, "shot.png")}"></file>\nwhat is this?\n\n[Image: original 2200x500, displayed at 2000x455. Multiply coordinates by 1.10 to map to original image.]`,
+			});
+			expect(user.content[1].source.media_type).toBe("image/png");
+			expect(await imageSize(user.content[1].source.data)).toEqual([2000, 455]);
 		},
 		SLOW,
 	);

@@ -9,13 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as ours from "../../../src/sdk/pi-coding-agent.ts";
 import { piReference } from "../../support/pi-reference.ts";
-import {
-	encodeBmp,
-	encodeGif,
-	encodeImage,
-	testPixels,
-	withExifOrientation,
-} from "../../support/test-images.ts";
+import { encodeBmp, encodeGif, encodeImage, testPixels, withExifOrientation } from "../../support/test-images.ts";
 
 const pi = piReference("images-vs-pi");
 const maybe = pi ? test : test.skip;
