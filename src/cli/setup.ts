@@ -116,6 +116,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
 		...(settings.images?.autoResize === false ? { autoResizeImages: false } : {}),
+		modelAcceptsImages: () => session.agent.state.model.input.includes("image"),
 		...(sessionFile ? { sessionInfo: () => shellSessionInfo(session, sessionFile) } : {}),
 	});
 	// An extension tool named like a built-in one replaces it in place, as in pi.

@@ -41,7 +41,11 @@ export interface ReadToolOptions {
 	autoResizeImages?: boolean;
 	/** Limits other than the defaults (2000×2000 px, 4.5 MB of base64). */
 	resizeOptions?: ImageResizeOptions;
+	/** Whether the current model takes images; when it says false, an image read carries pi's note about that. */
+	modelAcceptsImages?: () => boolean | undefined;
 }
+
+const NON_VISION_NOTE = "[Current model does not support images. The image will be omitted from this request.]";
 
 const DEFAULT_COUNT_BUDGET = 8 * 1024 * 1024;
 const DEFAULT_MAX_IMAGE_BYTES = 128 * 1024 * 1024;
@@ -94,6 +98,7 @@ async function locate(ops: ReadOperations, absolute: string, shown: string): Pro
 
 interface ImageReadOptions {
 	maxBytes: number;
+	modelAcceptsImages: (() => boolean | undefined) | undefined;
 	autoResizeImages: boolean;
 	resizeOptions: ImageResizeOptions | undefined;
 }
@@ -114,10 +119,12 @@ async function readImage(
 		autoResizeImages: opts.autoResizeImages,
 		...(opts.resizeOptions ? { resizeOptions: opts.resizeOptions } : {}),
 	});
+	const nonVision = opts.modelAcceptsImages?.() === false ? [NON_VISION_NOTE] : [];
 	if (!done.ok) {
-		return { content: [{ type: "text", text: `Read image file [${mimeType}]\n${done.message}` }], details: undefined };
+		const text = [`Read image file [${mimeType}]`, done.message, ...nonVision].join("\n");
+		return { content: [{ type: "text", text }], details: undefined };
 	}
-	const note = [`Read image file [${done.mimeType}]`, ...done.hints].join("\n");
+	const note = [`Read image file [${done.mimeType}]`, ...done.hints, ...nonVision].join("\n");
 	return {
 		content: [
 			{ type: "text", text: note },
@@ -167,6 +174,7 @@ export function createReadTool(
 		maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
 		autoResizeImages: options.autoResizeImages ?? true,
 		resizeOptions: options.resizeOptions,
+		modelAcceptsImages: options.modelAcceptsImages,
 	};
 
 	async function run(path: string, offset?: number, limit?: number, signal?: AbortSignal): Promise<ReadResult> {

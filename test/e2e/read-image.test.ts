@@ -135,4 +135,31 @@ describe("the read tool's images in the binary", () => {
 		},
 		SLOW,
 	);
+
+	test(
+		"a model without image input: the read result carries pi's note that the image is omitted",
+		async () => {
+			const png = await encodeImage(testPixels(20, 10), 20, 10, "png");
+			const { home, cwd } = workspace("small.png", png);
+			const mock = {
+				baseUrl: server.url,
+				api: "anthropic-messages",
+				apiKey: "k",
+				models: [{ id: "blind", input: ["text"] }],
+			};
+			writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { mock } }));
+			const before = server.requests.length;
+			server.push(
+				{ kind: "reply", toolCalls: [{ id: "t1", name: "read", arguments: { path: "small.png" } }] },
+				{ kind: "reply", text: "Cannot see." },
+			);
+			const run = await runPiAsync(["-p", "look"], { home, cwd });
+			expect(run.stdout).toBe("Cannot see.\n");
+			const result = server.requests[before + 1]?.body.messages.at(-1).content[0] as ToolResultBlock;
+			expect(result.content[0]?.text).toBe(
+				"Read image file [image/png]\n[Current model does not support images. The image will be omitted from this request.]",
+			);
+		},
+		SLOW,
+	);
 });

@@ -66,7 +66,11 @@ describe("tool-result images", () => {
 describe("prompt images", () => {
 	test("processed with their hints; one that cannot be converted becomes a hint only", async () => {
 		const bmp = image(encodeBmp(testPixels(4, 4), 4, 4), "image/bmp");
-		const broken: ImageContent = { type: "image", data: Buffer.from("nope").toString("base64"), mimeType: "image/tiff" };
+		const broken: ImageContent = {
+			type: "image",
+			data: Buffer.from("nope").toString("base64"),
+			mimeType: "image/tiff",
+		};
 		const done = await normalizePromptImages([bmp, broken], on);
 		expect(done.images.map((i) => i.mimeType)).toEqual(["image/png"]);
 		expect(done.hints).toEqual([
