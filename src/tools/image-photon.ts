@@ -51,3 +51,12 @@ export function loadPhoton(): Promise<Photon | null> {
 	});
 	return loading;
 }
+
+/**
+ * Forgets the loaded instance, so the next call compiles a fresh one. Called after Photon threw: a Rust panic
+ * inside WASM (an undecodable file can cause one) stops the call midway and may leave the instance's memory
+ * inconsistent. pi avoids the same risk by running every resize in a new worker.
+ */
+export function discardPhoton(): void {
+	loading = undefined;
+}

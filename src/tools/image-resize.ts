@@ -8,7 +8,7 @@
  */
 import { applyExifOrientation } from "./image-exif.ts";
 import type { ResizedImage } from "./image-mime.ts";
-import { loadPhoton, type PhotonImage } from "./image-photon.ts";
+import { discardPhoton, loadPhoton, type PhotonImage } from "./image-photon.ts";
 
 export interface ImageResizeOptions {
 	/** Widest result in pixels (default 2000). */
@@ -107,9 +107,14 @@ export async function resizeImage(
 			height = nextHeight;
 		}
 	} catch {
+		discardPhoton();
 		return null;
 	} finally {
-		image?.free();
+		try {
+			image?.free();
+		} catch {
+			// the instance is being discarded anyway
+		}
 	}
 }
 
@@ -124,6 +129,7 @@ export async function convertImageBytesToPng(bytes: Uint8Array): Promise<Uint8Ar
 			image.free();
 		}
 	} catch {
+		discardPhoton();
 		return null;
 	}
 }
