@@ -120,7 +120,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 		return 0;
 	}
 	const stdin = await readPipedStdin();
-	const inputs = buildInputs(stdin, readFileArguments(args.files, cwd), args.messages);
+	const inputs = buildInputs(stdin, await readFileArguments(args.files, cwd), args.messages);
 	if (inputs.length === 0) throw new UserError('Error: no prompt given (pi -p "your prompt")');
 	return runNonInteractive({
 		cwd,

@@ -2,12 +2,13 @@
  * The prompts of a non-interactive run: piped stdin, `@file` arguments and positional messages. The first prompt
  * is stdin + file contents + the first message; each further message is its own prompt. Text files are inlined as
  * `<file name="ABS_PATH">…</file>`; images (by content) are attached to the first prompt, with an empty
- * `<file name="ABS_PATH"></file>` in the text so the model knows which file each image is. Empty files are skipped.
+ * `<file name="ABS_PATH"></file>` in the text so the model knows which file each image is (holding the conversion note
+ * when a BMP was converted to PNG). Empty files are skipped.
  */
 
 import type { ImageContent } from "../ai/index.ts";
 import type { PromptInput } from "../modes/index.ts";
-import { readPathVariants, resolveToolPath, sniffImageMimeType } from "../tools/index.ts";
+import { processImage, readPathVariants, resolveToolPath, sniffImageMimeType } from "../tools/index.ts";
 import { existsSync, readFileSync, readStdinIfPiped, statSync, UserError } from "../util/index.ts";
 
 export interface FileInputs {
@@ -39,7 +40,7 @@ function readFileArgument(path: string): Buffer {
 	}
 }
 
-export function readFileArguments(files: string[], cwd: string): FileInputs {
+export async function readFileArguments(files: string[], cwd: string): Promise<FileInputs> {
 	let text = "";
 	const images: ImageContent[] = [];
 	for (const file of files) {
@@ -48,8 +49,14 @@ export function readFileArguments(files: string[], cwd: string): FileInputs {
 		if (bytes.length === 0) continue;
 		const mimeType = sniffImageMimeType(bytes);
 		if (mimeType) {
-			images.push({ type: "image", data: bytes.toString("base64"), mimeType });
-			text += `<file name="${path}"></file>\n`;
+			// Converted here when providers do not take the type (BMP); resizing happens when the prompt is sent.
+			const done = await processImage(bytes, mimeType, { autoResizeImages: false });
+			if (!done.ok) {
+				text += `<file name="${path}">${done.message}</file>\n`;
+				continue;
+			}
+			images.push({ type: "image", data: done.data, mimeType: done.mimeType });
+			text += `<file name="${path}">${done.hints.join("\n")}</file>\n`;
 		} else {
 			const content = bytes.toString("utf8").replace(/^\uFEFF/, "");
 			text += `<file name="${path}">\n${content}\n</file>\n`;

@@ -115,12 +115,18 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 	const builtins = createBuiltinTools(options.cwd, {
 		...(settings.shellPath ? { shellPath: settings.shellPath } : {}),
 		...(settings.shellCommandPrefix ? { commandPrefix: settings.shellCommandPrefix } : {}),
+		...(settings.images?.autoResize === false ? { autoResizeImages: false } : {}),
+		modelAcceptsImages: () => session.agent.state.model.input.includes("image"),
 		...(sessionFile ? { sessionInfo: () => shellSessionInfo(session, sessionFile) } : {}),
 	});
 	// An extension tool named like a built-in one replaces it in place, as in pi.
 	const allTools = [...toolsByName(options, builtins).values()];
 	const tools = selectTools(options, allTools);
 	const session = createAgentSession({
+		images: {
+			autoResize: () => settings.images?.autoResize ?? true,
+			block: () => settings.images?.blockImages ?? false,
+		},
 		model,
 		thinkingLevel: thinking,
 		tools,

@@ -23,12 +23,15 @@ import {
 } from "./prompt-input.ts";
 import { PromptState } from "./prompt-state.ts";
 import { DEFAULT_RETRY, type RetrySettings, retryDelay, sleepAbortable } from "./retry.ts";
+import { DEFAULT_IMAGE_SETTINGS, normalizePromptImages, type SessionImageSettings } from "./session-images.ts";
 
 export interface AgentSessionOptions {
 	agent: Agent;
 	retry?: RetrySettings;
 	/** The working directory the prompt names (default: the process's). */
 	cwd?: string;
+	/** How prompt images are processed (`images.autoResize`). */
+	images?: SessionImageSettings;
 }
 
 interface Run {
@@ -48,6 +51,8 @@ export class AgentSession {
 	retry: RetrySettings;
 	/** The prompt and tool loadout the transcript declares (see prompt-state.ts). */
 	readonly promptState: PromptState;
+	/** `images.autoResize` / `images.blockImages` as this session reads them. */
+	readonly images: SessionImageSettings;
 	/** Extension hooks around prompts (set by the extension bridge). */
 	promptHooks: PromptHooks = {};
 	/** Hooks run after each run, before `agent_settled` (auto-compaction). */
@@ -74,6 +79,7 @@ export class AgentSession {
 
 	constructor(options: AgentSessionOptions) {
 		this.agent = options.agent;
+		this.images = options.images ?? DEFAULT_IMAGE_SETTINGS;
 		this.retry = options.retry ?? DEFAULT_RETRY;
 		this.promptState = new PromptState(options.agent, options.cwd ?? process.cwd());
 		this.agent.subscribe(async (event) => {
@@ -196,8 +202,12 @@ export class AgentSession {
 					const start = this.promptHooks.beforeAgentStart
 						? await this.promptHooks.beforeAgentStart(expanded, input.images, options, controller.signal)
 						: { messages: [] };
+					// Images are processed after before_agent_start, their notes appended to the prompt (as pi).
+					const images = await normalizePromptImages(input.images, this.images);
 					if (!controller.signal.aborted) {
-						const messages = [userMessage(expanded, input.images), ...this.nextTurn, ...start.messages];
+						const text = images.hints.length > 0 ? `${expanded}\n\n${images.hints.join("\n")}` : expanded;
+						const user = userMessage(text, input.images ? images.images : undefined);
+						const messages = [user, ...this.nextTurn, ...start.messages];
 						this.nextTurn = [];
 						run = { messages, options, toolsBefore };
 						await this.flushAfterTurn();

@@ -8,6 +8,12 @@ import { AgentSession } from "./agent-session.ts";
 import { convertToLlm } from "./convert-to-llm.ts";
 import type { PromptSources } from "./prompt-state.ts";
 import type { RetrySettings } from "./retry.ts";
+import {
+	DEFAULT_IMAGE_SETTINGS,
+	normalizingAfterToolCall,
+	type SessionImageSettings,
+	withoutImages,
+} from "./session-images.ts";
 
 export interface CreateSessionOptions {
 	model: Model;
@@ -24,10 +30,13 @@ export interface CreateSessionOptions {
 	sessionId?: string;
 	/** Tests and SDK users may replace the provider call. */
 	streamFn?: StreamFn;
+	/** `images.autoResize` and `images.blockImages`, read when an image arrives or a request is built. */
+	images?: SessionImageSettings;
 }
 
 export function createAgentSession(options: CreateSessionOptions): AgentSession {
 	const headers = options.getHeaders?.(options.model);
+	const images = options.images ?? DEFAULT_IMAGE_SETTINGS;
 	const agent: Agent = new Agent({
 		initialState: {
 			model: options.model,
@@ -35,7 +44,8 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 			tools: options.tools,
 			systemPrompt: options.systemPrompt ?? "",
 		},
-		convertToLlm,
+		convertToLlm: (messages) => (images.block() ? withoutImages(convertToLlm(messages)) : convertToLlm(messages)),
+		afterToolCall: normalizingAfterToolCall(images),
 		getApiKey: async (): Promise<string | undefined> => options.getApiKey(agent.state.model),
 		...(options.streamFn ? { streamFn: options.streamFn } : {}),
 		...(options.sessionId ? { sessionId: options.sessionId } : {}),
@@ -45,6 +55,7 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 		agent,
 		...(options.retry ? { retry: options.retry } : {}),
 		...(options.cwd ? { cwd: options.cwd } : {}),
+		images,
 	});
 	if (options.prompt) session.promptState.enable(options.prompt);
 	return session;

@@ -29,6 +29,7 @@ import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
 import type { TreeHooks, TreeNavigationOptions } from "./navigate-tree.ts";
 import { createPromptHooks } from "./prompt-hooks.ts";
 import { installProviderHooks } from "./provider-hooks.ts";
+import { chainAfterToolCall } from "./session-images.ts";
 import { type NormalizedSystemPromptOptions, normalizeSystemPromptOptions } from "./system-prompt.ts";
 
 export interface ExtensionBridgeOptions {
@@ -156,7 +157,8 @@ export class ExtensionBridge {
 			);
 			return outcome?.block ? { block: true, reason: outcome.reason ?? "Tool execution was blocked" } : undefined;
 		};
-		agent.afterToolCall = async ({ toolCall, args, result, isError }) => {
+		// Images in results are processed after the hook (the session's own afterToolCall), as pi does.
+		agent.afterToolCall = chainAfterToolCall(async ({ toolCall, args, result, isError }) => {
 			if (!this.runner.hasHandlers("tool_result")) return undefined;
 			const patch = await this.runner.emit(
 				"tool_result",
@@ -176,7 +178,7 @@ export class ExtensionBridge {
 				...(patch.details !== undefined ? { details: patch.details } : {}),
 				...(patch.isError !== undefined ? { isError: patch.isError } : {}),
 			};
-		};
+		}, agent.afterToolCall);
 		// `context` handlers see the conversation (pi restores the prompt and tools after them); then
 		// `context_with_system` handlers get the whole transcript, and what they return is sent.
 		const previous = agent.transformContext;

@@ -19,6 +19,10 @@ export interface BuiltinToolsOptions {
 	env?: NodeJS.ProcessEnv;
 	/** The session bash commands run in (their `PI_*` variables). */
 	sessionInfo?: BashToolOptions["sessionInfo"];
+	/** Fit images the read tool attaches to the inline size limits (settings `images.autoResize`; default true). */
+	autoResizeImages?: boolean;
+	/** Whether the session's current model takes images (the read tool notes when it does not). */
+	modelAcceptsImages?: () => boolean | undefined;
 }
 
 export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {}): Map<BuiltinToolName, BuiltinTool> {
@@ -29,7 +33,10 @@ export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {
 		...(options.sessionInfo ? { sessionInfo: options.sessionInfo } : {}),
 	});
 	const tools: BuiltinTool[] = [
-		createReadTool(cwd),
+		createReadTool(cwd, {
+			...(options.autoResizeImages === false ? { autoResizeImages: false } : {}),
+			...(options.modelAcceptsImages ? { modelAcceptsImages: options.modelAcceptsImages } : {}),
+		}),
 		bash,
 		createEditTool(cwd),
 		createWriteTool(cwd),

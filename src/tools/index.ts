@@ -62,6 +62,16 @@ export {
 	type ResizedImage,
 	type SupportedImageMimeType,
 } from "./image-mime.ts";
+export {
+	convertToPng,
+	type ImageResizeOptions,
+	type NormalizeToolResultImagesOptions,
+	normalizeToolResultImages,
+	type ProcessImageOptions,
+	type ProcessImageResult,
+	processImage,
+	resizeImage,
+} from "./images.ts";
 export { createLsTool, type LsOperations, type LsToolDetails, type LsToolOptions } from "./ls.ts";
 export { normalizeToolPath, readPathVariants, resolveToolPath } from "./paths.ts";
 export {

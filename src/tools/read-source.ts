@@ -5,6 +5,7 @@
  * the tool falls back to `readFile` of the whole file. The local default implements all of them.
  */
 import { fsConstants, fsPromises } from "../util/index.ts";
+import { detectSupportedImageMimeType, IMAGE_SNIFF_LENGTH } from "./image-mime.ts";
 
 export type ReadFileKind = "file" | "directory" | "other";
 
@@ -19,7 +20,7 @@ export interface ReadOperations {
 	readFile: (absolutePath: string) => Promise<Buffer>;
 	/** Throws if the file is not readable. */
 	access: (absolutePath: string) => Promise<void>;
-	/** MIME type when the file is an image (png, jpeg, gif, webp), else null/undefined. Default: sniff content. */
+	/** MIME type when the file is an image (png, jpeg, gif, webp, bmp), else null/undefined. Default: sniff content. */
 	detectImageMimeType?: (absolutePath: string) => Promise<string | null | undefined>;
 	/** Follows symlinks (so a symlink loop rejects with code ELOOP). */
 	stat?: (absolutePath: string) => Promise<ReadFileInfo>;
@@ -27,17 +28,12 @@ export interface ReadOperations {
 	readRange?: (absolutePath: string, start: number, length: number) => Promise<Buffer>;
 }
 
-const IMAGE_SNIFF_BYTES = 16;
-
-/** Detects png, jpeg, gif and webp from the first bytes of a file. */
+/**
+ * The image type of a file's first bytes (pass at least `IMAGE_SNIFF_LENGTH` of them): png (not animated), jpeg,
+ * gif, webp or bmp, as pi's read tool recognises them.
+ */
 export function sniffImageMimeType(head: Uint8Array): string | undefined {
-	const at = (i: number) => head[i] ?? -1;
-	const ascii = (start: number, text: string) => [...text].every((ch, i) => at(start + i) === ch.charCodeAt(0));
-	if (at(0) === 0x89 && ascii(1, "PNG\r\n\x1a\n")) return "image/png";
-	if (at(0) === 0xff && at(1) === 0xd8 && at(2) === 0xff) return "image/jpeg";
-	if (ascii(0, "GIF87a") || ascii(0, "GIF89a")) return "image/gif";
-	if (ascii(0, "RIFF") && ascii(8, "WEBP")) return "image/webp";
-	return undefined;
+	return detectSupportedImageMimeType(head) ?? undefined;
 }
 
 async function localReadRange(path: string, start: number, length: number): Promise<Buffer> {
@@ -61,7 +57,7 @@ export const localReadOperations: ReadOperations = {
 		return { kind, size: info.size };
 	},
 	readRange: localReadRange,
-	detectImageMimeType: async (path) => sniffImageMimeType(await localReadRange(path, 0, IMAGE_SNIFF_BYTES)),
+	detectImageMimeType: async (path) => sniffImageMimeType(await localReadRange(path, 0, IMAGE_SNIFF_LENGTH)),
 };
 
 /** Random access to a file's bytes: ranged reads when the operations allow it, else one in-memory buffer. */

@@ -5,6 +5,8 @@
  * a small window of a huge file costs little time and memory.
  */
 import type { ImageContent, TextContent } from "../ai/index.ts";
+import { IMAGE_SNIFF_LENGTH } from "./image-mime.ts";
+import type { ImageResizeOptions } from "./images.ts";
 import { readPathVariants, resolveToolPath } from "./paths.ts";
 import description from "./read.txt" with { type: "text" };
 import {
@@ -33,14 +35,21 @@ export interface ReadToolOptions {
 	operations?: ReadOperations;
 	/** Count the lines after the window (for "N lines total") only when at most this many bytes remain. */
 	countBudget?: number;
-	/** Images larger than this are described instead of attached. */
+	/** Image files larger than this are described instead of read (they would not fit any provider anyway). */
 	maxImageBytes?: number;
+	/** Fit images to the inline size limits before attaching them (settings `images.autoResize`; default true). */
+	autoResizeImages?: boolean;
+	/** Limits other than the defaults (2000×2000 px, 4.5 MB of base64). */
+	resizeOptions?: ImageResizeOptions;
+	/** Whether the current model takes images; when it says false, an image read carries pi's note about that. */
+	modelAcceptsImages?: () => boolean | undefined;
 }
 
+const NON_VISION_NOTE = "[Current model does not support images. The image will be omitted from this request.]";
+
 const DEFAULT_COUNT_BUDGET = 8 * 1024 * 1024;
-const DEFAULT_MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const DEFAULT_MAX_IMAGE_BYTES = 128 * 1024 * 1024;
 const SAMPLE_BYTES = 8 * 1024;
-const IMAGE_MIME_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 type Content = (TextContent | ImageContent)[];
 type ReadResult = { content: Content; details: ReadToolDetails | undefined };
@@ -87,17 +96,39 @@ async function locate(ops: ReadOperations, absolute: string, shown: string): Pro
 	throw describeError(firstError, shown);
 }
 
-async function readImage(source: ByteSource, mimeType: string, path: string, maxBytes: number): Promise<ReadResult> {
-	const note = `Read image file [${mimeType}]`;
-	if (source.size > maxBytes) {
-		const text = `${note}\nImage not attached: ${path} is ${formatSize(source.size)}, over the ${formatSize(maxBytes)} limit.`;
+interface ImageReadOptions {
+	maxBytes: number;
+	modelAcceptsImages: (() => boolean | undefined) | undefined;
+	autoResizeImages: boolean;
+	resizeOptions: ImageResizeOptions | undefined;
+}
+
+/** An image file as the model gets it: converted to a type it takes and fitted to the limits, with pi's notes. */
+async function readImage(
+	source: ByteSource,
+	mimeType: string,
+	path: string,
+	opts: ImageReadOptions,
+): Promise<ReadResult> {
+	if (source.size > opts.maxBytes) {
+		const text = `Read image file [${mimeType}]\nImage not attached: ${path} is ${formatSize(source.size)}, over the ${formatSize(opts.maxBytes)} limit.`;
 		return { content: [{ type: "text", text }], details: undefined };
 	}
-	const data = (await source.readAll()).toString("base64");
+	const { processImage } = await import("./images.ts");
+	const done = await processImage(await source.readAll(), mimeType, {
+		autoResizeImages: opts.autoResizeImages,
+		...(opts.resizeOptions ? { resizeOptions: opts.resizeOptions } : {}),
+	});
+	const nonVision = opts.modelAcceptsImages?.() === false ? [NON_VISION_NOTE] : [];
+	if (!done.ok) {
+		const text = [`Read image file [${mimeType}]`, done.message, ...nonVision].join("\n");
+		return { content: [{ type: "text", text }], details: undefined };
+	}
+	const note = [`Read image file [${done.mimeType}]`, ...done.hints, ...nonVision].join("\n");
 	return {
 		content: [
 			{ type: "text", text: note },
-			{ type: "image", data, mimeType },
+			{ type: "image", data: done.data, mimeType: done.mimeType },
 		],
 		details: undefined,
 	};
@@ -139,7 +170,12 @@ export function createReadTool(
 ): BuiltinTool<typeof readSchema, ReadToolDetails | undefined> {
 	const ops = options.operations ?? localReadOperations;
 	const countBudget = options.countBudget ?? DEFAULT_COUNT_BUDGET;
-	const maxImageBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
+	const imageOptions: ImageReadOptions = {
+		maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES,
+		autoResizeImages: options.autoResizeImages ?? true,
+		resizeOptions: options.resizeOptions,
+		modelAcceptsImages: options.modelAcceptsImages,
+	};
 
 	async function run(path: string, offset?: number, limit?: number, signal?: AbortSignal): Promise<ReadResult> {
 		const [absolute, info] = await locate(ops, resolveToolPath(path, cwd), path);
@@ -153,9 +189,9 @@ export function createReadTool(
 		);
 		const mimeType = ops.detectImageMimeType
 			? await ops.detectImageMimeType(absolute)
-			: sniffImageMimeType(await source.read(0, 16));
+			: sniffImageMimeType(await source.read(0, IMAGE_SNIFF_LENGTH));
 		throwIfAborted(signal);
-		if (mimeType && IMAGE_MIME_TYPES.has(mimeType)) return readImage(source, mimeType, path, maxImageBytes);
+		if (mimeType) return readImage(source, mimeType, path, imageOptions);
 
 		if (looksBinary(await source.read(0, SAMPLE_BYTES))) {
 			const text = `Binary file, ${source.size} bytes: ${path} (contents not shown; inspect it with bash, e.g. file or xxd)`;

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildInputs, readFileArguments } from "../../../src/cli/inputs.ts";
 import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
+import { encodeBmp, testPixels } from "../../support/test-images.ts";
 
 const PNG = Buffer.from(
 	"89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f1a0000000049454e44ae426082",
@@ -26,8 +27,8 @@ describe("readFileArguments", () => {
 		else process.env.HOME = savedHome;
 	});
 
-	test("text files are inlined with their absolute path, in order; a BOM is dropped", () => {
-		const result = readFileArguments(["a.txt", "sub/b.md", "bom.txt", "~/h.txt"], cwd);
+	test("text files are inlined with their absolute path, in order; a BOM is dropped", async () => {
+		const result = await readFileArguments(["a.txt", "sub/b.md", "bom.txt", "~/h.txt"], cwd);
 		expect(result.text).toBe(
 			`<file name="${join(cwd, "a.txt")}">\nalpha\n\n</file>\n` +
 				`<file name="${join(cwd, "sub/b.md")}">\n# b\n</file>\n` +
@@ -37,19 +38,38 @@ describe("readFileArguments", () => {
 		expect(result.images).toEqual([]);
 	});
 
-	test("an image is attached, and named by an empty file tag; empty files are skipped", () => {
-		const result = readFileArguments(["pic.png", "empty.txt", join(cwd, "a.txt")], cwd);
+	test("an image is attached, and named by an empty file tag; empty files are skipped", async () => {
+		const result = await readFileArguments(["pic.png", "empty.txt", join(cwd, "a.txt")], cwd);
 		expect(result.images).toEqual([{ type: "image", data: PNG.toString("base64"), mimeType: "image/png" }]);
 		expect(result.text).toBe(
 			`<file name="${join(cwd, "pic.png")}"></file>\n<file name="${join(cwd, "a.txt")}">\nalpha\n\n</file>\n`,
 		);
 	});
 
-	test("a missing file, a directory or a FIFO is a one-line user error", () => {
-		expect(() => readFileArguments(["nope.txt"], cwd)).toThrow(`Error: File not found: ${join(cwd, "nope.txt")}`);
-		expect(() => readFileArguments(["dir"], cwd)).toThrow(`Error: not a regular file: ${join(cwd, "dir")}`);
+	test("a BMP is converted to PNG, the note inside its file tag; an undecodable image is named with pi's note", async () => {
+		writeFileSync(join(cwd, "shot.bmp"), encodeBmp(testPixels(3, 2), 3, 2));
+		const result = await readFileArguments(["shot.bmp"], cwd);
+		expect(result.images).toHaveLength(1);
+		expect(result.images[0]?.mimeType).toBe("image/png");
+		expect(result.text).toBe(
+			`<file name="${join(cwd, "shot.bmp")}">[Image converted from image/bmp to image/png.]</file>\n`,
+		);
+		const bmp = Buffer.from(encodeBmp(testPixels(3, 2), 3, 2));
+		writeFileSync(join(cwd, "bad.bmp"), Buffer.concat([bmp.subarray(0, 30), Buffer.alloc(4)]));
+		const bad = await readFileArguments(["bad.bmp"], cwd);
+		expect(bad).toEqual({
+			images: [],
+			text: `<file name="${join(cwd, "bad.bmp")}">[Image omitted: could not be converted to a supported inline image format.]</file>\n`,
+		});
+	});
+
+	test("a missing file, a directory or a FIFO is a one-line user error", async () => {
+		await expect(readFileArguments(["nope.txt"], cwd)).rejects.toThrow(
+			`Error: File not found: ${join(cwd, "nope.txt")}`,
+		);
+		await expect(readFileArguments(["dir"], cwd)).rejects.toThrow(`Error: not a regular file: ${join(cwd, "dir")}`);
 		if (Bun.spawnSync(["mkfifo", join(cwd, "pipe")]).exitCode === 0) {
-			expect(() => readFileArguments(["pipe"], cwd)).toThrow(`Error: not a regular file: ${join(cwd, "pipe")}`);
+			await expect(readFileArguments(["pipe"], cwd)).rejects.toThrow(`Error: not a regular file: ${join(cwd, "pipe")}`);
 		}
 	});
 });

@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReadTool, localReadOperations, type ReadOperations } from "../../../src/tools/read.ts";
+import { encodeBmp, encodeGif, encodeImage, testPixels } from "../../support/test-images.ts";
 
 let dir: string;
 beforeAll(() => {
@@ -184,9 +185,12 @@ describe("read tool: bad inputs", () => {
 });
 
 describe("read tool: images", () => {
-	const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(24, 1)]);
+	let png: Buffer;
+	beforeAll(async () => {
+		png = Buffer.from(await encodeImage(testPixels(4, 3), 4, 3, "png"));
+	});
 
-	test("a PNG is detected by content, whatever its name", async () => {
+	test("a PNG is detected by content, whatever its name, and sent as it is when inside the limits", async () => {
 		file("picture.dat", png);
 		const result = await read({ path: "picture.dat" });
 		expect(result.content[0]).toEqual({ type: "text", text: "Read image file [image/png]" });
@@ -194,17 +198,50 @@ describe("read tool: images", () => {
 	});
 
 	test("jpeg, gif and webp signatures; a .png name with text content is text", async () => {
-		const cases: [string, Buffer][] = [
-			["image/jpeg", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10])],
-			["image/gif", Buffer.from("GIF89a\x01\x00\x01\x00", "latin1")],
-			["image/webp", Buffer.from("RIFF\x10\x00\x00\x00WEBPVP8 ", "latin1")],
+		const pixels = testPixels(8, 6);
+		const cases: [string, Uint8Array][] = [
+			["image/jpeg", await encodeImage(pixels, 8, 6, "jpeg")],
+			["image/gif", encodeGif(pixels, 8, 6)],
+			["image/webp", await encodeImage(pixels, 8, 6, "webp")],
 		];
 		for (const [mime, bytes] of cases) {
-			file("img", bytes);
+			file("img", Buffer.from(bytes));
 			expect((await read({ path: "img" })).content[1]).toMatchObject({ type: "image", mimeType: mime });
 		}
 		file("fake.png", "just text");
 		expect(textOf(await read({ path: "fake.png" }))).toBe("just text");
+	});
+
+	test("a BMP is converted to PNG, with pi's note", async () => {
+		file("shot.bmp", Buffer.from(encodeBmp(testPixels(5, 4), 5, 4)));
+		const result = await read({ path: "shot.bmp" });
+		expect(result.content[0]).toEqual({
+			type: "text",
+			text: "Read image file [image/png]\n[Image converted from image/bmp to image/png.]",
+		});
+		expect(result.content[1]).toMatchObject({ type: "image", mimeType: "image/png" });
+	});
+
+	test("a picture over the box is resized, with the dimension note; autoResizeImages false sends it as it is", async () => {
+		const wide = Buffer.from(await encodeImage(testPixels(300, 100), 300, 100, "png"));
+		file("wide.png", wide);
+		const resized = await read({ path: "wide.png" }, { resizeOptions: { maxWidth: 150 } });
+		expect(textOf(resized)).toBe(
+			"Read image file [image/png]\n[Image: original 300x100, displayed at 150x50. Multiply coordinates by 2.00 to map to original image.]",
+		);
+		const raw = await read({ path: "wide.png" }, { resizeOptions: { maxWidth: 150 }, autoResizeImages: false });
+		expect(raw.content[1]).toEqual({ type: "image", mimeType: "image/png", data: wide.toString("base64") });
+	});
+
+	test("an image that cannot be decoded is omitted with pi's note", async () => {
+		file("broken.png", Buffer.concat([png.subarray(0, 33), Buffer.alloc(64, 7)]));
+		const result = await read({ path: "broken.png" });
+		expect(result.content).toEqual([
+			{
+				type: "text",
+				text: "Read image file [image/png]\n[Image omitted: could not be resized below the inline image size limit.]",
+			},
+		]);
 	});
 
 	test("an image over the size limit is described, not attached", async () => {
