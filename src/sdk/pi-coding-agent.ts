@@ -213,6 +213,7 @@ export {
 	type VisualTruncateResult,
 } from "../tui/index.ts";
 export { copyToClipboard, PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
+export { type MainOptions, main, type PiArgs as Args, parseArgs } from "./cli-entry.ts";
 export {
 	getEditorTheme,
 	getLanguageFromPath,

@@ -4,7 +4,7 @@
  * one, delete its line.
  */
 export const NOT_YET: Record<string, string> = {
-	// @earendil-works/pi-coding-agent: 11
+	// @earendil-works/pi-coding-agent: 9
 	"pi-coding-agent:AgentSessionRuntime": "pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
 	"pi-coding-agent:DefaultPackageManager": "the package manager issue",
 	"pi-coding-agent:ExtensionRunner":
@@ -14,8 +14,6 @@ export const NOT_YET: Record<string, string> = {
 		"pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
 	"pi-coding-agent:createAgentSessionRuntime":
 		"pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
-	"pi-coding-agent:main": "pi's CLI entry as a library call (issue 16 item 8, left open)",
-	"pi-coding-agent:parseArgs": "pi's CLI entry as a library call (issue 16 item 8, left open)",
 	"pi-coding-agent:renderDiff": "the interactive-mode issue (diff rendering of the edit tool)",
 	"pi-coding-agent:resizeImage": "needs an image codec: a dependency decision (issue 16 item 8, left open)",
 	"pi-coding-agent:runPrintMode": "pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
