@@ -4,7 +4,7 @@
  */
 import { Agent, type AgentTool, type StreamFn, type ThinkingLevel } from "../agent/index.ts";
 import type { Model } from "../ai/index.ts";
-import { AgentSession } from "./agent-session.ts";
+import { AgentSession, type AgentSessionOptions } from "./agent-session.ts";
 import { convertToLlm } from "./convert-to-llm.ts";
 import type { PromptSources } from "./prompt-state.ts";
 import type { RetrySettings } from "./retry.ts";
@@ -24,6 +24,8 @@ export interface CreateSessionOptions {
 	sessionId?: string;
 	/** Tests and SDK users may replace the provider call. */
 	streamFn?: StreamFn;
+	/** Builds the session object (the SDK's pi-shaped session); default `new AgentSession`. */
+	construct?: (options: AgentSessionOptions) => AgentSession;
 }
 
 export function createAgentSession(options: CreateSessionOptions): AgentSession {
@@ -41,11 +43,12 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 		...(options.sessionId ? { sessionId: options.sessionId } : {}),
 		...(headers && Object.keys(headers).length > 0 ? { streamOptions: { headers } } : {}),
 	});
-	const session = new AgentSession({
+	const sessionOptions: AgentSessionOptions = {
 		agent,
 		...(options.retry ? { retry: options.retry } : {}),
 		...(options.cwd ? { cwd: options.cwd } : {}),
-	});
+	};
+	const session = options.construct ? options.construct(sessionOptions) : new AgentSession(sessionOptions);
 	if (options.prompt) session.promptState.enable(options.prompt);
 	return session;
 }

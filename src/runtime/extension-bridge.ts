@@ -32,7 +32,8 @@ import { installProviderHooks } from "./provider-hooks.ts";
 import { type NormalizedSystemPromptOptions, normalizeSystemPromptOptions } from "./system-prompt.ts";
 
 export interface ExtensionBridgeOptions {
-	host: ExtensionHost;
+	/** The loaded extensions (the CLI's extension host, or an SDK resource loader's set). */
+	host: Pick<ExtensionHost, "extensions">;
 	cwd: string;
 	mode: ExtensionMode;
 	hasUI: boolean;

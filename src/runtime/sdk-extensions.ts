@@ -88,6 +88,24 @@ function queueProviders(
 	}
 }
 
+/** The live extension handles behind a result (what a session binds its actions and hooks to). */
+const HANDLES = new WeakMap<LoadExtensionsResult, LoadedExtensionHandle[]>();
+
+/** The loaded extensions of a result made here, as the runtime uses them (none for a result made elsewhere). */
+export function extensionHandlesOf(result: LoadExtensionsResult): LoadedExtensionHandle[] {
+	return HANDLES.get(result) ?? [];
+}
+
+/** An override's result keeps the handles of the extensions it still lists. */
+export function carryExtensionHandles(from: LoadExtensionsResult, to: LoadExtensionsResult): void {
+	if (from === to || HANDLES.has(to)) return;
+	const kept = new Set(to.extensions.map((extension) => extension.path));
+	HANDLES.set(
+		to,
+		extensionHandlesOf(from).filter((loaded) => kept.has(loaded.entry.path)),
+	);
+}
+
 const errorsOf = (diagnostics: ExtensionDiagnostic[]) =>
 	diagnostics.filter((d) => d.level === "error").map((d) => ({ path: d.path, error: d.message }));
 
@@ -125,6 +143,8 @@ export async function loadExtensionSet(
 		errors: errorsOf(discovery.diagnostics),
 		runtime: createExtensionRuntime(),
 	};
+	const handles: LoadedExtensionHandle[] = [];
+	HANDLES.set(result, handles);
 	if (discovery.entries.length > 0) {
 		const loader = await createModuleLoader(
 			await modules.virtualModules(),
@@ -133,6 +153,7 @@ export async function loadExtensionSet(
 		const loaded = await loadExtensions(discovery.entries, loader, events);
 		result.errors.push(...errorsOf(loaded.diagnostics));
 		for (const { entry, handle } of loaded.extensions) {
+			handles.push({ entry, handle });
 			result.extensions.push(toSdkExtension(entry.path, entry.scope, handle));
 			queueProviders(result, entry.path, handle);
 		}
@@ -146,6 +167,7 @@ export async function loadExtensionSet(
 		const handle = createExtensionApi(path, events);
 		try {
 			await factory(handle.api as never);
+			handles.push({ entry: { path, scope: "cli" }, handle });
 			result.extensions.push(toSdkExtension(path, "inline", handle));
 			queueProviders(result, path, handle);
 		} catch (error) {

@@ -4,19 +4,13 @@
  * one, delete its line.
  */
 export const NOT_YET: Record<string, string> = {
-	// @earendil-works/pi-coding-agent: 9
-	"pi-coding-agent:AgentSessionRuntime": "pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
+	// @earendil-works/pi-coding-agent: 5
 	"pi-coding-agent:DefaultPackageManager": "the package manager issue",
 	"pi-coding-agent:ExtensionRunner":
 		"pi's extension runner class; ours is the extension host (issue 16 item 8, left open)",
 	"pi-coding-agent:convertToPng": "needs an image codec: a dependency decision (issue 16 item 8, left open)",
-	"pi-coding-agent:createAgentSessionFromServices":
-		"pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
-	"pi-coding-agent:createAgentSessionRuntime":
-		"pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
 	"pi-coding-agent:renderDiff": "the interactive-mode issue (diff rendering of the edit tool)",
 	"pi-coding-agent:resizeImage": "needs an image codec: a dependency decision (issue 16 item 8, left open)",
-	"pi-coding-agent:runPrintMode": "pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
 	// @earendil-works/pi-agent-core: 1
 	"pi-agent-core:AgentHarness": "pi-agent-core's AgentHarness class (issue 16 item 8, left open)",
 	// @earendil-works/pi-ai/compat: 15

@@ -1,0 +1,167 @@
+/**
+ * pi's session SDK — `createAgentSession`, `createAgentSessionFromServices`, `AgentSessionRuntime` /
+ * `createAgentSessionRuntime` — the same script against ours (in process) and pi 0.87.1's (under Node 22), each
+ * talking to its own mock LLM process on loopback: what the script observes (model, tools, replies, messages,
+ * events, extension events, session files) must be the same.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as ours from "../../../src/sdk/pi-coding-agent.ts";
+import { piReference } from "../../support/pi-reference.ts";
+
+const pi = piReference("session-runtime-vs-pi");
+const dirs: string[] = [];
+afterAll(() => {
+	for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(prefix: string): string {
+	const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+	dirs.push(dir);
+	return dir;
+}
+
+/** A mock LLM in its own process (pi's side runs synchronously, so the server cannot live in this one). */
+async function mockServer(replies: string[]): Promise<{ url: string; stop: () => void }> {
+	const steps = join(tempDir("pi-mock-steps-"), "steps.json");
+	writeFileSync(steps, JSON.stringify(replies.map((text) => ({ kind: "reply", text }))));
+	const proc = Bun.spawn(["bun", join(import.meta.dir, "../../support/mock-llm/serve.ts"), steps], {
+		stdin: "pipe",
+		stdout: "pipe",
+		stderr: "inherit",
+	});
+	const reader = proc.stdout.getReader();
+	let text = "";
+	while (!text.includes("\n")) {
+		const { value, done } = await reader.read();
+		if (done) break;
+		text += new TextDecoder().decode(value);
+	}
+	reader.releaseLock();
+	return { url: text.trim().split("\n")[0] as string, stop: () => proc.kill() };
+}
+
+export const SETUP = `
+const fs = await import("node:fs");
+const path = await import("node:path");
+const root = args.dir;
+const write = (rel, text) => { const p = path.join(root, rel); fs.mkdirSync(path.dirname(p), { recursive: true }); fs.writeFileSync(p, text); return p; };
+const agentDir = path.join(root, "agent");
+const cwd = path.join(root, "proj");
+fs.mkdirSync(cwd, { recursive: true });
+write("agent/models.json", JSON.stringify({ providers: { mock: { baseUrl: args.baseUrl, api: "anthropic-messages", apiKey: "mock-key",
+	models: [{ id: "mock-1", reasoning: true, input: ["text"] }] } } }));
+write("agent/settings.json", JSON.stringify({ defaultProvider: "mock", defaultModel: "mock-1" }));
+globalThis.__extLog = [];
+write("agent/extensions/ext.ts", [
+	"export default function (pi) {",
+	"  const log = (line) => globalThis.__extLog.push(line);",
+	"  pi.on('session_start', (e) => log('start:' + e.reason + (e.previousSessionFile ? ':prev' : '')));",
+	"  pi.on('session_shutdown', (e) => log('shutdown:' + e.reason + (e.targetSessionFile ? ':target' : '')));",
+	"  pi.on('session_before_switch', (e) => { log('before_switch:' + e.reason); });",
+	"  pi.on('agent_end', () => log('agent_end'));",
+	"  pi.registerCommand('hello', { description: 'hi', handler: async (args, ctx) => { log('hello:' + args + ':' + ctx.cwd.endsWith('proj')); } });",
+	"  pi.registerTool({ name: 'where', label: 'Where', description: 'cwd', parameters: { type: 'object', properties: {} }, execute: async () => ({ content: [{ type: 'text', text: 'here' }], details: {} }) });",
+	"}",
+].join("\\n"));
+const roles = (messages) => messages.map((m) => m.role);
+`;
+
+const CREATE_SESSION = `${SETUP}
+const { session, extensionsResult, modelFallbackMessage } = await pi.createAgentSession({
+	cwd, agentDir, sessionManager: pi.SessionManager.inMemory(cwd), thinkingLevel: "low",
+});
+const events = [];
+session.subscribe((e) => events.push(e.type));
+await session.bindExtensions({});
+await session.prompt("hi there");
+await session.prompt("/hello world");
+const observed = {
+	model: [session.model.provider, session.model.id], thinking: session.thinkingLevel,
+	tools: session.getActiveToolNames(), text: session.getLastAssistantText(), roles: roles(session.messages),
+	stateRoles: roles(session.state.messages),
+	extensions: extensionsResult.extensions.map((e) => path.basename(e.path)), errors: extensionsResult.errors,
+	fallback: modelFallbackMessage ?? null,
+	events: [...new Set(events)].sort(), log: [...globalThis.__extLog],
+	entries: session.sessionManager.getEntries().map((e) => e.type),
+};
+session.dispose();
+return observed;
+`;
+
+const RUNTIME = `${SETUP}
+const createRuntime = async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
+	const services = await pi.createAgentSessionServices({ cwd, agentDir });
+	return { ...(await pi.createAgentSessionFromServices({ services, sessionManager, sessionStartEvent, tools: ["read", "where"] })),
+		services, diagnostics: services.diagnostics };
+};
+const sessions = path.join(root, "sessions");
+const runtime = await pi.createAgentSessionRuntime(createRuntime, { cwd, agentDir, sessionManager: pi.SessionManager.create(cwd, sessions) });
+const seen = [];
+const bind = async () => { await runtime.session.bindExtensions({}); seen.push([runtime.session.getActiveToolNames(), roles(runtime.session.messages)]); };
+await bind();
+await runtime.session.prompt("first prompt");
+const firstFile = runtime.session.sessionFile;
+const first = runtime.session;
+await runtime.newSession();
+await bind();
+const replaced = runtime.session !== first;
+await runtime.session.prompt("second prompt");
+const secondFile = runtime.session.sessionFile;
+await runtime.switchSession(firstFile);
+await bind();
+const back = runtime.session.sessionFile === firstFile;
+const text = runtime.session.getLastAssistantText();
+const userEntry = runtime.session.sessionManager.getEntries().find((e) => e.type === "message" && e.message.role === "user");
+const forked = await runtime.fork(userEntry.id);
+await bind();
+const forkRoles = roles(runtime.session.messages);
+await runtime.dispose();
+return {
+	seen, replaced, back, text, forked, forkRoles, distinct: firstFile !== secondFile,
+	files: fs.readdirSync(sessions).length, cwd: path.relative(root, runtime.cwd), diagnostics: runtime.diagnostics,
+	log: [...globalThis.__extLog],
+};
+`;
+
+async function both(script: string, replies: string[]): Promise<{ theirs: unknown; mine: unknown }> {
+	const theirDir = tempDir("pi-sdk-theirs-");
+	const myDir = tempDir("pi-sdk-ours-");
+	const theirServer = await mockServer(replies);
+	const myServer = await mockServer(replies);
+	const saved = process.env.HOME;
+	try {
+		const theirs = pi?.run(script, { dir: theirDir, baseUrl: theirServer.url }, { HOME: theirDir, PI_OFFLINE: "1" });
+		process.env.HOME = myDir;
+		const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+		const mine = await new AsyncFunction("pi", "args", script)(ours, { dir: myDir, baseUrl: myServer.url });
+		if (process.env.SHOW) console.log(JSON.stringify({ theirs, mine }, null, 1));
+		return { theirs, mine: JSON.parse(JSON.stringify(mine)) };
+	} finally {
+		process.env.HOME = saved;
+		theirServer.stop();
+		myServer.stop();
+	}
+}
+
+describe("pi's session SDK, side by side with pi 0.87.1", () => {
+	(pi ? test : test.skip)(
+		"createAgentSession: model, tools, a prompt, an extension command, events and extension events",
+		async () => {
+			const { theirs, mine } = await both(CREATE_SESSION, ["Hello from the mock."]);
+			expect(mine).toEqual(theirs as never);
+		},
+		90_000,
+	);
+
+	(pi ? test : test.skip)(
+		"AgentSessionRuntime: newSession, switchSession and fork replace the session as pi's do",
+		async () => {
+			const { theirs, mine } = await both(RUNTIME, ["One.", "Two."]);
+			expect(mine).toEqual(theirs as never);
+		},
+		90_000,
+	);
+});
