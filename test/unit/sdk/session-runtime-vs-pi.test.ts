@@ -5,11 +5,13 @@
  * events, extension events, session files) must be the same.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as ours from "../../../src/sdk/pi-coding-agent.ts";
+import { startMockProcess } from "../../support/mock-llm-process.ts";
 import { piReference } from "../../support/pi-reference.ts";
+import { SETUP } from "../../support/sdk-script-setup.ts";
 
 const pi = piReference("session-runtime-vs-pi");
 const dirs: string[] = [];
@@ -22,52 +24,6 @@ function tempDir(prefix: string): string {
 	dirs.push(dir);
 	return dir;
 }
-
-/** A mock LLM in its own process (pi's side runs synchronously, so the server cannot live in this one). */
-async function mockServer(replies: string[]): Promise<{ url: string; stop: () => void }> {
-	const steps = join(tempDir("pi-mock-steps-"), "steps.json");
-	writeFileSync(steps, JSON.stringify(replies.map((text) => ({ kind: "reply", text }))));
-	const proc = Bun.spawn(["bun", join(import.meta.dir, "../../support/mock-llm/serve.ts"), steps], {
-		stdin: "pipe",
-		stdout: "pipe",
-		stderr: "inherit",
-	});
-	const reader = proc.stdout.getReader();
-	let text = "";
-	while (!text.includes("\n")) {
-		const { value, done } = await reader.read();
-		if (done) break;
-		text += new TextDecoder().decode(value);
-	}
-	reader.releaseLock();
-	return { url: text.trim().split("\n")[0] as string, stop: () => proc.kill() };
-}
-
-export const SETUP = `
-const fs = await import("node:fs");
-const path = await import("node:path");
-const root = args.dir;
-const write = (rel, text) => { const p = path.join(root, rel); fs.mkdirSync(path.dirname(p), { recursive: true }); fs.writeFileSync(p, text); return p; };
-const agentDir = path.join(root, "agent");
-const cwd = path.join(root, "proj");
-fs.mkdirSync(cwd, { recursive: true });
-write("agent/models.json", JSON.stringify({ providers: { mock: { baseUrl: args.baseUrl, api: "anthropic-messages", apiKey: "mock-key",
-	models: [{ id: "mock-1", reasoning: true, input: ["text"] }] } } }));
-write("agent/settings.json", JSON.stringify({ defaultProvider: "mock", defaultModel: "mock-1" }));
-globalThis.__extLog = [];
-write("agent/extensions/ext.ts", [
-	"export default function (pi) {",
-	"  const log = (line) => globalThis.__extLog.push(line);",
-	"  pi.on('session_start', (e) => log('start:' + e.reason + (e.previousSessionFile ? ':prev' : '')));",
-	"  pi.on('session_shutdown', (e) => log('shutdown:' + e.reason + (e.targetSessionFile ? ':target' : '')));",
-	"  pi.on('session_before_switch', (e) => { log('before_switch:' + e.reason); });",
-	"  pi.on('agent_end', () => log('agent_end'));",
-	"  pi.registerCommand('hello', { description: 'hi', handler: async (args, ctx) => { log('hello:' + args + ':' + ctx.cwd.endsWith('proj')); } });",
-	"  pi.registerTool({ name: 'where', label: 'Where', description: 'cwd', parameters: { type: 'object', properties: {} }, execute: async () => ({ content: [{ type: 'text', text: 'here' }], details: {} }) });",
-	"}",
-].join("\\n"));
-const roles = (messages) => messages.map((m) => m.role);
-`;
 
 const CREATE_SESSION = `${SETUP}
 const { session, extensionsResult, modelFallbackMessage } = await pi.createAgentSession({
@@ -129,8 +85,8 @@ return {
 async function both(script: string, replies: string[]): Promise<{ theirs: unknown; mine: unknown }> {
 	const theirDir = tempDir("pi-sdk-theirs-");
 	const myDir = tempDir("pi-sdk-ours-");
-	const theirServer = await mockServer(replies);
-	const myServer = await mockServer(replies);
+	const theirServer = await startMockProcess(theirDir, replies);
+	const myServer = await startMockProcess(myDir, replies);
 	const saved = process.env.HOME;
 	try {
 		const theirs = pi?.run(script, { dir: theirDir, baseUrl: theirServer.url }, { HOME: theirDir, PI_OFFLINE: "1" });
