@@ -3,7 +3,9 @@
  * SYSTEM.md) and appended parts, its context files and skills, the active tools and every tool's snippet and
  * guidelines.
  */
+import { join } from "node:path";
 import type { AgentTool } from "../agent/index.ts";
+import { getDocsPath } from "../config/index.ts";
 import type { SdkResourceLoader } from "./sdk-session.ts";
 import type { SystemPromptOptions } from "./system-prompt.ts";
 
@@ -46,4 +48,14 @@ export function sdkPromptOptions(
 		contextFiles: loader.getAgentsFiles().agentsFiles,
 		skills: loader.getSkills().skills,
 	};
+}
+
+/** pi's pointer to its provider and model docs, after "No models available." and "No model selected.". */
+export function loginHelp(): string {
+	const docs = getDocsPath();
+	return [
+		"Use /login to log into a provider via OAuth or API key. See:",
+		`  ${join(docs, "providers.md")}`,
+		`  ${join(docs, "models.md")}`,
+	].join("\n");
 }

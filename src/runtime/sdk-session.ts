@@ -33,7 +33,7 @@ import { navigateTree } from "./navigate-tree.ts";
 import { DEFAULT_RETRY } from "./retry.ts";
 import { SdkAgentSession } from "./sdk-agent-session.ts";
 import { extensionHandlesOf, type LoadExtensionsResult } from "./sdk-extensions.ts";
-import { sdkPromptOptions } from "./sdk-session-prompt.ts";
+import { loginHelp, sdkPromptOptions } from "./sdk-session-prompt.ts";
 import { recordSession, recordSettings } from "./session-recorder.ts";
 import { isUsable } from "./session-settings.ts";
 
@@ -65,8 +65,7 @@ export interface SdkSessionResult {
 	modelFallbackMessage?: string;
 }
 
-const NO_MODELS =
-	"No models available. Set a provider's API key (auth.json or its environment variable) or add models.json";
+const noModels = () => `No models available. ${loginHelp()}`;
 
 export async function createSdkSession(o: SdkSessionOptions): Promise<SdkSessionResult> {
 	const registry = o.modelRuntime.modelRegistry;
@@ -74,7 +73,9 @@ export async function createSdkSession(o: SdkSessionOptions): Promise<SdkSession
 	const context = manager.buildSessionContext();
 	const continuing = context.messages.length > 0;
 	const chosen = chooseModel(o, context, continuing);
-	if (!chosen.model) throw new Error(chosen.fallback ?? NO_MODELS);
+	// pi still makes a session without a model (its prompts fail until one is set); our Agent needs a model, so
+	// the reason pi would give later is thrown now.
+	if (!chosen.model) throw new Error(chosen.fallback ?? noModels());
 	const model = chosen.model;
 	const thinkingLevel = clampThinking(model, chooseThinking(o, context, continuing, model));
 
@@ -222,7 +223,7 @@ function chooseModel(
 	let found = resolveModel(registry, { ...(provider ? { provider } : {}), ...(pattern ? { model: pattern } : {}) });
 	if (found.ok && !isUsable(registry, found.model)) found = resolveModel(registry, {});
 	if (!found.ok && (provider || pattern)) found = resolveModel(registry, {});
-	if (!found.ok) return { fallback: NO_MODELS };
+	if (!found.ok) return { fallback: noModels() };
 	return {
 		model: found.model,
 		...(fallback ? { fallback: `${fallback}. Using ${found.model.provider}/${found.model.id}` } : {}),

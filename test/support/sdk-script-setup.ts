@@ -20,7 +20,7 @@ write("agent/extensions/ext.ts", [
 	"  const log = (line) => globalThis.__extLog.push(line);",
 	"  pi.on('session_start', (e) => log('start:' + e.reason + (e.previousSessionFile ? ':prev' : '')));",
 	"  pi.on('session_shutdown', (e) => log('shutdown:' + e.reason + (e.targetSessionFile ? ':target' : '')));",
-	"  pi.on('session_before_switch', (e) => { log('before_switch:' + e.reason); });",
+	"  pi.on('session_before_switch', (e) => { log('before_switch:' + e.reason); if (globalThis.__cancelSwitch) return { cancel: true }; });",
 	"  pi.on('agent_end', () => log('agent_end'));",
 	"  pi.registerCommand('hello', { description: 'hi', handler: async (args, ctx) => { log('hello:' + args + ':' + ctx.cwd.endsWith('proj')); } });",
 	"  pi.registerTool({ name: 'where', label: 'Where', description: 'cwd', parameters: { type: 'object', properties: {} }, execute: async () => ({ content: [{ type: 'text', text: 'here' }], details: {} }) });",

@@ -82,6 +82,33 @@ return {
 };
 `;
 
+const IMPORT = `${SETUP}
+const createRuntime = async ({ cwd, agentDir, sessionManager, sessionStartEvent }) => {
+	const services = await pi.createAgentSessionServices({ cwd, agentDir });
+	return { ...(await pi.createAgentSessionFromServices({ services, sessionManager, sessionStartEvent })),
+		services, diagnostics: services.diagnostics };
+};
+const sessions = path.join(root, "sessions");
+const runtime = await pi.createAgentSessionRuntime(createRuntime, { cwd, agentDir, sessionManager: pi.SessionManager.create(cwd, sessions) });
+await runtime.session.bindExtensions({});
+await runtime.session.prompt("to be exported");
+const exported = path.join(root, "exported.jsonl");
+fs.copyFileSync(runtime.session.sessionFile, exported);
+globalThis.__cancelSwitch = true;
+const cancelled = await runtime.newSession();
+const cancelledImport = await runtime.importFromJsonl(exported);
+globalThis.__cancelSwitch = false;
+const imported = await runtime.importFromJsonl(exported);
+await runtime.session.bindExtensions({});
+const file = path.basename(runtime.session.sessionFile);
+let missing = null;
+try { await runtime.importFromJsonl(path.join(root, "nope.jsonl")); } catch (e) { missing = [e.name, e.message === "File not found: " + path.join(root, "nope.jsonl")]; }
+const result = { cancelled, cancelledImport, imported, file, missing, roles: roles(runtime.session.messages),
+	files: fs.readdirSync(sessions).filter((f) => f.endsWith(".jsonl")).length, log: [...globalThis.__extLog] };
+await runtime.dispose();
+return result;
+`;
+
 async function both(script: string, replies: string[]): Promise<{ theirs: unknown; mine: unknown }> {
 	const theirDir = tempDir("pi-sdk-theirs-");
 	const myDir = tempDir("pi-sdk-ours-");
@@ -116,6 +143,15 @@ describe("pi's session SDK, side by side with pi 0.87.1", () => {
 		"AgentSessionRuntime: newSession, switchSession and fork replace the session as pi's do",
 		async () => {
 			const { theirs, mine } = await both(RUNTIME, ["One.", "Two."]);
+			expect(mine).toEqual(theirs as never);
+		},
+		90_000,
+	);
+
+	(pi ? test : test.skip)(
+		"AgentSessionRuntime: an extension cancels a replacement; importFromJsonl copies the file in and switches to it",
+		async () => {
+			const { theirs, mine } = await both(IMPORT, ["Exported reply."]);
 			expect(mine).toEqual(theirs as never);
 		},
 		90_000,
