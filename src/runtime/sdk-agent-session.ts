@@ -7,7 +7,7 @@
  */
 import type { AssistantMessage } from "../ai/index.ts";
 import type { SettingsManager } from "../config/index.ts";
-import type { CommandDefinition, ExtensionError, ExtensionRunner } from "../extensions/index.ts";
+import type { CommandDefinition, ExtensionError, ExtensionMode, ExtensionRunner } from "../extensions/index.ts";
 import type { SessionManager } from "../session/index.ts";
 import { AgentSession } from "./agent-session.ts";
 import type { SessionListener } from "./events.ts";
@@ -19,7 +19,7 @@ import type { SdkResourceLoader } from "./sdk-session.ts";
 /** pi's `ExtensionBindings` (what `bindExtensions` accepts). */
 export interface ExtensionBindings {
 	uiContext?: Record<string, unknown>;
-	mode?: string;
+	mode?: ExtensionMode;
 	commandContextActions?: Partial<SessionControl> & { waitForIdle?: () => Promise<void> };
 	abortHandler?: () => void;
 	shutdownHandler?: () => void;
@@ -33,8 +33,8 @@ export interface SdkSessionParts {
 	resourceLoader: SdkResourceLoader;
 	modelRuntime: ModelRuntime;
 	bridge: ExtensionBridge;
-	/** The UI extensions see; `bindExtensions({ uiContext })` replaces what it forwards to. */
-	ui: { current: Record<string, unknown> };
+	/** The UI extensions see (`bindExtensions({ uiContext, mode })` replaces it): methods, mode, whether one is bound. */
+	ui: { current: Record<string, unknown>; mode: ExtensionMode; bound: boolean };
 	/** Where extension errors go; `bindExtensions({ onError })` replaces it. */
 	errors: { listener: (error: ExtensionError) => void };
 	sessionStart: SessionStartInfo;
@@ -125,7 +125,11 @@ export class SdkAgentSession extends AgentSession {
 
 	/** Binds the mode to the extensions (UI, command actions, error listener), then fires `session_start`. */
 	async bindExtensions(bindings: ExtensionBindings = {}): Promise<void> {
-		if (bindings.uiContext) this.sdk.ui.current = bindings.uiContext;
+		if (bindings.uiContext) {
+			this.sdk.ui.current = bindings.uiContext;
+			this.sdk.ui.bound = true;
+		}
+		if (bindings.mode) this.sdk.ui.mode = bindings.mode;
 		if (bindings.onError) this.sdk.errors.listener = bindings.onError;
 		const actions = bindings.commandContextActions;
 		if (actions?.newSession && actions.fork && actions.switchSession && actions.reload) {

@@ -31,7 +31,7 @@ import { clampThinking, resolveModel } from "./model-resolver.ts";
 import type { ModelRuntime } from "./model-runtime.ts";
 import { navigateTree } from "./navigate-tree.ts";
 import { DEFAULT_RETRY } from "./retry.ts";
-import { SdkAgentSession } from "./sdk-agent-session.ts";
+import { SdkAgentSession, type SdkSessionParts } from "./sdk-agent-session.ts";
 import { extensionHandlesOf, type LoadExtensionsResult } from "./sdk-extensions.ts";
 import { loginHelp, sdkPromptOptions } from "./sdk-session-prompt.ts";
 import { recordSession, recordSettings } from "./session-recorder.ts";
@@ -86,12 +86,17 @@ export async function createSdkSession(o: SdkSessionOptions): Promise<SdkSession
 	}
 	const handles = extensionHandlesOf(extensionsResult);
 	const errors = { listener: (e: ExtensionError) => writeStderr(`Extension error (${e.extensionPath}): ${e.error}\n`) };
-	const ui = { current: createNoopUi() };
+	// `bindExtensions({ uiContext, mode })` changes what extensions see: ctx.mode, ctx.hasUI and the UI they call.
+	const ui: SdkSessionParts["ui"] = { current: createNoopUi(), mode: "print", bound: false };
 	const bridge = new ExtensionBridge({
 		host: { extensions: handles },
 		cwd: o.cwd,
-		mode: "print",
-		hasUI: false,
+		get mode() {
+			return ui.mode;
+		},
+		get hasUI() {
+			return ui.bound;
+		},
 		ui: forwardingUi(ui),
 		registry,
 		projectTrusted: o.settingsManager.isProjectTrusted(),

@@ -18,11 +18,11 @@ globalThis.__extLog = [];
 write("agent/extensions/ext.ts", [
 	"export default function (pi) {",
 	"  const log = (line) => globalThis.__extLog.push(line);",
-	"  pi.on('session_start', (e) => log('start:' + e.reason + (e.previousSessionFile ? ':prev' : '')));",
+	"  pi.on('session_start', (e, ctx) => log('start:' + e.reason + (e.previousSessionFile ? ':prev' : '') + ':' + ctx.mode + ':' + ctx.hasUI));",
 	"  pi.on('session_shutdown', (e) => log('shutdown:' + e.reason + (e.targetSessionFile ? ':target' : '')));",
 	"  pi.on('session_before_switch', (e) => { log('before_switch:' + e.reason); if (globalThis.__cancelSwitch) return { cancel: true }; });",
 	"  pi.on('agent_end', () => log('agent_end'));",
-	"  pi.registerCommand('hello', { description: 'hi', handler: async (args, ctx) => { log('hello:' + args + ':' + ctx.cwd.endsWith('proj')); } });",
+	"  pi.registerCommand('hello', { description: 'hi', handler: async (args, ctx) => { log('hello:' + args + ':' + ctx.cwd.endsWith('proj') + ':' + (await ctx.ui.select('Pick', ['a', 'b']))); } });",
 	"  pi.registerTool({ name: 'where', label: 'Where', description: 'cwd', parameters: { type: 'object', properties: {} }, execute: async () => ({ content: [{ type: 'text', text: 'here' }], details: {} }) });",
 	"}",
 ].join("\\n"));

@@ -31,7 +31,7 @@ const { session, extensionsResult, modelFallbackMessage } = await pi.createAgent
 });
 const events = [];
 session.subscribe((e) => events.push(e.type));
-await session.bindExtensions({});
+await session.bindExtensions({ mode: "json", uiContext: { select: async (title, options) => title + "=" + options[1], notify: () => {} } });
 await session.prompt("hi there");
 await session.prompt("/hello world");
 const observed = {
