@@ -59,9 +59,48 @@ const list = (value: string, keepEmpty: boolean): string[] =>
 		.map((s) => s.trim())
 		.filter((s) => keepEmpty || s.length > 0);
 
+/** Markers `markPiQuirks` puts in front of tokens; `toPiArgs` takes them off again. */
+const AS_UNKNOWN = "\u0000";
+const AS_MESSAGE = "\u0001";
+const MISSING = "\u0002";
+
+/** Options pi reads as missing their value when the next argument is absent or starts with "-". */
+const NEEDS_PLAIN_VALUE = new Set(["--mode", "--use-theme", "--tui-mode"]);
+
+/**
+ * Where pi reads a token otherwise than our parser, the token is marked so our parser reports it in place (order
+ * kept): `--name=value` of a built-in option is an unknown flag to pi; `-p` takes a following `---text` as a
+ * message; a lone `-` is an unknown option; `--mode` / `--use-theme` / `--tui-mode` before an option or at the end
+ * are missing their value (and the option after them still counts).
+ */
+function markPiQuirks(argv: readonly string[]): string[] {
+	const marked: string[] = [];
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i] as string;
+		if (arg === "--") {
+			marked.push(...argv.slice(i));
+			break;
+		}
+		const next = argv[i + 1];
+		const eq = arg.indexOf("=");
+		if (arg === "-") marked.push(`-${MISSING}`);
+		else if (arg.startsWith("--") && eq > 2 && FLAG_BY_NAME.has(arg.slice(2, eq)))
+			marked.push(`--${AS_UNKNOWN}${arg.slice(2)}`);
+		else if (NEEDS_PLAIN_VALUE.has(arg) && (next === undefined || next.startsWith("-")))
+			marked.push(`-${MISSING}${arg}`);
+		else if ((arg === "-p" || arg === "--print") && next?.startsWith("---")) {
+			marked.push(arg, `${AS_MESSAGE}${next}`);
+			i++;
+		} else marked.push(arg);
+	}
+	return marked;
+}
+
 export function toPiArgs(argv: readonly string[]): PiArgs {
 	const problems: string[] = [];
-	const parsed = parseArgs(argv, problems);
+	const parsed = parseArgs(markPiQuirks(argv), problems);
+	for (const flag of parsed.unknown) flag.name = flag.name.replace(AS_UNKNOWN, "");
+	parsed.messages = parsed.messages.map((message) => (message.startsWith(AS_MESSAGE) ? message.slice(1) : message));
 	const result: PiArgs = { messages: [], fileArgs: [], unknownFlags: new Map(), diagnostics: [] };
 	const fields = result as unknown as Record<string, unknown>;
 	for (const problem of problems) readProblem(problem, result);
@@ -126,6 +165,12 @@ function readSpecial(name: string, value: FlagValue, result: PiArgs): void {
 
 /** One problem our parser collected, as pi reports it. */
 function readProblem(problem: string, result: PiArgs): void {
+	const marked = new RegExp(`^Unknown option: -${MISSING}(.*)$`).exec(problem);
+	if (marked) {
+		const option = marked[1] as string;
+		error(result, option === "" ? "Unknown option: -" : (MISSING_VALUE[option.slice(2)] as string));
+		return;
+	}
 	const missing = /^option (-{1,2}[^\s=]+) needs a value/.exec(problem);
 	if (missing) {
 		const shown = missing[1] as string;
