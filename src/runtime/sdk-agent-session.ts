@@ -169,8 +169,17 @@ export class SdkAgentSession extends AgentSession {
 		return ctx;
 	}
 
-	/** Aborts what runs, makes extension contexts stale and drops every listener. Idempotent. */
+	/**
+	 * Aborts what runs, makes extension contexts stale and drops every listener, then closes the session file (its
+	 * lock released, so the file can be opened again). Idempotent.
+	 */
 	dispose(): void {
+		this.disposeKeepingSessionFile();
+		this.sdk.sessionManager.close();
+	}
+
+	/** `dispose()` without closing the session file: the runtime hands the same manager to the next session. */
+	disposeKeepingSessionFile(): void {
 		if (this.disposed) return;
 		this.disposed = true;
 		try {

@@ -181,7 +181,6 @@ export class AgentSessionRuntime {
 		await this._session.shutdownExtensions("quit");
 		this.beforeSessionInvalidate?.();
 		this._session.dispose();
-		this._session.sessionManager.close();
 	}
 
 	private async cancelled(event: string, payload: Record<string, unknown>): Promise<boolean> {
@@ -205,7 +204,7 @@ export class AgentSessionRuntime {
 		const target = reason === "reload" ? undefined : sessionManager.getSessionFile();
 		await old.shutdownExtensions(reason, target);
 		this.beforeSessionInvalidate?.();
-		old.dispose();
+		old.disposeKeepingSessionFile();
 		if (old.sessionManager !== sessionManager) old.sessionManager.close();
 		const next = await this.createRuntime({
 			cwd,

@@ -109,6 +109,28 @@ await runtime.dispose();
 return result;
 `;
 
+const SESSIONS = `${SETUP}
+const sessions = path.join(root, "sessions");
+const a = await pi.createAgentSession({ cwd, agentDir, sessionManager: pi.SessionManager.create(cwd, sessions) });
+await a.session.prompt("saved question");
+const file = a.session.sessionFile;
+a.session.dispose();
+const b = await pi.createAgentSession({ cwd, agentDir, sessionManager: pi.SessionManager.continueRecent(cwd, sessions) });
+const continued = b.session.sessionFile === file;
+const restored = roles(b.session.messages);
+const restoredModel = [b.session.model.id, b.session.thinkingLevel, b.modelFallbackMessage ?? null];
+b.session.dispose();
+const list = await pi.SessionManager.list(cwd, sessions);
+const c = await pi.createAgentSession({ cwd, agentDir, sessionManager: pi.SessionManager.open(list[0].path) });
+const opened = c.session.sessionId === list[0].id;
+await c.session.prompt("one more");
+const after = roles(c.session.messages);
+const text = c.session.getLastAssistantText();
+c.session.dispose();
+const reread = pi.SessionManager.open(file).getEntries().map((e) => e.type);
+return { continued, restored, restoredModel, count: list.length, opened, after, text, reread };
+`;
+
 async function both(script: string, replies: string[]): Promise<{ theirs: unknown; mine: unknown }> {
 	const theirDir = tempDir("pi-sdk-theirs-");
 	const myDir = tempDir("pi-sdk-ours-");
@@ -152,6 +174,15 @@ describe("pi's session SDK, side by side with pi 0.87.1", () => {
 		"AgentSessionRuntime: an extension cancels a replacement; importFromJsonl copies the file in and switches to it",
 		async () => {
 			const { theirs, mine } = await both(IMPORT, ["Exported reply."]);
+			expect(mine).toEqual(theirs as never);
+		},
+		90_000,
+	);
+
+	(pi ? test : test.skip)(
+		"sessions: save, continue the most recent, list and open it again after dispose (the 11-sessions example)",
+		async () => {
+			const { theirs, mine } = await both(SESSIONS, ["Saved answer.", "Second answer."]);
 			expect(mine).toEqual(theirs as never);
 		},
 		90_000,
