@@ -26,13 +26,22 @@ export interface UnknownFlag {
 	nextMessageIndex?: number;
 }
 
-export function parseArgs(argv: readonly string[]): ParsedArgs {
+/**
+ * `errors`: collect each problem (its message without "Error: ") and go on with the next argument, as pi's
+ * `parseArgs` reports diagnostics; without it the first problem is thrown as a `UserError`.
+ */
+export function parseArgs(argv: readonly string[], errors?: string[]): ParsedArgs {
 	const parsed: ParsedArgs = { flags: new Map(), files: [], messages: [], unknown: [] };
 	let i = 0;
-	const takeValue = (spec: FlagSpec, shown: string, inline: string | undefined): string => {
+	const fail = (message: string): undefined => {
+		if (!errors) throw new UserError(`Error: ${message}`);
+		errors.push(message);
+		return undefined;
+	};
+	const takeValue = (spec: FlagSpec, shown: string, inline: string | undefined): string | undefined => {
 		if (inline !== undefined) return inline;
 		const next = argv[i + 1];
-		if (next === undefined) throw new UserError(`Error: option ${shown} needs a value (${spec.arg ?? "<value>"})`);
+		if (next === undefined) return fail(`option ${shown} needs a value (${spec.arg ?? "<value>"})`);
 		i++;
 		return next;
 	};
@@ -57,7 +66,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 		const inline = eq >= 0 ? body.slice(eq + 1) : undefined;
 		const spec = long ? FLAG_BY_NAME.get(name) : FLAG_BY_ALIAS.get(name);
 		if (!spec) {
-			if (!long) throw new UserError(`Error: Unknown option: ${arg}`);
+			if (!long) {
+				fail(`Unknown option: ${arg}`);
+				continue;
+			}
 			const next = argv[i + 1];
 			const unknown: UnknownFlag = { name, ...(inline !== undefined ? { inline } : {}) };
 			if (inline === undefined && next !== undefined && !next.startsWith("-") && !next.startsWith("@")) {
@@ -68,15 +80,19 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 		}
 		switch (spec.kind) {
 			case "boolean":
-				if (inline !== undefined) throw new UserError(`Error: option ${arg} takes no value`);
-				parsed.flags.set(spec.name, true);
+				if (inline !== undefined) fail(`option ${arg} takes no value`);
+				else parsed.flags.set(spec.name, true);
 				break;
-			case "value":
-				parsed.flags.set(spec.name, takeValue(spec, arg, inline));
+			case "value": {
+				const value = takeValue(spec, arg, inline);
+				if (value !== undefined) parsed.flags.set(spec.name, value);
 				break;
+			}
 			case "list": {
+				const value = takeValue(spec, arg, inline);
+				if (value === undefined) break;
 				const list = (parsed.flags.get(spec.name) as string[] | undefined) ?? [];
-				list.push(takeValue(spec, arg, inline));
+				list.push(value);
 				parsed.flags.set(spec.name, list);
 				break;
 			}

@@ -5,7 +5,7 @@
 import { getAgentDir, SettingsStore } from "../config/index.ts";
 import { exportSessionFileHtml, type StdoutTakeover, takeOverStdout } from "../modes/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
-import { HOST_PACKAGES, loadVirtualModules } from "../sdk/index.ts";
+import { HOST_PACKAGES, loadVirtualModules, type MainOptions, provideCliEntry } from "../sdk/index.ts";
 import { SessionManager } from "../session/index.ts";
 import { errorMessage, timing, UserError, VERSION, verboseVersion, writeStderr, writeStdout } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
@@ -13,6 +13,7 @@ import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-
 import { renderHelp } from "./help.ts";
 import { buildInputs, readFileArguments, readPipedStdin } from "./inputs.ts";
 import { renderModelList } from "./list-models.ts";
+import { toPiArgs } from "./pi-args.ts";
 import { runRpc } from "./rpc.ts";
 import { runNonInteractive } from "./run.ts";
 import { renderSessionList } from "./session-choice.ts";
@@ -25,7 +26,10 @@ const PRINT_MODE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload"]);
 const out = writeStdout;
 const err = writeStderr;
 
-export async function main(argv: readonly string[]): Promise<number> {
+// The SDK's `main` and `parseArgs` (pi's exports) are this command line.
+provideCliEntry({ run: (argv, options) => main(argv, options), parseArgs: toPiArgs });
+
+export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
 	if (argv[0] === "update") {
 		const { runUpdate } = await import("./update/index.ts");
 		return runUpdate(argv.slice(1), { say: (line) => out(`${line}\n`) });
@@ -54,6 +58,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 		agentDir,
 		cliPaths: (args.flags.get("extension") as string[] | undefined) ?? [],
 		noDiscovery: args.flags.get("no-extensions") === true,
+		...(options.extensionFactories ? { factories: options.extensionFactories } : {}),
 		virtualModules: loadVirtualModules,
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
 		builtinCommands: rpc ? new Set() : PRINT_MODE_COMMANDS,

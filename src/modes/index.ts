@@ -3,3 +3,4 @@ export { type JsonModeOptions, runJsonMode } from "./json.ts";
 export { type PrintModeOptions, runPrintMode } from "./print.ts";
 export { type PromptInput, parseSlashCommand, type RunPromptsOptions, runPrompts } from "./prompts.ts";
 export * from "./rpc/index.ts";
+export { type RuntimePrintModeOptions, runRuntimePrintMode } from "./runtime-print.ts";

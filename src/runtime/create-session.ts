@@ -4,7 +4,7 @@
  */
 import { Agent, type AgentTool, type StreamFn, type ThinkingLevel } from "../agent/index.ts";
 import type { Model } from "../ai/index.ts";
-import { AgentSession } from "./agent-session.ts";
+import { AgentSession, type AgentSessionOptions } from "./agent-session.ts";
 import { convertToLlm } from "./convert-to-llm.ts";
 import type { PromptSources } from "./prompt-state.ts";
 import type { RetrySettings } from "./retry.ts";
@@ -32,6 +32,8 @@ export interface CreateSessionOptions {
 	streamFn?: StreamFn;
 	/** `images.autoResize` and `images.blockImages`, read when an image arrives or a request is built. */
 	images?: SessionImageSettings;
+	/** Builds the session object (the SDK's pi-shaped session); default `new AgentSession`. */
+	construct?: (options: AgentSessionOptions) => AgentSession;
 }
 
 export function createAgentSession(options: CreateSessionOptions): AgentSession {
@@ -51,12 +53,13 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 		...(options.sessionId ? { sessionId: options.sessionId } : {}),
 		...(headers && Object.keys(headers).length > 0 ? { streamOptions: { headers } } : {}),
 	});
-	const session = new AgentSession({
+	const sessionOptions: AgentSessionOptions = {
 		agent,
 		...(options.retry ? { retry: options.retry } : {}),
 		...(options.cwd ? { cwd: options.cwd } : {}),
 		images,
-	});
+	};
+	const session = options.construct ? options.construct(sessionOptions) : new AgentSession(sessionOptions);
 	if (options.prompt) session.promptState.enable(options.prompt);
 	return session;
 }

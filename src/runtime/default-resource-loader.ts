@@ -17,6 +17,7 @@ import {
 } from "../resources/index.ts";
 import { existsSync, readFileSync } from "../util/index.ts";
 import {
+	carryExtensionHandles,
 	type ExtensionModules,
 	type InlineExtension,
 	type LoadExtensionsResult,
@@ -131,6 +132,7 @@ export class DefaultResourceLoader {
 		await this.settingsManager.reload();
 		const loaded = await this.loadExtensions();
 		this.extensionsResult = o.extensionsOverride ? o.extensionsOverride(loaded) : loaded;
+		carryExtensionHandles(loaded, this.extensionsResult);
 		this.resources = new ResourceLoader({
 			cwd: this.cwd,
 			agentDir: this.agentDir,
@@ -230,6 +232,11 @@ export class DefaultResourceLoader {
 
 	getAppendSystemPromptSources(): { path: string }[] {
 		return this.appendSystemPromptPaths.map((path) => ({ path }));
+	}
+
+	/** `/skill:name` and prompt templates expanded in a prompt's text, as the session sends it. */
+	expandInput(text: string): string {
+		return this.resources ? this.resources.expandInput(text) : text;
 	}
 
 	/** Adds skill, prompt and theme paths (as extensions contribute them); they join after the ones found so far. */

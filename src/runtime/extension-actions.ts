@@ -16,7 +16,7 @@ export interface ActionContext {
 	session: AgentSession;
 	manager: SessionManager;
 	registry: ModelRegistry;
-	host: ExtensionHost;
+	host: Pick<ExtensionHost, "commands">;
 	/** Every tool the session could activate (built-in and extension). */
 	allTools: AgentTool<any>[];
 	/** Wraps a tool registered after start-up for the agent. */

@@ -33,7 +33,8 @@ import { chainAfterToolCall } from "./session-images.ts";
 import { type NormalizedSystemPromptOptions, normalizeSystemPromptOptions } from "./system-prompt.ts";
 
 export interface ExtensionBridgeOptions {
-	host: ExtensionHost;
+	/** The loaded extensions (the CLI's extension host, or an SDK resource loader's set). */
+	host: Pick<ExtensionHost, "extensions">;
 	cwd: string;
 	mode: ExtensionMode;
 	hasUI: boolean;

@@ -25,6 +25,7 @@ import {
 	type PackageResources,
 	type VirtualModuleTable,
 } from "../extensions/index.ts";
+import type { InlineExtension } from "./sdk-extensions.ts";
 
 export interface ExtensionHostOptions {
 	cwd: string;
@@ -40,6 +41,8 @@ export interface ExtensionHostOptions {
 	isHostPackage: (name: string) => boolean;
 	/** Built-in commands of the running mode; an extension command with one of these names is skipped. */
 	builtinCommands?: ReadonlySet<string>;
+	/** Inline extensions (pi's `main(args, { extensionFactories })`), loaded after the `-e` paths as `<inline:N>`. */
+	factories?: InlineExtension[];
 	/** Force a loader (tests); default: Bun's on Bun, jiti on Node. */
 	loaderKind?: ModuleLoader["kind"];
 }
@@ -98,12 +101,22 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 	};
 	const extensions: LoadedExtensionHandle[] = [];
 	const flags = new Map<string, RegisteredFlag>();
+	const inline = inlineModules(options.factories ?? []);
+	const modules = async (entries: ExtensionEntry[]): Promise<ModuleLoader> => {
+		if (entries.every((entry) => inline.has(entry.path))) {
+			return { kind: "bun", load: async (path) => inline.get(path) as Record<string, unknown>, reset: () => {} };
+		}
+		const base = await loader();
+		return { kind: base.kind, load: (path) => Promise.resolve(inline.get(path) ?? base.load(path)), reset: () => {} };
+	};
 
 	const load = async (entries: ExtensionEntry[]): Promise<string[]> => {
 		const known = new Set(extensions.map((e) => e.entry.path));
 		const fresh = entries.filter((entry) => !known.has(entry.path));
 		const loaded =
-			fresh.length > 0 ? await loadExtensions(fresh, await loader(), events) : { extensions: [], diagnostics: [] };
+			fresh.length > 0
+				? await loadExtensions(fresh, await modules(fresh), events)
+				: { extensions: [], diagnostics: [] };
 		extensions.push(...loaded.extensions);
 		extensions.sort((a, b) => SCOPE_ORDER[a.entry.scope] - SCOPE_ORDER[b.entry.scope]);
 		const lines = loaded.diagnostics.map(formatDiagnostic);
@@ -138,7 +151,11 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		noDiscovery: options.noDiscovery,
 		isHostPackage: options.isHostPackage,
 	});
-	diagnostics.push(...discovery.diagnostics.map(formatDiagnostic), ...(await load(discovery.entries)));
+	const inlineEntries = [...inline.keys()].map((path): ExtensionEntry => ({ path, scope: "cli" }));
+	diagnostics.push(
+		...discovery.diagnostics.map(formatDiagnostic),
+		...(await load([...discovery.entries, ...inlineEntries])),
+	);
 
 	const host: ExtensionHost = {
 		onEventBusError: undefined,
@@ -186,6 +203,17 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		},
 	};
 	return host;
+}
+
+/** Inline factories as modules by their `<inline:name|N>` path. */
+function inlineModules(factories: InlineExtension[]): Map<string, Record<string, unknown>> {
+	const modules = new Map<string, Record<string, unknown>>();
+	factories.forEach((inline, index) => {
+		const factory = typeof inline === "function" ? inline : inline.factory;
+		const name = typeof inline === "function" ? undefined : inline.name;
+		modules.set(`<inline:${name ?? index + 1}>`, { default: factory });
+	});
+	return modules;
 }
 
 function registerFlags(extension: LoadedExtensionHandle, flags: Map<string, RegisteredFlag>): string[] {

@@ -116,6 +116,7 @@ export {
 export { type PromptSources, PromptState } from "./prompt-state.ts";
 export { DEFAULT_RETRY, type RetrySettings, retryDelay } from "./retry.ts";
 export { type RuntimeFactory, RuntimeHost, type RuntimeStartedHook, type SessionRuntime } from "./runtime-host.ts";
+export { type ExtensionBindings, SdkAgentSession } from "./sdk-agent-session.ts";
 export { ExtensionRunner, type ProviderActions } from "./sdk-extension-runner.ts";
 export {
 	discoverAndLoadExtensions,
@@ -135,7 +136,21 @@ export {
 	resolveModelScopeWithDiagnostics,
 	type ScopedModel as SdkScopedModel,
 } from "./sdk-model-resolver.ts";
+export {
+	createSdkSession,
+	type SdkResourceLoader,
+	type SdkSessionOptions,
+	type SdkSessionResult,
+} from "./sdk-session.ts";
 export { recordSession, recordSettings } from "./session-recorder.ts";
+export {
+	AgentSessionRuntime,
+	type CreateAgentSessionRuntimeFactory,
+	type CreateAgentSessionRuntimeResult,
+	createAgentSessionRuntime,
+	SessionImportFileNotFoundError,
+	type SessionRuntimeTarget,
+} from "./session-runtime.ts";
 export {
 	applyModel,
 	applyThinkingLevel,

@@ -19,6 +19,7 @@ import {
 	type ExtensionDiagnostic,
 	type ExtensionEntry,
 	type ExtensionFactory,
+	type LoadedExtensionHandle,
 	loadExtensions,
 	type SdkExtensionRuntime,
 	type VirtualModuleTable,
@@ -91,6 +92,24 @@ function adopt(
 	bindToRuntime(path, handle, result.runtime);
 }
 
+/** The live extension handles behind a result (what a session binds its actions and hooks to). */
+const HANDLES = new WeakMap<LoadExtensionsResult, LoadedExtensionHandle[]>();
+
+/** The loaded extensions of a result made here, as the runtime uses them (none for a result made elsewhere). */
+export function extensionHandlesOf(result: LoadExtensionsResult): LoadedExtensionHandle[] {
+	return HANDLES.get(result) ?? [];
+}
+
+/** An override's result keeps the handles of the extensions it still lists. */
+export function carryExtensionHandles(from: LoadExtensionsResult, to: LoadExtensionsResult): void {
+	if (from === to || HANDLES.has(to)) return;
+	const kept = new Set(to.extensions.map((extension) => extension.path));
+	HANDLES.set(
+		to,
+		extensionHandlesOf(from).filter((loaded) => kept.has(loaded.entry.path)),
+	);
+}
+
 const errorsOf = (diagnostics: ExtensionDiagnostic[]) =>
 	diagnostics.filter((d) => d.level === "error").map((d) => ({ path: d.path, error: d.message }));
 
@@ -128,6 +147,8 @@ export async function loadExtensionSet(
 	});
 	const { runtime, handles } = sharedRuntime();
 	const result: LoadExtensionsResult = { extensions: [], errors: errorsOf(discovery.diagnostics), runtime };
+	const loadedHandles: LoadedExtensionHandle[] = [];
+	HANDLES.set(result, loadedHandles);
 	if (discovery.entries.length > 0) {
 		const loader = await createModuleLoader(
 			await modules.virtualModules(),
@@ -135,8 +156,10 @@ export async function loadExtensionSet(
 		);
 		const loaded = await loadExtensions(discovery.entries, loader, events, { flagValues: result.runtime.flagValues });
 		result.errors.push(...errorsOf(loaded.diagnostics));
-		for (const { entry, handle } of loaded.extensions)
+		for (const { entry, handle } of loaded.extensions) {
+			loadedHandles.push({ entry, handle });
 			adopt(result, handles, entry.path, entry.scope, handle, loaderSourceInfo);
+		}
 	}
 	let index = 0;
 	for (const inline of options.factories ?? []) {
@@ -147,6 +170,7 @@ export async function loadExtensionSet(
 		const handle = createExtensionApi(path, events, { flagValues: result.runtime.flagValues });
 		try {
 			await factory(handle.api as never);
+			loadedHandles.push({ entry: { path, scope: "cli" }, handle });
 			adopt(result, handles, path, "inline", handle, loaderSourceInfo);
 		} catch (error) {
 			result.errors.push({ path, error: errorMessage(error) });

@@ -1,17 +1,6 @@
 /** `@mariozechner/pi-coding-agent` / `@earendil-works/pi-coding-agent`: what extensions and SDK users import. */
 import type { TSchema } from "@sinclair/typebox";
-import type { EventBus, ToolDefinition } from "../extensions/index.ts";
-import {
-	type AgentSessionServices,
-	type CreateAgentSessionServicesOptions,
-	type DefaultResourceLoaderOptions,
-	type ExtensionModules,
-	type LoadExtensionsResult,
-	DefaultResourceLoader as RuntimeDefaultResourceLoader,
-	createAgentSessionServices as runtimeCreateAgentSessionServices,
-	discoverAndLoadExtensions as runtimeDiscoverAndLoadExtensions,
-} from "../runtime/index.ts";
-import { HOST_PACKAGES, loadVirtualModules } from "./virtual-modules.ts";
+import type { ToolDefinition } from "../extensions/index.ts";
 
 export { ModelRegistry } from "../ai/index.ts";
 export {
@@ -96,12 +85,16 @@ export type {
 } from "../runtime/index.ts";
 export {
 	AgentSession,
+	AgentSessionRuntime,
 	buildSystemPrompt,
+	type CreateAgentSessionRuntimeFactory,
+	type CreateAgentSessionRuntimeResult,
 	type CreateModelRuntimeOptions,
 	collectEntriesForBranchSummary,
 	compact,
 	convertToLlm,
-	createAgentSession,
+	createAgentSessionRuntime,
+	type ExtensionBindings,
 	ExtensionRunner,
 	generateBranchSummary,
 	generateSummary,
@@ -115,6 +108,7 @@ export {
 	resolveCliModel,
 	resolveModelScopeWithDiagnostics,
 	type SessionEvent,
+	SessionImportFileNotFoundError,
 	serializeConversation,
 	wrapRegisteredTool,
 	wrapRegisteredTools,
@@ -216,7 +210,17 @@ export {
 	type VisualTruncateResult,
 } from "../tui/index.ts";
 export { copyToClipboard, PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
+export { type MainOptions, main, type PiArgs as Args, parseArgs } from "./cli-entry.ts";
 export { type RenderDiffOptions, renderDiff } from "./render-diff.ts";
+export { createAgentSessionServices, DefaultResourceLoader, discoverAndLoadExtensions } from "./resource-loader.ts";
+export {
+	type CreateAgentSessionFromServicesOptions,
+	type CreateAgentSessionOptions,
+	type CreateAgentSessionResult,
+	createAgentSession,
+	createAgentSessionFromServices,
+	runPrintMode,
+} from "./session-api.ts";
 export {
 	getEditorTheme,
 	getLanguageFromPath,
@@ -235,32 +239,4 @@ export function defineTool<TParams extends TSchema, TDetails = unknown, TState =
 	definition: ToolDefinition<TParams, TDetails, TState>,
 ): ToolDefinition<TParams, TDetails, TState> {
 	return definition;
-}
-
-/** The host modules extensions loaded through the SDK import. */
-const SDK_EXTENSION_MODULES: ExtensionModules = {
-	virtualModules: loadVirtualModules,
-	isHostPackage: (name) => HOST_PACKAGES.has(name),
-};
-
-/** pi's `DefaultResourceLoader`, loading extensions against this process's SDK modules. */
-export class DefaultResourceLoader extends RuntimeDefaultResourceLoader {
-	constructor(options: DefaultResourceLoaderOptions) {
-		super(options, SDK_EXTENSION_MODULES);
-	}
-}
-
-/** pi's `discoverAndLoadExtensions(configuredPaths, cwd, agentDir?, eventBus?)`. */
-export function discoverAndLoadExtensions(
-	configuredPaths: string[],
-	cwd: string,
-	agentDir?: string,
-	eventBus?: EventBus,
-): Promise<LoadExtensionsResult> {
-	return runtimeDiscoverAndLoadExtensions(configuredPaths, cwd, agentDir, eventBus, SDK_EXTENSION_MODULES);
-}
-
-/** pi's `createAgentSessionServices`: model runtime, settings and a reloaded resource loader for one cwd. */
-export function createAgentSessionServices(options: CreateAgentSessionServicesOptions): Promise<AgentSessionServices> {
-	return runtimeCreateAgentSessionServices(options, SDK_EXTENSION_MODULES);
 }

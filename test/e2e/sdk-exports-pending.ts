@@ -4,16 +4,8 @@
  * one, delete its line.
  */
 export const NOT_YET: Record<string, string> = {
-	// @earendil-works/pi-coding-agent: 7
-	"pi-coding-agent:AgentSessionRuntime": "pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
+	// @earendil-works/pi-coding-agent: 1
 	"pi-coding-agent:DefaultPackageManager": "the package manager issue",
-	"pi-coding-agent:createAgentSessionFromServices":
-		"pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
-	"pi-coding-agent:createAgentSessionRuntime":
-		"pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
-	"pi-coding-agent:main": "pi's CLI entry as a library call (issue 16 item 8, left open)",
-	"pi-coding-agent:parseArgs": "pi's CLI entry as a library call (issue 16 item 8, left open)",
-	"pi-coding-agent:runPrintMode": "pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
 	// @earendil-works/pi-agent-core: 1
 	"pi-agent-core:AgentHarness": "pi-agent-core's AgentHarness class (issue 16 item 8, left open)",
 	// @earendil-works/pi-ai/compat: 15
