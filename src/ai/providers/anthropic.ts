@@ -6,27 +6,13 @@
 import { joinUrl, postJson } from "../http.ts";
 import { readSseBatches } from "../sse.ts";
 import { requestView } from "../transcript.ts";
-import type {
-	AssistantMessage,
-	Context,
-	ImageContent,
-	Message,
-	Model,
-	SimpleStreamOptions,
-	StreamOptions,
-	TextContent,
-	ToolResultMessage,
-} from "../types.ts";
+import type { Context, Model, SimpleStreamOptions, ThinkingLevel } from "../types.ts";
+import { type AnthropicOptions, buildRequest } from "./anthropic-request.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
-import { maxOutputTokens, thinkingBudget } from "./simple-options.ts";
-import { transformMessages } from "./transform-messages.ts";
+import { adjustMaxTokensForThinking, maxOutputTokens } from "./simple-options.ts";
 
-export interface AnthropicOptions extends StreamOptions {
-	thinkingEnabled?: boolean;
-	thinkingBudgetTokens?: number;
-	toolChoice?: "auto" | "any" | "none" | { type: "tool"; name: string };
-}
+export { type AnthropicOptions, buildRequest } from "./anthropic-request.ts";
 
 const NAME = "Anthropic";
 const API_VERSION = "2023-06-01";
@@ -47,15 +33,30 @@ export function streamAnthropic(model: Model, context: Context, options?: Anthro
 
 export function streamSimpleAnthropic(model: Model, context: Context, options?: SimpleStreamOptions) {
 	const level = options?.reasoning;
-	if (!level || !model.reasoning) return streamAnthropic(model, context, { ...options, thinkingEnabled: false });
-	const budget = thinkingBudget(level, options?.thinkingBudgets);
-	const maxTokens = Math.min(model.maxTokens, Math.max(maxOutputTokens(model, options), budget + 4096));
+	if (!level) return streamAnthropic(model, context, { ...options, thinkingEnabled: false });
+	if (model.compat?.forceAdaptiveThinking === true) {
+		return streamAnthropic(model, context, { ...options, thinkingEnabled: true, effort: adaptiveEffort(model, level) });
+	}
+	const adjusted = adjustMaxTokensForThinking(
+		maxOutputTokens(model, options),
+		model.maxTokens,
+		level,
+		options?.thinkingBudgets,
+	);
 	return streamAnthropic(model, context, {
 		...options,
-		maxTokens,
+		maxTokens: adjusted.maxTokens,
 		thinkingEnabled: true,
-		thinkingBudgetTokens: Math.min(budget, maxTokens - 1024),
+		thinkingBudgetTokens: Math.min(adjusted.thinkingBudget, Math.max(0, adjusted.maxTokens - 1024)),
 	});
+}
+
+/** Adaptive thinking's effort for a level: the model's map wins; minimal reads low and xhigh/max read high. */
+function adaptiveEffort(model: Model, level: ThinkingLevel): AnthropicOptions["effort"] {
+	const mapped = model.thinkingLevelMap?.[level];
+	if (typeof mapped === "string") return mapped as AnthropicOptions["effort"];
+	if (level === "minimal" || level === "low") return "low";
+	return level === "medium" ? "medium" : "high";
 }
 
 /** The beta features pi-ai asks for: fine-grained tool streaming where tools stream without eager input, interleaved thinking. */
@@ -65,7 +66,13 @@ function betaFeatures(model: Model, context: Context, options: AnthropicOptions 
 		?.supportsEagerToolInputStreaming;
 	if (eager === false && (requestView(context).tools?.length ?? 0) > 0)
 		features.push("fine-grained-tool-streaming-2025-05-14");
-	if (model.reasoning && options?.thinkingEnabled === true) features.push("interleaved-thinking-2025-05-14");
+	if (
+		model.reasoning &&
+		options?.thinkingEnabled === true &&
+		(options.interleavedThinking ?? true) &&
+		model.compat?.forceAdaptiveThinking !== true
+	)
+		features.push("interleaved-thinking-2025-05-14");
 	return features;
 }
 
@@ -81,124 +88,6 @@ function buildHeaders(model: Model, context: Context, options: AnthropicOptions 
 	if (key.startsWith("sk-ant-oat")) headers.authorization = `Bearer ${key}`;
 	else if (key) headers["x-api-key"] = key;
 	return { ...headers, ...model.headers, ...options?.headers };
-}
-
-export function buildRequest(model: Model, full: Context, options: AnthropicOptions | undefined) {
-	const context = requestView(full);
-	const cache = options?.cacheRetention ?? "short";
-	const cacheControl =
-		cache === "none" ? undefined : cache === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
-	const body: Record<string, unknown> = {
-		model: model.id,
-		max_tokens: options?.maxTokens ?? model.maxTokens,
-		stream: true,
-		messages: convertMessages(transformMessages(context.messages), cacheControl),
-	};
-	if (context.systemPrompt) {
-		body.system = [
-			{ type: "text", text: context.systemPrompt, ...(cacheControl ? { cache_control: cacheControl } : {}) },
-		];
-	}
-	if (context.tools && context.tools.length > 0) {
-		// As pi-ai sends them: an object schema of the parameters' properties and required names, and eager input
-		// streaming unless the model's compat turns it off.
-		const eager = (model.compat as { supportsEagerToolInputStreaming?: boolean } | undefined)
-			?.supportsEagerToolInputStreaming;
-		body.tools = context.tools.map((tool) => {
-			const schema = tool.parameters as { properties?: unknown; required?: unknown };
-			return {
-				name: tool.name,
-				description: tool.description,
-				...(eager !== false ? { eager_input_streaming: true } : {}),
-				input_schema: { type: "object", properties: schema.properties ?? {}, required: schema.required ?? [] },
-			};
-		});
-		if (options?.toolChoice) {
-			body.tool_choice = typeof options.toolChoice === "string" ? { type: options.toolChoice } : options.toolChoice;
-		}
-	}
-	if (options?.thinkingEnabled) {
-		body.thinking = { type: "enabled", budget_tokens: options.thinkingBudgetTokens ?? 1024 };
-	} else if (options?.temperature !== undefined) {
-		body.temperature = options.temperature;
-	}
-	if (options?.metadata?.user_id !== undefined) body.metadata = { user_id: options.metadata.user_id };
-	return body;
-}
-
-type Block = Record<string, unknown>;
-
-function convertMessages(
-	messages: Message[],
-	cacheControl: object | undefined,
-): Array<{ role: string; content: Block[] }> {
-	const out: Array<{ role: string; content: Block[] }> = [];
-	for (const message of messages) {
-		if (message.role === "user") {
-			const content =
-				typeof message.content === "string" ? [textBlock(message.content)] : message.content.map(contentBlock);
-			if (content.length > 0) out.push({ role: "user", content });
-		} else if (message.role === "assistant") {
-			const content = assistantBlocks(message);
-			if (content.length > 0) out.push({ role: "assistant", content });
-		} else {
-			const block = toolResultBlock(message);
-			const last = out[out.length - 1];
-			if (last?.role === "user" && last.content.every((b) => b.type === "tool_result")) last.content.push(block);
-			else out.push({ role: "user", content: [block] });
-		}
-	}
-	if (cacheControl) {
-		const lastUser = [...out].reverse().find((m) => m.role === "user");
-		const lastBlock = lastUser?.content[lastUser.content.length - 1];
-		if (lastBlock) lastBlock.cache_control = cacheControl;
-	}
-	return out;
-}
-
-function textBlock(text: string): Block {
-	return { type: "text", text };
-}
-
-function contentBlock(block: TextContent | ImageContent): Block {
-	if (block.type === "text") return textBlock(block.text);
-	return { type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } };
-}
-
-function assistantBlocks(message: AssistantMessage): Block[] {
-	const sameModel = message.api === "anthropic-messages";
-	const blocks: Block[] = [];
-	for (const block of message.content) {
-		if (block.type === "text") {
-			if (block.text.trim() !== "") blocks.push(textBlock(block.text));
-		} else if (block.type === "thinking") {
-			if (block.redacted && sameModel && block.thinkingSignature) {
-				blocks.push({ type: "redacted_thinking", data: block.thinkingSignature });
-			} else if (sameModel && block.thinkingSignature) {
-				blocks.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
-			} else if (block.thinking.trim() !== "") {
-				blocks.push(textBlock(block.thinking)); // thinking from another provider travels as plain text
-			}
-		} else {
-			blocks.push({ type: "tool_use", id: safeToolId(block.id), name: block.name, input: block.arguments });
-		}
-	}
-	return blocks;
-}
-
-function toolResultBlock(message: ToolResultMessage): Block {
-	const content = message.content.map(contentBlock);
-	return {
-		type: "tool_result",
-		tool_use_id: safeToolId(message.toolCallId),
-		content: content.length > 0 ? content : [textBlock("(no output)")],
-		...(message.isError ? { is_error: true } : {}),
-	};
-}
-
-/** Anthropic accepts tool ids of [a-zA-Z0-9_-], at most 64 characters; ids from other providers are mapped. */
-function safeToolId(id: string): string {
-	return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
 }
 
 const STOP_REASONS: Record<string, "stop" | "length" | "toolUse"> = {

@@ -2,9 +2,10 @@
  * `google-generative-ai`: the Gemini API (`models/{id}:streamGenerateContent?alt=sse`) over fetch + SSE.
  * Thinking (thought parts and thought signatures), function calling (Gemini sends each call's arguments whole, and
  * usually no id: ids are generated), images, and Gemini's finish reasons. The stream has no end event: it is
- * complete when the body ends after a chunk with a finishReason. Tool schemas are sanitised in google-schema.ts.
+ * complete when the body ends after a chunk with a finishReason.
  */
 import { joinUrl, ProviderError, postJson } from "../http.ts";
+import { clampThinkingLevel } from "../models/index.ts";
 import { readSseBatches } from "../sse.ts";
 import { requestView } from "../transcript.ts";
 import type {
@@ -19,10 +20,9 @@ import type {
 	ToolResultMessage,
 	UserMessage,
 } from "../types.ts";
-import { toolParameters } from "./google-schema.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
-import { mapThinkingLevel, maxOutputTokens, thinkingBudget } from "./simple-options.ts";
+import { maxOutputTokens, supportedLevel } from "./simple-options.ts";
 import { transformMessages } from "./transform-messages.ts";
 
 export interface GoogleThinking {
@@ -55,41 +55,61 @@ export function streamGoogle(model: Model, context: Context, options?: GoogleOpt
 	});
 }
 
+/**
+ * pi-ai's rules: no level turns thinking off (budget 0, or the model's lowest level for level-based models); Gemini
+ * 3 style models get a `thinkingLevel`, others a token budget (fixed tables for Gemini 2.5, else -1: dynamic).
+ */
 export function streamSimpleGoogle(model: Model, context: Context, options?: SimpleStreamOptions) {
-	const level = options?.reasoning;
-	if (!level || !model.reasoning) {
-		const off = model.thinkingLevelMap?.off;
-		return streamGoogle(model, context, { ...options, thinking: { enabled: false, ...(off ? setting(off) : {}) } });
-	}
-	const thinking = simpleThinking(model, level, options);
-	const budget = thinking.budgetTokens ?? 0;
-	if (thinking.level || budget <= 0) return streamGoogle(model, context, { ...options, thinking });
-	// maxOutputTokens covers the thoughts too: make room for the budget plus an answer, within the model's limit.
-	const maxTokens = Math.min(model.maxTokens, Math.max(maxOutputTokens(model, options), budget + 4096));
-	thinking.budgetTokens = Math.min(budget, Math.max(1024, maxTokens - 1024));
-	return streamGoogle(model, context, { ...options, maxTokens, thinking });
-}
-
-/** The model's thinkingLevelMap decides level vs budget; without one, the level becomes a token budget. */
-function simpleThinking(model: Model, level: ThinkingLevel, options: SimpleStreamOptions | undefined): GoogleThinking {
-	const mapped = model.thinkingLevelMap?.[level];
-	if (typeof mapped === "string") return { enabled: true, ...setting(mapped) };
-	if (mapped === null) return { enabled: true }; // level unsupported by this model: the model's default
+	const base = { ...options, maxTokens: maxOutputTokens(model, options) };
+	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
+	if (!level) return streamGoogle(model, context, { ...base, thinking: { enabled: false } });
+	const resolved = googleLevel(model, level);
 	if (usesThinkingLevels(model)) {
-		return { enabled: true, level: (mapThinkingLevel(model, level) ?? "high").toUpperCase() };
+		return streamGoogle(model, context, { ...base, thinking: { enabled: true, level: resolved.toUpperCase() } });
 	}
-	return { enabled: true, budgetTokens: thinkingBudget(level, options?.thinkingBudgets) };
+	const budget = options?.thinkingBudgets?.[resolved] ?? googleBudget(model, resolved);
+	return streamGoogle(model, context, { ...base, thinking: { enabled: true, budgetTokens: budget } });
 }
 
-/** A thinkingLevelMap value: an integer is a token budget (Gemini 2.5), anything else a thinkingLevel (Gemini 3). */
-function setting(value: string): Pick<GoogleThinking, "budgetTokens" | "level"> {
-	return /^-?\d+$/.test(value) ? { budgetTokens: Number(value) } : { level: value };
+type GoogleLevel = "minimal" | "low" | "medium" | "high";
+const GOOGLE_LEVELS: readonly string[] = ["minimal", "low", "medium", "high"];
+
+/** The model's map may rename a level (case-insensitively); xhigh/max read as high. */
+function googleLevel(model: Model, level: ThinkingLevel): GoogleLevel {
+	const mapped = model.thinkingLevelMap?.[level];
+	const name = typeof mapped === "string" ? mapped.toLowerCase() : level;
+	if (GOOGLE_LEVELS.includes(name)) return name as GoogleLevel;
+	return level === "xhigh" || level === "max" ? "high" : (level as GoogleLevel);
 }
 
+/** Token budgets of the Gemini 2.5 families by level; other models think dynamically (-1). */
+const BUDGET_TABLES: [string, Record<GoogleLevel, number>][] = [
+	["2.5-pro", { minimal: 128, low: 2048, medium: 8192, high: 32768 }],
+	["2.5-flash-lite", { minimal: 512, low: 2048, medium: 8192, high: 24576 }],
+	["2.5-flash", { minimal: 128, low: 2048, medium: 8192, high: 24576 }],
+];
+
+function googleBudget(model: Model, level: GoogleLevel): number {
+	return BUDGET_TABLES.find(([piece]) => model.id.includes(piece))?.[1][level] ?? -1;
+}
+
+/** Gemini 3 Pro/Flash, the flash "latest" aliases and Gemma 4 take `thinkingLevel` rather than a budget. */
 function usesThinkingLevels(model: Model): boolean {
-	return Object.entries(model.thinkingLevelMap ?? {}).some(
-		([key, value]) => key !== "off" && typeof value === "string" && !/^-?\d+$/.test(value),
+	const id = model.id.toLowerCase();
+	return (
+		/gemini-3(?:\.\d+)?-(?:pro|flash)/.test(id) ||
+		id === "gemini-flash-latest" ||
+		id === "gemini-flash-lite-latest" ||
+		/gemma-?4/.test(id)
 	);
+}
+
+/** Thinking off: budget 0, or for level-based models the lowest level they support. */
+function disabledThinking(model: Model): Record<string, unknown> {
+	if (!usesThinkingLevels(model)) return { thinkingBudget: 0 };
+	const fallback = clampThinkingLevel(model, "off");
+	if (fallback === "off") return { thinkingBudget: 0 };
+	return { thinkingLevel: googleLevel(model, fallback).toUpperCase() };
 }
 
 function buildHeaders(model: Model, options: GoogleOptions | undefined): Record<string, string> {
@@ -107,13 +127,15 @@ interface Content {
 export function buildRequest(model: Model, full: Context, options: GoogleOptions | undefined) {
 	const context = requestView(full);
 	const body: Record<string, unknown> = {};
-	if (context.systemPrompt) body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
-	body.contents = convertMessages(model, transformMessages(context.messages));
+	body.contents = convertMessages(model, transformMessages(context.messages, model));
+	if (context.systemPrompt) body.systemInstruction = { parts: [{ text: context.systemPrompt }], role: "user" };
 	if (context.tools && context.tools.length > 0) {
-		const functionDeclarations = context.tools.map((tool) => {
-			const parameters = toolParameters(tool.parameters);
-			return { name: tool.name, description: tool.description, ...(parameters ? { parameters } : {}) };
-		});
+		// The JSON schema as it is (`parametersJsonSchema`), as pi-ai sends it.
+		const functionDeclarations = context.tools.map((tool) => ({
+			name: tool.name,
+			description: tool.description,
+			parametersJsonSchema: tool.parameters,
+		}));
 		body.tools = [{ functionDeclarations }];
 		const choice = options?.toolChoice;
 		if (choice) {
@@ -125,16 +147,19 @@ export function buildRequest(model: Model, full: Context, options: GoogleOptions
 			};
 		}
 	}
-	const generationConfig: Record<string, unknown> = { maxOutputTokens: options?.maxTokens ?? model.maxTokens };
+	const generationConfig: Record<string, unknown> = {};
 	if (options?.temperature !== undefined) generationConfig.temperature = options.temperature;
+	if (options?.maxTokens !== undefined) generationConfig.maxOutputTokens = options.maxTokens;
 	const thinking = options?.thinking;
-	if (thinking) {
-		const config: Record<string, unknown> = thinking.enabled ? { includeThoughts: true } : {};
+	if (thinking?.enabled && model.reasoning) {
+		const config: Record<string, unknown> = { includeThoughts: true };
 		if (thinking.level) config.thinkingLevel = thinking.level;
 		else if (thinking.budgetTokens !== undefined) config.thinkingBudget = thinking.budgetTokens;
-		if (Object.keys(config).length > 0) generationConfig.thinkingConfig = config;
+		generationConfig.thinkingConfig = config;
+	} else if (thinking && !thinking.enabled && model.reasoning) {
+		generationConfig.thinkingConfig = disabledThinking(model);
 	}
-	body.generationConfig = generationConfig;
+	if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
 	return body;
 }
 

@@ -19,7 +19,7 @@ import {
 	resolveCompat,
 } from "./openai-completions-request.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
-import { mapThinkingLevel } from "./simple-options.ts";
+import { maxOutputTokens, supportedLevel } from "./simple-options.ts";
 
 export type { OpenAICompletionsOptions } from "./openai-completions-request.ts";
 
@@ -45,14 +45,13 @@ export function streamOpenAICompletions(model: Model, context: Context, options?
 }
 
 export function streamSimpleOpenAICompletions(model: Model, context: Context, options?: SimpleStreamOptions) {
-	const level = options?.reasoning;
-	let reasoningEffort: string | undefined;
-	if (level && model.reasoning) {
-		const mapped = mapThinkingLevel(model, level);
-		if (mapped !== undefined) reasoningEffort = model.compat?.reasoningEffortMap?.[level] ?? mapped;
-	}
+	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
 	const { reasoning: _level, thinkingBudgets: _budgets, ...rest } = options ?? {};
-	return streamOpenAICompletions(model, context, { ...rest, reasoningEffort });
+	return streamOpenAICompletions(model, context, {
+		...rest,
+		maxTokens: maxOutputTokens(model, options),
+		...(level ? { reasoningEffort: level } : {}),
+	});
 }
 
 function buildHeaders(model: Model, options: OpenAICompletionsOptions | undefined): Record<string, string> {

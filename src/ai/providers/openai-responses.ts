@@ -23,17 +23,18 @@ import type {
 	SimpleStreamOptions,
 	StreamOptions,
 	TextContent,
+	ThinkingLevel,
 	ToolResultMessage,
 } from "../types.ts";
 import { consumeResponsesStream } from "./openai-responses-stream.ts";
 import { runProviderStream } from "./run.ts";
-import { mapThinkingLevel, maxOutputTokens } from "./simple-options.ts";
+import { maxOutputTokens, supportedLevel } from "./simple-options.ts";
 import { transformMessages } from "./transform-messages.ts";
 
 export interface OpenAIResponsesOptions extends StreamOptions {
-	/** `reasoning.effort`; unset sends no `reasoning` object (the model's default applies). */
+	/** The reasoning level (the model's thinkingLevelMap maps it to `reasoning.effort`); unset = the "off" effort. */
 	reasoningEffort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | (string & {});
-	/** `reasoning.summary` (default "auto" when an effort is set; `null` asks for none). */
+	/** `reasoning.summary` (default "auto"). */
 	reasoningSummary?: "auto" | "concise" | "detailed" | null;
 	toolChoice?: "auto" | "none" | "required" | { type: "function"; name: string };
 }
@@ -55,24 +56,15 @@ export function streamOpenAIResponses(model: Model, context: Context, options?: 
 }
 
 /**
- * The unified reasoning level becomes `reasoning.effort` (the model's `thinkingLevelMap` wins; otherwise
- * xhigh/max fold to high and minimal to low). Without a level a reasoning model gets its map's "off" value if it
- * has one, else the server default.
+ * The unified reasoning level, clamped to what the model supports, becomes `reasoning.effort` (the model's
+ * `thinkingLevelMap` maps it). Without a level a reasoning model is told its map's "off" value, else "none".
  */
 export function streamSimpleOpenAIResponses(model: Model, context: Context, options?: SimpleStreamOptions) {
-	let reasoningEffort: string | undefined;
-	if (model.reasoning) {
-		const off = model.thinkingLevelMap?.off;
-		reasoningEffort = options?.reasoning
-			? mapThinkingLevel(model, options.reasoning)
-			: typeof off === "string"
-				? off
-				: undefined;
-	}
+	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
 	return streamOpenAIResponses(model, context, {
 		...options,
 		maxTokens: maxOutputTokens(model, options),
-		...(reasoningEffort ? { reasoningEffort } : {}),
+		...(level ? { reasoningEffort: level } : {}),
 	});
 }
 
@@ -83,42 +75,53 @@ function buildHeaders(model: Model, options: OpenAIResponsesOptions | undefined)
 	return { ...headers, ...model.headers, ...options?.headers };
 }
 
+/** OpenAI Responses rejects a `max_output_tokens` below 16. */
+const MIN_OUTPUT_TOKENS = 16;
+const PROMPT_CACHE_KEY_MAX = 64;
+
 export function buildRequest(model: Model, full: Context, options: OpenAIResponsesOptions | undefined) {
 	const context = requestView(full);
+	const compat = model.compat ?? {};
 	const input: Item[] = [];
 	if (context.systemPrompt) {
-		input.push({ role: model.reasoning ? "developer" : "system", content: context.systemPrompt });
+		const developer = model.reasoning && compat.supportsDeveloperRole !== false;
+		input.push({ role: developer ? "developer" : "system", content: context.systemPrompt });
 	}
-	input.push(...convertMessages(model, transformMessages(context.messages)));
-	const body: Record<string, unknown> = {
-		model: model.id,
-		input,
-		stream: true,
-		store: false,
-		max_output_tokens: options?.maxTokens ?? model.maxTokens,
-	};
+	input.push(...convertMessages(model, transformMessages(context.messages, model)));
+	const cache = options?.cacheRetention ?? "short";
+	const body: Record<string, unknown> = { model: model.id, input, stream: true };
+	if (cache !== "none" && options?.sessionId) {
+		body.prompt_cache_key = Array.from(options.sessionId).slice(0, PROMPT_CACHE_KEY_MAX).join("");
+	}
+	if (cache === "long" && compat.supportsLongCacheRetention !== false) body.prompt_cache_retention = "24h";
+	body.store = false;
+	if (options?.maxTokens && compat.supportsMaxOutputTokens !== false) {
+		body.max_output_tokens = Math.max(options.maxTokens, MIN_OUTPUT_TOKENS);
+	}
 	if (options?.temperature !== undefined) body.temperature = options.temperature;
 	if (context.tools && context.tools.length > 0) {
+		// `strict` goes out only to servers whose compat says they understand it (pi-ai's default: not).
 		body.tools = context.tools.map((tool) => ({
 			type: "function",
 			name: tool.name,
 			description: tool.description,
 			parameters: tool.parameters,
-			strict: false,
+			...(compat.supportsStrictMode === true ? { strict: false } : {}),
 		}));
-		if (options?.toolChoice) body.tool_choice = options.toolChoice;
 	}
-	const effort = options?.reasoningEffort;
-	if (effort) {
-		const summary = options?.reasoningSummary === undefined ? "auto" : options.reasoningSummary;
-		body.reasoning = effort === "none" || summary === null ? { effort } : { effort, summary };
+	if (options?.toolChoice !== undefined) body.tool_choice = options.toolChoice;
+	if (model.reasoning) {
+		const level = options?.reasoningEffort;
+		if (level || options?.reasoningSummary) {
+			const mapped = level ? model.thinkingLevelMap?.[level as ThinkingLevel] : undefined;
+			body.reasoning = { effort: level ? (mapped ?? level) : "medium", summary: options?.reasoningSummary || "auto" };
+			// Reasoning is only replayable with its encrypted content (nothing is stored server-side).
+			body.include = ["reasoning.encrypted_content"];
+		} else if (model.provider !== "github-copilot" && model.thinkingLevelMap?.off !== null) {
+			body.reasoning = { effort: model.thinkingLevelMap?.off ?? "none" };
+		}
+		if (model.provider === "xai") body.include = ["reasoning.encrypted_content"];
 	}
-	// Reasoning is only replayable with its encrypted content (nothing is stored server-side).
-	if (model.reasoning && effort !== "none") body.include = ["reasoning.encrypted_content"];
-	const cache = options?.cacheRetention ?? "short";
-	if (options?.sessionId && cache !== "none") body.prompt_cache_key = options.sessionId;
-	const longCache = model.compat?.supportsLongCacheRetention ?? model.baseUrl.includes("api.openai.com");
-	if (cache === "long" && longCache) body.prompt_cache_retention = "24h";
 	return body;
 }
 
