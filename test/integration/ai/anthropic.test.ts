@@ -159,7 +159,8 @@ describe("anthropic-messages against the mock server", () => {
 			},
 			{
 				role: "user",
-				content: [{ type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "file body" }] }],
+				// Text-only results are one string; is_error is always there (as pi-ai sends them).
+				content: [{ type: "tool_result", tool_use_id: "call_1", content: "file body", is_error: false }],
 			},
 		]);
 	});
@@ -174,8 +175,72 @@ describe("anthropic-messages against the mock server", () => {
 		server.push({ kind: "reply", text: "x" });
 		await streamSimple({ ...model, maxTokens: 64000 }, ctx(), { apiKey: "k", reasoning: "high" }).result();
 		const body = server.requests.at(-1)!.body;
-		expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
+		expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 16384, display: "summarized" });
 		expect(body.max_tokens).toBeGreaterThan(16384);
+	});
+
+	test("streamSimple without a level turns thinking off; adaptive models get an effort", async () => {
+		server.push({ kind: "reply", text: "x" }, { kind: "reply", text: "y" });
+		await streamSimple(model, ctx(), { apiKey: "k" }).result();
+		expect(server.requests.at(-1)!.body.thinking).toEqual({ type: "disabled" });
+		const adaptive = { ...model, compat: { forceAdaptiveThinking: true } };
+		await streamSimple(adaptive, ctx(), { apiKey: "k", reasoning: "minimal" }).result();
+		const body = server.requests.at(-1)!.body;
+		expect(body.thinking).toEqual({ type: "adaptive", display: "summarized" });
+		expect(body.output_config).toEqual({ effort: "low" });
+	});
+
+	test("cache_control on the last tool and the last user block; image-only results get a text first", async () => {
+		server.push({ kind: "reply", text: "x" });
+		await complete(
+			model,
+			{
+				...ctx(),
+				messages: [
+					{ role: "user", content: "look", timestamp: 1 },
+					{
+						role: "assistant",
+						content: [{ type: "toolCall", id: "call_1", name: "read", arguments: { path: "p.png" } }],
+						api: "anthropic-messages",
+						provider: model.provider,
+						model: model.id,
+						usage: {
+							input: 0,
+							output: 0,
+							cacheRead: 0,
+							cacheWrite: 0,
+							totalTokens: 0,
+							cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+						},
+						stopReason: "toolUse",
+						timestamp: 2,
+					},
+					{
+						role: "toolResult",
+						toolCallId: "call_1",
+						toolName: "read",
+						content: [{ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }],
+						isError: false,
+						timestamp: 3,
+					},
+				],
+			},
+			{ apiKey: "k" },
+		);
+		const body = server.requests.at(-1)!.body;
+		expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
+		expect(body.messages.at(-1).content).toEqual([
+			{
+				type: "tool_result",
+				tool_use_id: "call_1",
+				content: [
+					{ type: "text", text: "(see attached image)" },
+					{ type: "image", source: { type: "base64", media_type: "image/png", data: RED_PIXEL_PNG } },
+				],
+				is_error: false,
+				cache_control: { type: "ephemeral" },
+			},
+		]);
 	});
 
 	test.each([
