@@ -226,11 +226,18 @@ const REASONING_FIELDS = ["reasoning", "reasoning_content", "reasoning_text"] as
 
 function assistantMessage(message: AssistantMessage, model: Model, compat: ResolvedCompat): ChatMessage | undefined {
 	const out: ChatMessage = { role: "assistant", content: compat.requiresAssistantAfterToolResult ? "" : null };
-	const texts = message.content
+	// Thinking of another model (or API) cannot be sent back as such: it becomes text where it stood.
+	const sameModel = message.api === model.api && message.provider === model.provider && message.model === model.id;
+	const content = sameModel
+		? message.content
+		: message.content.map((block) =>
+				block.type === "thinking" && !block.redacted ? { type: "text" as const, text: block.thinking } : block,
+			);
+	const texts = content
 		.filter((block): block is TextContent => block.type === "text" && block.text.trim().length > 0)
 		.map((block) => block.text);
 	const text = texts.join("");
-	const thinking = message.content.filter(
+	const thinking = content.filter(
 		(block): block is Extract<AssistantMessage["content"][number], { type: "thinking" }> =>
 			block.type === "thinking" && block.thinking.trim().length > 0,
 	);
@@ -245,7 +252,7 @@ function assistantMessage(message: AssistantMessage, model: Model, compat: Resol
 		const named = REASONING_FIELDS.find((name) => name === field);
 		if (named) out[named] = thinking.map((block) => block.thinking).join("\n");
 	}
-	const calls = message.content.filter((block) => block.type === "toolCall");
+	const calls = content.filter((block) => block.type === "toolCall");
 	if (calls.length > 0) {
 		out.tool_calls = calls.map((call) => ({
 			id: safeToolCallId(call.id),

@@ -94,15 +94,16 @@ describe("openai-responses against the mock server", () => {
 		expect(req.path).toBe("/v1/responses");
 		expect(req.headers.authorization).toBe("Bearer sk-test");
 		expect(req.headers.session_id).toBeUndefined();
+		// As pi-ai: no output cap unless asked, and a reasoning model asked for no level is told effort "none".
 		expect(req.body).toMatchObject({
 			model: "mock-model",
 			stream: true,
 			store: false,
-			max_output_tokens: 8192,
 			prompt_cache_key: "sess-1",
-			include: ["reasoning.encrypted_content"],
+			reasoning: { effort: "none" },
 		});
-		expect(req.body.reasoning).toBeUndefined();
+		expect(req.body.max_output_tokens).toBeUndefined();
+		expect(req.body.include).toBeUndefined();
 		expect(req.body.temperature).toBeUndefined();
 		expect(req.body.input).toEqual([
 			{ role: "developer", content: "be brief" },
@@ -114,7 +115,6 @@ describe("openai-responses against the mock server", () => {
 				name: "read",
 				description: "read a file",
 				parameters: { type: "object", properties: { path: { type: "string" } } },
-				strict: false,
 			},
 		]);
 	});
