@@ -54,7 +54,7 @@ async function bodies(which: Implementation, api: Api): Promise<unknown[]> {
 /** Takes out what is ours by contract (prompt prose, tool descriptions) and what differs per run. */
 function normalise(body: unknown, home: string): unknown {
 	const text = JSON.stringify(body).replaceAll(home, "<home>");
-	return JSON.parse(text, function (key, value) {
+	return JSON.parse(text, (key, value) => {
 		if (key === "description" && typeof value === "string") return "<description>";
 		if ((key === "prompt_cache_key" || key === "sessionId" || key === "user_id") && typeof value === "string")
 			return "<session>";
