@@ -217,7 +217,11 @@ describe("google-generative-ai against the mock server", () => {
 		expect(body.systemInstruction).toEqual({ parts: [{ text: "sys" }], role: "user" });
 		expect(body.tools).toBeUndefined();
 		expect(body.contents).toEqual([
-			{ role: "user", parts: [{ text: "look" }, { inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } }] },
+			// As pi-ai: user parts go as they are (an empty text included).
+			{
+				role: "user",
+				parts: [{ text: "look" }, { inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } }, { text: "" }],
+			},
 			{
 				role: "model",
 				parts: [
@@ -232,13 +236,55 @@ describe("google-generative-ai against the mock server", () => {
 				role: "user",
 				parts: [
 					{ functionResponse: { name: "read", response: { output: "file body" } } },
-					{ functionResponse: { name: "screenshot", response: { output: "(image attached)" } } },
-					{ inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } },
+					// A model that is not Gemini < 3 takes a result's images inside the function response.
+					{
+						functionResponse: {
+							name: "screenshot",
+							response: { output: "(see attached image)" },
+							parts: [{ inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } }],
+						},
+					},
 					{ functionResponse: { name: "read", response: { error: "No result provided" } } },
 				],
 			},
 			{ role: "user", parts: [{ text: "thanks" }] },
 		]);
+	});
+
+	test("Gemini 2.5 gets tool-result images in a turn of their own; Gemini 3 gets call ids", async () => {
+		const history = (id: string): Context => ({
+			messages: [
+				{ role: "user", content: "shot", timestamp: 1 },
+				assistant([{ type: "toolCall", id: "c1", name: "screenshot", arguments: {} }], { model: id }),
+				{
+					role: "toolResult",
+					toolCallId: "c1",
+					toolName: "screenshot",
+					content: [{ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }],
+					isError: false,
+					timestamp: 2,
+				},
+			],
+		});
+		const image = { inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } };
+		server.push({ kind: "reply", text: "ok" }, { kind: "reply", text: "ok" });
+		await complete({ ...model, id: "gemini-2.5-flash" }, history("gemini-2.5-flash"), { apiKey: "k" });
+		expect(server.requests.at(-1)!.body.contents.slice(2)).toEqual([
+			{
+				role: "user",
+				parts: [{ functionResponse: { name: "screenshot", response: { output: "(see attached image)" } } }],
+			},
+			{ role: "user", parts: [{ text: "Tool result image:" }, image] },
+		]);
+		await complete({ ...model, id: "gemini-3-pro-preview" }, history("gemini-3-pro-preview"), { apiKey: "k" });
+		const contents = server.requests.at(-1)!.body.contents;
+		expect(contents[1].parts[0].functionCall).toEqual({ name: "screenshot", args: {}, id: "c1" });
+		expect(contents[2].parts[0].functionResponse).toEqual({
+			name: "screenshot",
+			response: { output: "(see attached image)" },
+			parts: [image],
+			id: "c1",
+		});
 	});
 
 	test("history from another model: thinking becomes text, signatures are dropped, failed turns skipped", async () => {
