@@ -61,7 +61,12 @@ export function buildRequest(model: Model, full: Context, options: AnthropicOpti
 				: { type: "ephemeral" };
 	const body: Record<string, unknown> = {
 		model: model.id,
-		messages: convertMessages(transformMessages(context.messages), cacheControl, compat.allowEmptySignature),
+		messages: convertMessages(
+			transformMessages(context.messages, model),
+			model,
+			cacheControl,
+			compat.allowEmptySignature,
+		),
 		max_tokens: options?.maxTokens ?? model.maxTokens,
 		stream: true,
 	};
@@ -116,7 +121,12 @@ function applyThinking(
 	}
 }
 
-function convertMessages(messages: Message[], cacheControl: object | undefined, allowEmptySignature: boolean): Turn[] {
+function convertMessages(
+	messages: Message[],
+	model: Model,
+	cacheControl: object | undefined,
+	allowEmptySignature: boolean,
+): Turn[] {
 	const out: Turn[] = [];
 	for (let i = 0; i < messages.length; i++) {
 		const message = messages[i] as Message;
@@ -130,7 +140,7 @@ function convertMessages(messages: Message[], cacheControl: object | undefined, 
 				.map(contentBlock);
 			if (blocks.length > 0) out.push({ role: "user", content: blocks });
 		} else if (message.role === "assistant") {
-			const blocks = assistantBlocks(message, allowEmptySignature);
+			const blocks = assistantBlocks(message, model, allowEmptySignature);
 			if (blocks.length > 0) out.push({ role: "assistant", content: blocks });
 		} else {
 			const results: Block[] = [];
@@ -177,8 +187,9 @@ function toolResultBlock(message: ToolResultMessage): Block {
 	};
 }
 
-function assistantBlocks(message: AssistantMessage, allowEmptySignature: boolean): Block[] {
-	const sameApi = message.api === "anthropic-messages";
+function assistantBlocks(message: AssistantMessage, model: Model, allowEmptySignature: boolean): Block[] {
+	// Signatures (and redacted thinking) only mean something to the model that made them.
+	const sameApi = message.api === model.api && message.provider === model.provider && message.model === model.id;
 	const blocks: Block[] = [];
 	for (const block of message.content) {
 		if (block.type === "text") {

@@ -152,10 +152,8 @@ describe("anthropic-messages against the mock server", () => {
 			},
 			{
 				role: "assistant",
-				content: [
-					{ type: "redacted_thinking", data: "ENC" },
-					{ type: "tool_use", id: "call_1", name: "read", input: { path: "x" } },
-				],
+				// Another model's redacted thinking cannot be replayed (as pi-ai: dropped); its call id is made safe.
+				content: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "x" } }],
 			},
 			{
 				role: "user",
@@ -165,10 +163,15 @@ describe("anthropic-messages against the mock server", () => {
 		]);
 	});
 
-	test("redacted thinking in a reply is kept with its data", async () => {
-		server.push({ kind: "reply", redactedThinking: "SECRET", text: "done" });
+	test("redacted thinking in a reply is kept with its data, and goes back to the same model", async () => {
+		server.push({ kind: "reply", redactedThinking: "SECRET", text: "done" }, { kind: "reply", text: "ok" });
 		const message = await complete(model, ctx(), { apiKey: "k" });
 		expect(message.content[0]).toEqual({ type: "thinking", thinking: "", thinkingSignature: "SECRET", redacted: true });
+		const context = ctx();
+		context.messages.push(message, { role: "user", content: "again", timestamp: 9 });
+		await complete(model, context, { apiKey: "k" });
+		const sent = server.requests.at(-1)!.body.messages.find((m: { role: string }) => m.role === "assistant");
+		expect(sent.content[0]).toEqual({ type: "redacted_thinking", data: "SECRET" });
 	});
 
 	test("streamSimple maps the reasoning level to a thinking budget", async () => {
