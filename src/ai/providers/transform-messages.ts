@@ -36,7 +36,14 @@ function downgradeImages(messages: readonly Message[], model: Model | undefined)
 	});
 }
 
-export function transformMessages(input: readonly Message[], model?: Model): Message[] {
+/** Rewrites a tool-call id made by another model into one the target API accepts. */
+export type ToolCallIdNormaliser = (id: string, source: AssistantMessage) => string;
+
+export function transformMessages(
+	input: readonly Message[],
+	model?: Model,
+	normaliseId?: ToolCallIdNormaliser,
+): Message[] {
 	const messages = downgradeImages(input, model);
 	const out: Message[] = [];
 	const kept = messages.filter(
@@ -68,7 +75,28 @@ export function transformMessages(input: readonly Message[], model?: Model): Mes
 		out.push(message);
 	}
 	flushMissing();
-	return out;
+	return model && normaliseId ? renameForeignCalls(out, model, normaliseId) : out;
+}
+
+/** Tool calls of another model get ids the target accepts; their results follow the new ids. */
+function renameForeignCalls(messages: Message[], model: Model, normaliseId: ToolCallIdNormaliser): Message[] {
+	const renamed = new Map<string, string>();
+	return messages.map((message) => {
+		if (message.role === "toolResult") {
+			const id = renamed.get(message.toolCallId);
+			return id && id !== message.toolCallId ? { ...message, toolCallId: id } : message;
+		}
+		if (message.role !== "assistant") return message;
+		if (message.provider === model.provider && message.api === model.api && message.model === model.id) return message;
+		const content = message.content.map((block) => {
+			if (block.type !== "toolCall") return block;
+			const id = normaliseId(block.id, message);
+			if (id === block.id) return block;
+			renamed.set(block.id, id);
+			return { ...block, id };
+		});
+		return { ...message, content };
+	});
 }
 
 function missingResult(toolCallId: string, toolName: string, timestamp: number): ToolResultMessage {
