@@ -8,6 +8,7 @@ import { readSseBatches } from "../sse.ts";
 import { requestView } from "../transcript.ts";
 import type { Context, Model, SimpleStreamOptions, ThinkingLevel } from "../types.ts";
 import { type AnthropicOptions, buildRequest } from "./anthropic-request.ts";
+import { clampMaxTokensToContext } from "./context-estimate.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
 import { adjustMaxTokensForThinking, maxOutputTokens } from "./simple-options.ts";
@@ -33,21 +34,18 @@ export function streamAnthropic(model: Model, context: Context, options?: Anthro
 
 export function streamSimpleAnthropic(model: Model, context: Context, options?: SimpleStreamOptions) {
 	const level = options?.reasoning;
-	if (!level) return streamAnthropic(model, context, { ...options, thinkingEnabled: false });
+	const base = { ...options, maxTokens: maxOutputTokens(model, context, options) };
+	if (!level) return streamAnthropic(model, context, { ...base, thinkingEnabled: false });
 	if (model.compat?.forceAdaptiveThinking === true) {
-		return streamAnthropic(model, context, { ...options, thinkingEnabled: true, effort: adaptiveEffort(model, level) });
+		return streamAnthropic(model, context, { ...base, thinkingEnabled: true, effort: adaptiveEffort(model, level) });
 	}
-	const adjusted = adjustMaxTokensForThinking(
-		maxOutputTokens(model, options),
-		model.maxTokens,
-		level,
-		options?.thinkingBudgets,
-	);
+	const adjusted = adjustMaxTokensForThinking(base.maxTokens, model.maxTokens, level, options?.thinkingBudgets);
+	const maxTokens = clampMaxTokensToContext(model, context, adjusted.maxTokens);
 	return streamAnthropic(model, context, {
-		...options,
-		maxTokens: adjusted.maxTokens,
+		...base,
+		maxTokens,
 		thinkingEnabled: true,
-		thinkingBudgetTokens: Math.min(adjusted.thinkingBudget, Math.max(0, adjusted.maxTokens - 1024)),
+		thinkingBudgetTokens: Math.min(adjusted.thinkingBudget, Math.max(0, maxTokens - 1024)),
 	});
 }
 

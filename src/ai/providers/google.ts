@@ -35,7 +35,7 @@ export function streamGoogle(model: Model, context: Context, options?: GoogleOpt
  * 3 style models get a `thinkingLevel`, others a token budget (fixed tables for Gemini 2.5, else -1: dynamic).
  */
 export function streamSimpleGoogle(model: Model, context: Context, options?: SimpleStreamOptions) {
-	const base = { ...options, maxTokens: maxOutputTokens(model, options) };
+	const base = { ...options, maxTokens: maxOutputTokens(model, context, options) };
 	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
 	if (!level) return streamGoogle(model, context, { ...base, thinking: { enabled: false } });
 	const resolved = googleLevel(model, level);

@@ -49,7 +49,7 @@ export function streamSimpleOpenAICompletions(model: Model, context: Context, op
 	const { reasoning: _level, thinkingBudgets: _budgets, ...rest } = options ?? {};
 	return streamOpenAICompletions(model, context, {
 		...rest,
-		maxTokens: maxOutputTokens(model, options),
+		maxTokens: maxOutputTokens(model, context, options),
 		...(level ? { reasoningEffort: level } : {}),
 	});
 }

@@ -49,7 +49,7 @@ export function streamSimpleOpenAIResponses(model: Model, context: Context, opti
 	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
 	return streamOpenAIResponses(model, context, {
 		...options,
-		maxTokens: maxOutputTokens(model, options),
+		maxTokens: maxOutputTokens(model, context, options),
 		...(level ? { reasoningEffort: level } : {}),
 	});
 }

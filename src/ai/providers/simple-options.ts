@@ -1,6 +1,7 @@
 /** Mapping the unified reasoning level of `streamSimple` onto what each API expects (pi-ai's rules). */
 import { clampThinkingLevel } from "../models/index.ts";
-import type { Model, SimpleStreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.ts";
+import type { Context, Model, SimpleStreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.ts";
+import { clampMaxTokensToContext } from "./context-estimate.ts";
 
 /** Token budgets per level; xhigh and max use high's (pi-ai has no larger default). */
 export const DEFAULT_THINKING_BUDGETS = {
@@ -60,7 +61,7 @@ export function mapThinkingLevel(model: Model, level: ThinkingLevel, foldHigh = 
 	return level;
 }
 
-/** Output limit for a request: explicit option, else the model's limit. */
-export function maxOutputTokens(model: Model, options: SimpleStreamOptions | undefined): number {
-	return options?.maxTokens ?? model.maxTokens;
+/** Output limit for a request: explicit option, else the model's limit; lowered to fit the context window. */
+export function maxOutputTokens(model: Model, context: Context, options: SimpleStreamOptions | undefined): number {
+	return clampMaxTokensToContext(model, context, options?.maxTokens ?? model.maxTokens);
 }
