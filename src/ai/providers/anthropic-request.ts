@@ -20,6 +20,7 @@ import type {
 	TextContent,
 	ToolResultMessage,
 } from "../types.ts";
+import { cacheRetention } from "./simple-options.ts";
 import { transformMessages } from "./transform-messages.ts";
 
 export interface AnthropicOptions extends StreamOptions {
@@ -52,7 +53,7 @@ type Turn = { role: "user" | "assistant"; content: string | Block[] };
 export function buildRequest(model: Model, full: Context, options: AnthropicOptions | undefined) {
 	const context = requestView(full);
 	const compat = anthropicCompat(model);
-	const cache = options?.cacheRetention ?? "short";
+	const cache = cacheRetention(options);
 	const cacheControl =
 		cache === "none"
 			? undefined

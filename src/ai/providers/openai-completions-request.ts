@@ -23,6 +23,7 @@ import type {
 	ToolResultMessage,
 } from "../types.ts";
 import { type ResolvedCompat, resolveCompat } from "./openai-completions-compat.ts";
+import { cacheRetention } from "./simple-options.ts";
 import { transformMessages } from "./transform-messages.ts";
 
 export { type ResolvedCompat, resolveCompat, type ThinkingFormat } from "./openai-completions-compat.ts";
@@ -64,7 +65,7 @@ export function buildRequest(
 ): Record<string, unknown> {
 	const context = requestView(full);
 	const messages = convertMessages(model, context, compat);
-	const cache = options?.cacheRetention ?? "short";
+	const cache = cacheRetention(options);
 	const longCache = cache === "long" && compat.supportsLongCacheRetention;
 	const body: Record<string, unknown> = { model: model.id, messages, stream: true };
 	if ((model.baseUrl.includes("api.openai.com") && cache !== "none") || longCache) {

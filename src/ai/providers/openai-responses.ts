@@ -15,7 +15,7 @@ import type { Context, Model, SimpleStreamOptions, StreamOptions, ThinkingLevel 
 import { convertMessages } from "./openai-responses-input.ts";
 import { consumeResponsesStream } from "./openai-responses-stream.ts";
 import { runProviderStream } from "./run.ts";
-import { maxOutputTokens, supportedLevel } from "./simple-options.ts";
+import { cacheRetention, maxOutputTokens, supportedLevel } from "./simple-options.ts";
 
 export interface OpenAIResponsesOptions extends StreamOptions {
 	/** The reasoning level (the model's thinkingLevelMap maps it to `reasoning.effort`); unset = the "off" effort. */
@@ -74,7 +74,7 @@ export function buildRequest(model: Model, full: Context, options: OpenAIRespons
 		input.push({ role: developer ? "developer" : "system", content: context.systemPrompt });
 	}
 	input.push(...convertMessages(model, context.messages));
-	const cache = options?.cacheRetention ?? "short";
+	const cache = cacheRetention(options);
 	const body: Record<string, unknown> = { model: model.id, input, stream: true };
 	if (cache !== "none" && options?.sessionId) {
 		body.prompt_cache_key = Array.from(options.sessionId).slice(0, PROMPT_CACHE_KEY_MAX).join("");

@@ -1,6 +1,14 @@
 /** Mapping the unified reasoning level of `streamSimple` onto what each API expects (pi-ai's rules). */
 import { clampThinkingLevel } from "../models/index.ts";
-import type { Context, Model, SimpleStreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.ts";
+import type {
+	CacheRetention,
+	Context,
+	Model,
+	SimpleStreamOptions,
+	StreamOptions,
+	ThinkingBudgets,
+	ThinkingLevel,
+} from "../types.ts";
 import { clampMaxTokensToContext } from "./context-estimate.ts";
 
 /** Token budgets per level; xhigh and max use high's (pi-ai has no larger default). */
@@ -59,6 +67,16 @@ export function mapThinkingLevel(model: Model, level: ThinkingLevel, foldHigh = 
 	if (foldHigh && (level === "xhigh" || level === "max")) return "high";
 	if (foldHigh && level === "minimal") return "low";
 	return level;
+}
+
+/**
+ * The prompt-cache retention of a request: the option, else "long" when `PI_CACHE_RETENTION=long` (in the
+ * options' `env`, else the process environment), else "short" (pi-ai's rule for Anthropic and OpenAI).
+ */
+export function cacheRetention(options: StreamOptions | undefined): CacheRetention {
+	if (options?.cacheRetention) return options.cacheRetention;
+	const env = (options?.env as Record<string, string | undefined> | undefined) ?? process.env;
+	return env.PI_CACHE_RETENTION === "long" ? "long" : "short";
 }
 
 /** Output limit for a request: explicit option, else the model's limit; lowered to fit the context window. */

@@ -193,6 +193,14 @@ describe("anthropic-messages against the mock server", () => {
 		expect(body.output_config).toEqual({ effort: "low" });
 	});
 
+	test("PI_CACHE_RETENTION=long asks for the one-hour cache when no retention is given (as pi-ai)", async () => {
+		server.push({ kind: "reply", text: "x" });
+		await complete(model, ctx(), { apiKey: "k", env: { PI_CACHE_RETENTION: "long" } });
+		const body = server.requests.at(-1)!.body;
+		expect(body.system[0].cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+		expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+	});
+
 	test("cache_control on the last tool and the last user block; image-only results get a text first", async () => {
 		server.push({ kind: "reply", text: "x" });
 		await complete(
