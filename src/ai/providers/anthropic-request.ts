@@ -47,6 +47,46 @@ export function anthropicCompat(model: Model): Required<AnthropicMessagesCompat>
 	};
 }
 
+/** Claude subscription (OAuth) access tokens, sent as a bearer token with Claude Code's identity. */
+export function isOAuthToken(apiKey: string | undefined): boolean {
+	return !!apiKey && apiKey.includes("sk-ant-oat");
+}
+
+/** The identity line a Claude subscription request must start its system prompt with. */
+const CLAUDE_CODE_IDENTITY = "You are Claude Code, Anthropic's official CLI for Claude.";
+
+/** Claude Code's tool names; a tool whose name matches one (ignoring case) is sent in that spelling under OAuth. */
+const CLAUDE_CODE_TOOLS = [
+	"Read",
+	"Write",
+	"Edit",
+	"Bash",
+	"Grep",
+	"Glob",
+	"AskUserQuestion",
+	"EnterPlanMode",
+	"ExitPlanMode",
+	"KillShell",
+	"NotebookEdit",
+	"Skill",
+	"Task",
+	"TaskOutput",
+	"TodoWrite",
+	"WebFetch",
+	"WebSearch",
+];
+const CLAUDE_CODE_NAMES = new Map(CLAUDE_CODE_TOOLS.map((name) => [name.toLowerCase(), name]));
+
+export function toClaudeCodeName(name: string): string {
+	return CLAUDE_CODE_NAMES.get(name.toLowerCase()) ?? name;
+}
+
+/** A tool name from the model back to the name of the tool offered (matched ignoring case). */
+export function fromClaudeCodeName(name: string, tools: readonly { name: string }[] | undefined): string {
+	const lower = name.toLowerCase();
+	return tools?.find((tool) => tool.name.toLowerCase() === lower)?.name ?? name;
+}
+
 type Block = Record<string, unknown>;
 type Turn = { role: "user" | "assistant"; content: string | Block[] };
 
@@ -60,6 +100,7 @@ export function buildRequest(model: Model, full: Context, options: AnthropicOpti
 			: cache === "long" && compat.supportsLongCacheRetention
 				? { type: "ephemeral", ttl: "1h" }
 				: { type: "ephemeral" };
+	const oauth = isOAuthToken(options?.apiKey);
 	const body: Record<string, unknown> = {
 		model: model.id,
 		messages: convertMessages(
@@ -67,15 +108,17 @@ export function buildRequest(model: Model, full: Context, options: AnthropicOpti
 			model,
 			cacheControl,
 			compat.allowEmptySignature,
+			oauth,
 		),
 		max_tokens: options?.maxTokens ?? model.maxTokens,
 		stream: true,
 	};
-	if (context.systemPrompt) {
-		body.system = [
-			{ type: "text", text: context.systemPrompt, ...(cacheControl ? { cache_control: cacheControl } : {}) },
-		];
-	}
+	const cached = cacheControl ? { cache_control: cacheControl } : {};
+	const system = [
+		...(oauth ? [{ type: "text", text: CLAUDE_CODE_IDENTITY, ...cached }] : []),
+		...(context.systemPrompt ? [{ type: "text", text: context.systemPrompt, ...cached }] : []),
+	];
+	if (system.length > 0) body.system = system;
 	if (options?.temperature !== undefined && !options.thinkingEnabled && compat.supportsTemperature) {
 		body.temperature = options.temperature;
 	}
@@ -85,7 +128,7 @@ export function buildRequest(model: Model, full: Context, options: AnthropicOpti
 		body.tools = tools.map((tool, index) => {
 			const schema = tool.parameters as { properties?: unknown; required?: unknown };
 			return {
-				name: tool.name,
+				name: oauth ? toClaudeCodeName(tool.name) : tool.name,
 				description: tool.description,
 				...(compat.supportsEagerToolInputStreaming ? { eager_input_streaming: true } : {}),
 				input_schema: { type: "object", properties: schema.properties ?? {}, required: schema.required ?? [] },
@@ -127,6 +170,7 @@ function convertMessages(
 	model: Model,
 	cacheControl: object | undefined,
 	allowEmptySignature: boolean,
+	oauth: boolean,
 ): Turn[] {
 	const out: Turn[] = [];
 	for (let i = 0; i < messages.length; i++) {
@@ -141,7 +185,7 @@ function convertMessages(
 				.map(contentBlock);
 			if (blocks.length > 0) out.push({ role: "user", content: blocks });
 		} else if (message.role === "assistant") {
-			const blocks = assistantBlocks(message, model, allowEmptySignature);
+			const blocks = assistantBlocks(message, model, allowEmptySignature, oauth);
 			if (blocks.length > 0) out.push({ role: "assistant", content: blocks });
 		} else {
 			const results: Block[] = [];
@@ -188,7 +232,12 @@ function toolResultBlock(message: ToolResultMessage): Block {
 	};
 }
 
-function assistantBlocks(message: AssistantMessage, model: Model, allowEmptySignature: boolean): Block[] {
+function assistantBlocks(
+	message: AssistantMessage,
+	model: Model,
+	allowEmptySignature: boolean,
+	oauth: boolean,
+): Block[] {
 	// Signatures (and redacted thinking) only mean something to the model that made them.
 	const sameApi = message.api === model.api && message.provider === model.provider && message.model === model.id;
 	const blocks: Block[] = [];
@@ -213,7 +262,8 @@ function assistantBlocks(message: AssistantMessage, model: Model, allowEmptySign
 				);
 			}
 		} else {
-			blocks.push({ type: "tool_use", id: safeToolId(block.id), name: block.name, input: block.arguments ?? {} });
+			const name = oauth ? toClaudeCodeName(block.name) : block.name;
+			blocks.push({ type: "tool_use", id: safeToolId(block.id), name, input: block.arguments ?? {} });
 		}
 	}
 	return blocks;

@@ -7,7 +7,7 @@ import { joinUrl, postJson } from "../http.ts";
 import { readSseBatches } from "../sse.ts";
 import { requestView } from "../transcript.ts";
 import type { Context, Model, SimpleStreamOptions, ThinkingLevel } from "../types.ts";
-import { type AnthropicOptions, buildRequest } from "./anthropic-request.ts";
+import { type AnthropicOptions, buildRequest, fromClaudeCodeName, isOAuthToken } from "./anthropic-request.ts";
 import { clampMaxTokensToContext } from "./context-estimate.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
@@ -28,7 +28,12 @@ export function streamAnthropic(model: Model, context: Context, options?: Anthro
 			model,
 			options,
 		});
-		await consume(response.body as ReadableStream<Uint8Array>, builder);
+		// Under a subscription token the model calls tools by Claude Code's names: map them back to ours.
+		const tools = requestView(context).tools;
+		const toolName = isOAuthToken(options?.apiKey)
+			? (name: string) => fromClaudeCodeName(name, tools)
+			: (name: string) => name;
+		await consume(response.body as ReadableStream<Uint8Array>, builder, toolName);
 	});
 }
 
@@ -57,11 +62,34 @@ function adaptiveEffort(model: Model, level: ThinkingLevel): AnthropicOptions["e
 	return level === "medium" ? "medium" : "high";
 }
 
-/** The beta features pi-ai asks for: fine-grained tool streaming where tools stream without eager input, interleaved thinking. */
+/** Claude Code's version named in the user agent of subscription (OAuth) requests. */
+const CLAUDE_CODE_VERSION = "2.1.280";
+
+/**
+ * The beta features pi-ai asks for: Claude Code's for subscription tokens, fine-grained tool streaming where tools
+ * stream without eager input, interleaved thinking with budget thinking. An `anthropic-beta` header configured on
+ * the model or request replaces the list.
+ */
 function betaFeatures(model: Model, context: Context, options: AnthropicOptions | undefined): string[] {
+	let configured: string | undefined;
+	for (const headers of [model.headers, options?.headers]) {
+		for (const [name, value] of Object.entries(headers ?? {})) {
+			if (name.toLowerCase() === "anthropic-beta") configured = value;
+		}
+	}
+	if (configured !== undefined) {
+		return [
+			...new Set(
+				configured
+					.split(",")
+					.map((feature) => feature.trim())
+					.filter(Boolean),
+			),
+		];
+	}
 	const features: string[] = [];
-	const eager = (model.compat as { supportsEagerToolInputStreaming?: boolean } | undefined)
-		?.supportsEagerToolInputStreaming;
+	if (isOAuthToken(options?.apiKey)) features.push("claude-code-20250219", "oauth-2025-04-20");
+	const eager = model.compat?.supportsEagerToolInputStreaming;
 	if (eager === false && (requestView(context).tools?.length ?? 0) > 0)
 		features.push("fine-grained-tool-streaming-2025-05-14");
 	if (
@@ -71,7 +99,7 @@ function betaFeatures(model: Model, context: Context, options: AnthropicOptions 
 		model.compat?.forceAdaptiveThinking !== true
 	)
 		features.push("interleaved-thinking-2025-05-14");
-	return features;
+	return [...new Set(features)];
 }
 
 function buildHeaders(model: Model, context: Context, options: AnthropicOptions | undefined): Record<string, string> {
@@ -82,10 +110,19 @@ function buildHeaders(model: Model, context: Context, options: AnthropicOptions 
 		"anthropic-version": API_VERSION,
 		...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}),
 	};
-	// OAuth access tokens (Claude subscriptions) go in Authorization; API keys in x-api-key.
-	if (key.startsWith("sk-ant-oat")) headers.authorization = `Bearer ${key}`;
-	else if (key) headers["x-api-key"] = key;
-	return { ...headers, ...model.headers, ...options?.headers };
+	// Subscription (OAuth) tokens go in Authorization with Claude Code's identity; API keys in x-api-key.
+	if (isOAuthToken(key)) {
+		headers.authorization = `Bearer ${key}`;
+		headers["user-agent"] = `claude-cli/${CLAUDE_CODE_VERSION}`;
+		headers["x-app"] = "cli";
+	} else if (key) headers["x-api-key"] = key;
+	const merged = { ...headers, ...model.headers, ...options?.headers };
+	// The list above already honours a configured anthropic-beta; keep one spelling of the header.
+	for (const name of Object.keys(merged))
+		if (name !== "anthropic-beta" && name.toLowerCase() === "anthropic-beta") delete merged[name];
+	if (betas.length > 0) merged["anthropic-beta"] = betas.join(",");
+	else delete merged["anthropic-beta"];
+	return merged;
 }
 
 const STOP_REASONS: Record<string, "stop" | "length" | "toolUse"> = {
@@ -97,8 +134,12 @@ const STOP_REASONS: Record<string, "stop" | "length" | "toolUse"> = {
 	tool_use: "toolUse",
 };
 
-async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder): Promise<void> {
-	const state: StreamState = { stopReason: "stop" };
+async function consume(
+	body: ReadableStream<Uint8Array>,
+	builder: MessageBuilder,
+	toolName: (name: string) => string,
+): Promise<void> {
+	const state: StreamState = { stopReason: "stop", toolName };
 	for await (const batch of readSseBatches(body)) {
 		for (const sse of batch) {
 			if (sse.event === "ping") continue;
@@ -109,6 +150,7 @@ async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder
 
 interface StreamState {
 	stopReason: "stop" | "length" | "toolUse";
+	toolName: (name: string) => string;
 }
 
 /** Applies one stream event; returns false once the message is finished or failed. */
@@ -130,7 +172,7 @@ function handleEvent(builder: MessageBuilder, event: any, state: StreamState): b
 			else if (block.type === "thinking") builder.thinking(block.thinking ?? "", block.signature || undefined);
 			else if (block.type === "redacted_thinking") builder.redactedThinking(block.data ?? "");
 			else if (block.type === "tool_use") {
-				builder.toolCall(block.id, block.name);
+				builder.toolCall(block.id, state.toolName(block.name ?? ""));
 				const input = block.input && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "";
 				if (input) builder.toolArguments(input);
 			}

@@ -193,6 +193,32 @@ describe("anthropic-messages against the mock server", () => {
 		expect(body.output_config).toEqual({ effort: "low" });
 	});
 
+	test("a subscription (OAuth) token: Claude Code identity, its tool names, and the names mapped back", async () => {
+		server.push({ kind: "reply", text: "", toolCalls: [{ id: "toolu_1", name: "Read", arguments: { path: "a" } }] });
+		const message = await complete(model, ctx(), { apiKey: "sk-ant-oat01-token" });
+		const request = server.requests.at(-1)!;
+		expect(request.headers.authorization).toBe("Bearer sk-ant-oat01-token");
+		expect(request.headers["x-api-key"]).toBeUndefined();
+		expect(request.headers["anthropic-beta"]).toStartWith("claude-code-20250219,oauth-2025-04-20");
+		expect(request.headers["x-app"]).toBe("cli");
+		expect(request.body.system).toEqual([
+			{
+				type: "text",
+				text: "You are Claude Code, Anthropic's official CLI for Claude.",
+				cache_control: { type: "ephemeral" },
+			},
+			{ type: "text", text: "be brief", cache_control: { type: "ephemeral" } },
+		]);
+		expect(request.body.tools.map((t: { name: string }) => t.name)).toEqual(["Read"]);
+		expect(message.content.find((b) => b.type === "toolCall")).toMatchObject({ name: "read" });
+	});
+
+	test("an anthropic-beta header on the request replaces the beta list", async () => {
+		server.push({ kind: "reply", text: "x" });
+		await complete(model, ctx(), { apiKey: "k", headers: { "anthropic-beta": "a-1, b-2,a-1" } });
+		expect(server.requests.at(-1)!.headers["anthropic-beta"]).toBe("a-1,b-2");
+	});
+
 	test("PI_CACHE_RETENTION=long asks for the one-hour cache when no retention is given (as pi-ai)", async () => {
 		server.push({ kind: "reply", text: "x" });
 		await complete(model, ctx(), { apiKey: "k", env: { PI_CACHE_RETENTION: "long" } });
