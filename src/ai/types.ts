@@ -207,7 +207,17 @@ export interface OpenAICompletionsCompat {
 	requiresAssistantAfterToolResult?: boolean;
 	requiresThinkingAsText?: boolean;
 	requiresReasoningContentOnAssistantMessages?: boolean;
-	thinkingFormat?: "openai" | "openrouter" | "deepseek" | "zai" | "qwen" | "qwen-chat-template";
+	thinkingFormat?:
+		| "openai"
+		| "openrouter"
+		| "deepseek"
+		| "zai"
+		| "qwen"
+		| "qwen-chat-template"
+		| "together"
+		| "ant-ling"
+		| "string-thinking";
+	supportsFinishReason?: boolean;
 	openRouterRouting?: Record<string, unknown>;
 	vercelGatewayRouting?: Record<string, unknown>;
 	zaiToolStream?: boolean;
@@ -221,11 +231,20 @@ export interface OpenAICompletionsCompat {
 export interface OpenAIResponsesCompat {
 	sendSessionIdHeader?: boolean;
 	supportsLongCacheRetention?: boolean;
+	supportsMaxOutputTokens?: boolean;
 }
 
 export interface AnthropicMessagesCompat {
 	supportsEagerToolInputStreaming?: boolean;
 	supportsLongCacheRetention?: boolean;
+	/** `cache_control` on the last tool definition (default true). */
+	supportsCacheControlOnTools?: boolean;
+	/** `temperature` is sent at all (default true). */
+	supportsTemperature?: boolean;
+	/** Thinking without a signature travels as a thinking block with `signature: ""` instead of as text. */
+	allowEmptySignature?: boolean;
+	/** Adaptive thinking (`thinking.type: "adaptive"` with an effort) instead of a token budget. */
+	forceAdaptiveThinking?: boolean;
 }
 
 export type ModelCompat = OpenAICompletionsCompat & OpenAIResponsesCompat & AnthropicMessagesCompat;

@@ -137,6 +137,8 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		},
 		getApiKey: (m) => registry.getApiKeyForRequest(m),
 		getHeaders: (m) => registry.getRequestHeaders(m),
+		// Providers key prompt caches by it (OpenAI's prompt_cache_key), as pi does with its session id.
+		...(sessionFile ? { sessionId: sessionFile().sessionId } : {}),
 		retry: {
 			enabled: settings.retry?.enabled ?? DEFAULT_RETRY.enabled,
 			maxRetries: settings.retry?.maxRetries ?? DEFAULT_RETRY.maxRetries,

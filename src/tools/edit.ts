@@ -102,6 +102,10 @@ export function createEditTool(
 	const ops = options.operations ?? localEditOperations;
 
 	async function run(path: string, edits: EditEntry[], signal?: AbortSignal) {
+		// The schema allows an empty list (as pi's does, so models see the same schema); an empty call is refused here.
+		if (!Array.isArray(edits) || edits.length === 0) {
+			throw new Error("Edit tool input is invalid. edits must contain at least one replacement.");
+		}
 		const absolute = resolveToolPath(path, cwd);
 		return withFileMutationQueue(absolute, async () => {
 			throwIfAborted(signal);

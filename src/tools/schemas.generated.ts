@@ -24,12 +24,10 @@ export const editSchema = {
 		"path": { [Kind]: "String", "description": "File to edit: absolute, or relative to the working directory", "type": "string" },
 		"edits": {
 			[Kind]: "Array",
-			"minItems": 1,
 			"description": "Replacements, each located in the original file; they must not overlap",
 			"type": "array",
 			"items": {
 				[Kind]: "Object",
-				"additionalProperties": false,
 				"type": "object",
 				"properties": {
 					"oldText": { [Kind]: "String", "description": "Text to replace; must match the file exactly and occur once", "type": "string" },

@@ -16,18 +16,14 @@ export const bashSchema = Type.Object({
 	timeout: Type.Optional(Type.Number({ description: "Timeout in seconds (optional, no default timeout)" })),
 });
 
-const editEntrySchema = Type.Object(
-	{
-		oldText: Type.String({ description: "Text to replace; must match the file exactly and occur once" }),
-		newText: Type.String({ description: "Text to put in its place" }),
-	},
-	{ additionalProperties: false },
-);
+const editEntrySchema = Type.Object({
+	oldText: Type.String({ description: "Text to replace; must match the file exactly and occur once" }),
+	newText: Type.String({ description: "Text to put in its place" }),
+});
 
 export const editSchema = Type.Object({
 	path: Type.String({ description: "File to edit: absolute, or relative to the working directory" }),
 	edits: Type.Array(editEntrySchema, {
-		minItems: 1,
 		description: "Replacements, each located in the original file; they must not overlap",
 	}),
 });

@@ -123,14 +123,28 @@ describe("credentials and model selection", () => {
 
 	test("a :thinking suffix and --thinking set the level; --thinking wins; a model without reasoning gets none", async () => {
 		const budget = async (args: string[]) => (await pi(["-p", ...args, "hi"])).requests[0]?.body.thinking;
-		expect(await budget(["--model", "mock-1"])).toEqual({ type: "enabled", budget_tokens: 8192 });
-		expect(await budget(["--model", "mock/mock-1:low"])).toEqual({ type: "enabled", budget_tokens: 2048 });
-		expect(await budget(["--model", "mock-1:high"])).toEqual({ type: "enabled", budget_tokens: 16384 });
+		expect(await budget(["--model", "mock-1"])).toEqual({
+			type: "enabled",
+			budget_tokens: 8192,
+			display: "summarized",
+		});
+		expect(await budget(["--model", "mock/mock-1:low"])).toEqual({
+			type: "enabled",
+			budget_tokens: 2048,
+			display: "summarized",
+		});
+		expect(await budget(["--model", "mock-1:high"])).toEqual({
+			type: "enabled",
+			budget_tokens: 16384,
+			display: "summarized",
+		});
 		expect(await budget(["--model", "mock-1", "--thinking", "minimal"])).toEqual({
 			type: "enabled",
 			budget_tokens: 1024,
+			display: "summarized",
 		});
-		expect(await budget(["--model", "mock-1:high", "--thinking", "off"])).toBeUndefined();
+		// As pi: a reasoning model asked not to think is told so.
+		expect(await budget(["--model", "mock-1:high", "--thinking", "off"])).toEqual({ type: "disabled" });
 		expect(await budget(["--model", "plain-3", "--thinking", "high"])).toBeUndefined();
 	});
 

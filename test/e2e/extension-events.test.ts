@@ -73,9 +73,10 @@ describe("extensions on real turns", () => {
 		const results = requests[1]?.body.messages.at(-1).content;
 		expect(results[0]).toMatchObject({
 			is_error: true,
-			content: [{ text: "Dangerous command blocked by permission gate" }],
+			content: "Dangerous command blocked by permission gate",
 		});
-		expect(results[1].content[0].text).toBe("HEY in cwd!!!");
+		// Text-only tool results travel as one string (as pi sends them).
+		expect(results[1].content).toBe("HEY in cwd!!!");
 		const errors = run.stderr.trimEnd().split("\n");
 		expect(
 			errors.every((l) => l.startsWith("Extension error (") && l.includes("gate.ts") && l.endsWith("handler broke")),

@@ -77,6 +77,12 @@ function buildSchemas() {
 		sendSessionIdHeader: Flag,
 		supportsLongCacheRetention: Flag,
 		supportsEagerToolInputStreaming: Flag,
+		supportsFinishReason: Flag,
+		supportsMaxOutputTokens: Flag,
+		supportsCacheControlOnTools: Flag,
+		supportsTemperature: Flag,
+		allowEmptySignature: Flag,
+		forceAdaptiveThinking: Flag,
 		reasoningEffortMap: Type.Optional(Type.Record(Type.String(), Type.String())),
 	});
 

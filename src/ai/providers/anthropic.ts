@@ -6,27 +6,14 @@
 import { joinUrl, postJson } from "../http.ts";
 import { readSseBatches } from "../sse.ts";
 import { requestView } from "../transcript.ts";
-import type {
-	AssistantMessage,
-	Context,
-	ImageContent,
-	Message,
-	Model,
-	SimpleStreamOptions,
-	StreamOptions,
-	TextContent,
-	ToolResultMessage,
-} from "../types.ts";
+import type { Context, Model, SimpleStreamOptions, ThinkingLevel } from "../types.ts";
+import { type AnthropicOptions, buildRequest, fromClaudeCodeName, isOAuthToken } from "./anthropic-request.ts";
+import { clampMaxTokensToContext } from "./context-estimate.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
-import { maxOutputTokens, thinkingBudget } from "./simple-options.ts";
-import { transformMessages } from "./transform-messages.ts";
+import { adjustMaxTokensForThinking, maxOutputTokens } from "./simple-options.ts";
 
-export interface AnthropicOptions extends StreamOptions {
-	thinkingEnabled?: boolean;
-	thinkingBudgetTokens?: number;
-	toolChoice?: "auto" | "any" | "none" | { type: "tool"; name: string };
-}
+export { type AnthropicOptions, buildRequest } from "./anthropic-request.ts";
 
 const NAME = "Anthropic";
 const API_VERSION = "2023-06-01";
@@ -41,32 +28,78 @@ export function streamAnthropic(model: Model, context: Context, options?: Anthro
 			model,
 			options,
 		});
-		await consume(response.body as ReadableStream<Uint8Array>, builder);
+		// Under a subscription token the model calls tools by Claude Code's names: map them back to ours.
+		const tools = requestView(context).tools;
+		const toolName = isOAuthToken(options?.apiKey)
+			? (name: string) => fromClaudeCodeName(name, tools)
+			: (name: string) => name;
+		await consume(response.body as ReadableStream<Uint8Array>, builder, toolName);
 	});
 }
 
 export function streamSimpleAnthropic(model: Model, context: Context, options?: SimpleStreamOptions) {
 	const level = options?.reasoning;
-	if (!level || !model.reasoning) return streamAnthropic(model, context, { ...options, thinkingEnabled: false });
-	const budget = thinkingBudget(level, options?.thinkingBudgets);
-	const maxTokens = Math.min(model.maxTokens, Math.max(maxOutputTokens(model, options), budget + 4096));
+	const base = { ...options, maxTokens: maxOutputTokens(model, context, options) };
+	if (!level) return streamAnthropic(model, context, { ...base, thinkingEnabled: false });
+	if (model.compat?.forceAdaptiveThinking === true) {
+		return streamAnthropic(model, context, { ...base, thinkingEnabled: true, effort: adaptiveEffort(model, level) });
+	}
+	const adjusted = adjustMaxTokensForThinking(base.maxTokens, model.maxTokens, level, options?.thinkingBudgets);
+	const maxTokens = clampMaxTokensToContext(model, context, adjusted.maxTokens);
 	return streamAnthropic(model, context, {
-		...options,
+		...base,
 		maxTokens,
 		thinkingEnabled: true,
-		thinkingBudgetTokens: Math.min(budget, maxTokens - 1024),
+		thinkingBudgetTokens: Math.min(adjusted.thinkingBudget, Math.max(0, maxTokens - 1024)),
 	});
 }
 
-/** The beta features pi-ai asks for: fine-grained tool streaming where tools stream without eager input, interleaved thinking. */
+/** Adaptive thinking's effort for a level: the model's map wins; minimal reads low and xhigh/max read high. */
+function adaptiveEffort(model: Model, level: ThinkingLevel): AnthropicOptions["effort"] {
+	const mapped = model.thinkingLevelMap?.[level];
+	if (typeof mapped === "string") return mapped as AnthropicOptions["effort"];
+	if (level === "minimal" || level === "low") return "low";
+	return level === "medium" ? "medium" : "high";
+}
+
+/** Claude Code's version named in the user agent of subscription (OAuth) requests. */
+const CLAUDE_CODE_VERSION = "2.1.280";
+
+/**
+ * The beta features pi-ai asks for: Claude Code's for subscription tokens, fine-grained tool streaming where tools
+ * stream without eager input, interleaved thinking with budget thinking. An `anthropic-beta` header configured on
+ * the model or request replaces the list.
+ */
 function betaFeatures(model: Model, context: Context, options: AnthropicOptions | undefined): string[] {
+	let configured: string | undefined;
+	for (const headers of [model.headers, options?.headers]) {
+		for (const [name, value] of Object.entries(headers ?? {})) {
+			if (name.toLowerCase() === "anthropic-beta") configured = value;
+		}
+	}
+	if (configured !== undefined) {
+		return [
+			...new Set(
+				configured
+					.split(",")
+					.map((feature) => feature.trim())
+					.filter(Boolean),
+			),
+		];
+	}
 	const features: string[] = [];
-	const eager = (model.compat as { supportsEagerToolInputStreaming?: boolean } | undefined)
-		?.supportsEagerToolInputStreaming;
+	if (isOAuthToken(options?.apiKey)) features.push("claude-code-20250219", "oauth-2025-04-20");
+	const eager = model.compat?.supportsEagerToolInputStreaming;
 	if (eager === false && (requestView(context).tools?.length ?? 0) > 0)
 		features.push("fine-grained-tool-streaming-2025-05-14");
-	if (model.reasoning && options?.thinkingEnabled === true) features.push("interleaved-thinking-2025-05-14");
-	return features;
+	if (
+		model.reasoning &&
+		options?.thinkingEnabled === true &&
+		(options.interleavedThinking ?? true) &&
+		model.compat?.forceAdaptiveThinking !== true
+	)
+		features.push("interleaved-thinking-2025-05-14");
+	return [...new Set(features)];
 }
 
 function buildHeaders(model: Model, context: Context, options: AnthropicOptions | undefined): Record<string, string> {
@@ -77,128 +110,19 @@ function buildHeaders(model: Model, context: Context, options: AnthropicOptions 
 		"anthropic-version": API_VERSION,
 		...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}),
 	};
-	// OAuth access tokens (Claude subscriptions) go in Authorization; API keys in x-api-key.
-	if (key.startsWith("sk-ant-oat")) headers.authorization = `Bearer ${key}`;
-	else if (key) headers["x-api-key"] = key;
-	return { ...headers, ...model.headers, ...options?.headers };
-}
-
-export function buildRequest(model: Model, full: Context, options: AnthropicOptions | undefined) {
-	const context = requestView(full);
-	const cache = options?.cacheRetention ?? "short";
-	const cacheControl =
-		cache === "none" ? undefined : cache === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" };
-	const body: Record<string, unknown> = {
-		model: model.id,
-		max_tokens: options?.maxTokens ?? model.maxTokens,
-		stream: true,
-		messages: convertMessages(transformMessages(context.messages), cacheControl),
-	};
-	if (context.systemPrompt) {
-		body.system = [
-			{ type: "text", text: context.systemPrompt, ...(cacheControl ? { cache_control: cacheControl } : {}) },
-		];
-	}
-	if (context.tools && context.tools.length > 0) {
-		// As pi-ai sends them: an object schema of the parameters' properties and required names, and eager input
-		// streaming unless the model's compat turns it off.
-		const eager = (model.compat as { supportsEagerToolInputStreaming?: boolean } | undefined)
-			?.supportsEagerToolInputStreaming;
-		body.tools = context.tools.map((tool) => {
-			const schema = tool.parameters as { properties?: unknown; required?: unknown };
-			return {
-				name: tool.name,
-				description: tool.description,
-				...(eager !== false ? { eager_input_streaming: true } : {}),
-				input_schema: { type: "object", properties: schema.properties ?? {}, required: schema.required ?? [] },
-			};
-		});
-		if (options?.toolChoice) {
-			body.tool_choice = typeof options.toolChoice === "string" ? { type: options.toolChoice } : options.toolChoice;
-		}
-	}
-	if (options?.thinkingEnabled) {
-		body.thinking = { type: "enabled", budget_tokens: options.thinkingBudgetTokens ?? 1024 };
-	} else if (options?.temperature !== undefined) {
-		body.temperature = options.temperature;
-	}
-	if (options?.metadata?.user_id !== undefined) body.metadata = { user_id: options.metadata.user_id };
-	return body;
-}
-
-type Block = Record<string, unknown>;
-
-function convertMessages(
-	messages: Message[],
-	cacheControl: object | undefined,
-): Array<{ role: string; content: Block[] }> {
-	const out: Array<{ role: string; content: Block[] }> = [];
-	for (const message of messages) {
-		if (message.role === "user") {
-			const content =
-				typeof message.content === "string" ? [textBlock(message.content)] : message.content.map(contentBlock);
-			if (content.length > 0) out.push({ role: "user", content });
-		} else if (message.role === "assistant") {
-			const content = assistantBlocks(message);
-			if (content.length > 0) out.push({ role: "assistant", content });
-		} else {
-			const block = toolResultBlock(message);
-			const last = out[out.length - 1];
-			if (last?.role === "user" && last.content.every((b) => b.type === "tool_result")) last.content.push(block);
-			else out.push({ role: "user", content: [block] });
-		}
-	}
-	if (cacheControl) {
-		const lastUser = [...out].reverse().find((m) => m.role === "user");
-		const lastBlock = lastUser?.content[lastUser.content.length - 1];
-		if (lastBlock) lastBlock.cache_control = cacheControl;
-	}
-	return out;
-}
-
-function textBlock(text: string): Block {
-	return { type: "text", text };
-}
-
-function contentBlock(block: TextContent | ImageContent): Block {
-	if (block.type === "text") return textBlock(block.text);
-	return { type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } };
-}
-
-function assistantBlocks(message: AssistantMessage): Block[] {
-	const sameModel = message.api === "anthropic-messages";
-	const blocks: Block[] = [];
-	for (const block of message.content) {
-		if (block.type === "text") {
-			if (block.text.trim() !== "") blocks.push(textBlock(block.text));
-		} else if (block.type === "thinking") {
-			if (block.redacted && sameModel && block.thinkingSignature) {
-				blocks.push({ type: "redacted_thinking", data: block.thinkingSignature });
-			} else if (sameModel && block.thinkingSignature) {
-				blocks.push({ type: "thinking", thinking: block.thinking, signature: block.thinkingSignature });
-			} else if (block.thinking.trim() !== "") {
-				blocks.push(textBlock(block.thinking)); // thinking from another provider travels as plain text
-			}
-		} else {
-			blocks.push({ type: "tool_use", id: safeToolId(block.id), name: block.name, input: block.arguments });
-		}
-	}
-	return blocks;
-}
-
-function toolResultBlock(message: ToolResultMessage): Block {
-	const content = message.content.map(contentBlock);
-	return {
-		type: "tool_result",
-		tool_use_id: safeToolId(message.toolCallId),
-		content: content.length > 0 ? content : [textBlock("(no output)")],
-		...(message.isError ? { is_error: true } : {}),
-	};
-}
-
-/** Anthropic accepts tool ids of [a-zA-Z0-9_-], at most 64 characters; ids from other providers are mapped. */
-function safeToolId(id: string): string {
-	return id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64);
+	// Subscription (OAuth) tokens go in Authorization with Claude Code's identity; API keys in x-api-key.
+	if (isOAuthToken(key)) {
+		headers.authorization = `Bearer ${key}`;
+		headers["user-agent"] = `claude-cli/${CLAUDE_CODE_VERSION}`;
+		headers["x-app"] = "cli";
+	} else if (key) headers["x-api-key"] = key;
+	const merged = { ...headers, ...model.headers, ...options?.headers };
+	// The list above already honours a configured anthropic-beta; keep one spelling of the header.
+	for (const name of Object.keys(merged))
+		if (name !== "anthropic-beta" && name.toLowerCase() === "anthropic-beta") delete merged[name];
+	if (betas.length > 0) merged["anthropic-beta"] = betas.join(",");
+	else delete merged["anthropic-beta"];
+	return merged;
 }
 
 const STOP_REASONS: Record<string, "stop" | "length" | "toolUse"> = {
@@ -210,8 +134,12 @@ const STOP_REASONS: Record<string, "stop" | "length" | "toolUse"> = {
 	tool_use: "toolUse",
 };
 
-async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder): Promise<void> {
-	const state: StreamState = { stopReason: "stop" };
+async function consume(
+	body: ReadableStream<Uint8Array>,
+	builder: MessageBuilder,
+	toolName: (name: string) => string,
+): Promise<void> {
+	const state: StreamState = { stopReason: "stop", toolName };
 	for await (const batch of readSseBatches(body)) {
 		for (const sse of batch) {
 			if (sse.event === "ping") continue;
@@ -222,6 +150,7 @@ async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder
 
 interface StreamState {
 	stopReason: "stop" | "length" | "toolUse";
+	toolName: (name: string) => string;
 }
 
 /** Applies one stream event; returns false once the message is finished or failed. */
@@ -243,7 +172,7 @@ function handleEvent(builder: MessageBuilder, event: any, state: StreamState): b
 			else if (block.type === "thinking") builder.thinking(block.thinking ?? "", block.signature || undefined);
 			else if (block.type === "redacted_thinking") builder.redactedThinking(block.data ?? "");
 			else if (block.type === "tool_use") {
-				builder.toolCall(block.id, block.name);
+				builder.toolCall(block.id, state.toolName(block.name ?? ""));
 				const input = block.input && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : "";
 				if (input) builder.toolArguments(input);
 			}

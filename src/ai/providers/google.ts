@@ -2,42 +2,17 @@
  * `google-generative-ai`: the Gemini API (`models/{id}:streamGenerateContent?alt=sse`) over fetch + SSE.
  * Thinking (thought parts and thought signatures), function calling (Gemini sends each call's arguments whole, and
  * usually no id: ids are generated), images, and Gemini's finish reasons. The stream has no end event: it is
- * complete when the body ends after a chunk with a finishReason. Tool schemas are sanitised in google-schema.ts.
+ * complete when the body ends after a chunk with a finishReason.
  */
 import { joinUrl, ProviderError, postJson } from "../http.ts";
 import { readSseBatches } from "../sse.ts";
-import { requestView } from "../transcript.ts";
-import type {
-	AssistantMessage,
-	Context,
-	ImageContent,
-	Message,
-	Model,
-	SimpleStreamOptions,
-	StreamOptions,
-	ThinkingLevel,
-	ToolResultMessage,
-	UserMessage,
-} from "../types.ts";
-import { toolParameters } from "./google-schema.ts";
+import type { Context, Model, SimpleStreamOptions } from "../types.ts";
+import { buildRequest, type GoogleOptions, googleBudget, googleLevel, usesThinkingLevels } from "./google-request.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
-import { mapThinkingLevel, maxOutputTokens, thinkingBudget } from "./simple-options.ts";
-import { transformMessages } from "./transform-messages.ts";
+import { maxOutputTokens, supportedLevel } from "./simple-options.ts";
 
-export interface GoogleThinking {
-	enabled: boolean;
-	/** `thinkingConfig.thinkingBudget` (Gemini 2.5); 0 turns thinking off where the model allows it. */
-	budgetTokens?: number;
-	/** `thinkingConfig.thinkingLevel` (Gemini 3: "LOW", "HIGH", ...); wins over `budgetTokens`. */
-	level?: string;
-}
-
-export interface GoogleOptions extends StreamOptions {
-	thinking?: GoogleThinking;
-	/** "auto" / "none" / "any" (must call some tool), or one named tool that must be called. */
-	toolChoice?: "auto" | "none" | "any" | { name: string };
-}
+export { buildRequest, type GoogleOptions, type GoogleThinking } from "./google-request.ts";
 
 const NAME = "Google";
 
@@ -55,155 +30,26 @@ export function streamGoogle(model: Model, context: Context, options?: GoogleOpt
 	});
 }
 
+/**
+ * pi-ai's rules: no level turns thinking off (budget 0, or the model's lowest level for level-based models); Gemini
+ * 3 style models get a `thinkingLevel`, others a token budget (fixed tables for Gemini 2.5, else -1: dynamic).
+ */
 export function streamSimpleGoogle(model: Model, context: Context, options?: SimpleStreamOptions) {
-	const level = options?.reasoning;
-	if (!level || !model.reasoning) {
-		const off = model.thinkingLevelMap?.off;
-		return streamGoogle(model, context, { ...options, thinking: { enabled: false, ...(off ? setting(off) : {}) } });
-	}
-	const thinking = simpleThinking(model, level, options);
-	const budget = thinking.budgetTokens ?? 0;
-	if (thinking.level || budget <= 0) return streamGoogle(model, context, { ...options, thinking });
-	// maxOutputTokens covers the thoughts too: make room for the budget plus an answer, within the model's limit.
-	const maxTokens = Math.min(model.maxTokens, Math.max(maxOutputTokens(model, options), budget + 4096));
-	thinking.budgetTokens = Math.min(budget, Math.max(1024, maxTokens - 1024));
-	return streamGoogle(model, context, { ...options, maxTokens, thinking });
-}
-
-/** The model's thinkingLevelMap decides level vs budget; without one, the level becomes a token budget. */
-function simpleThinking(model: Model, level: ThinkingLevel, options: SimpleStreamOptions | undefined): GoogleThinking {
-	const mapped = model.thinkingLevelMap?.[level];
-	if (typeof mapped === "string") return { enabled: true, ...setting(mapped) };
-	if (mapped === null) return { enabled: true }; // level unsupported by this model: the model's default
+	const base = { ...options, maxTokens: maxOutputTokens(model, context, options) };
+	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
+	if (!level) return streamGoogle(model, context, { ...base, thinking: { enabled: false } });
+	const resolved = googleLevel(model, level);
 	if (usesThinkingLevels(model)) {
-		return { enabled: true, level: (mapThinkingLevel(model, level) ?? "high").toUpperCase() };
+		return streamGoogle(model, context, { ...base, thinking: { enabled: true, level: resolved.toUpperCase() } });
 	}
-	return { enabled: true, budgetTokens: thinkingBudget(level, options?.thinkingBudgets) };
-}
-
-/** A thinkingLevelMap value: an integer is a token budget (Gemini 2.5), anything else a thinkingLevel (Gemini 3). */
-function setting(value: string): Pick<GoogleThinking, "budgetTokens" | "level"> {
-	return /^-?\d+$/.test(value) ? { budgetTokens: Number(value) } : { level: value };
-}
-
-function usesThinkingLevels(model: Model): boolean {
-	return Object.entries(model.thinkingLevelMap ?? {}).some(
-		([key, value]) => key !== "off" && typeof value === "string" && !/^-?\d+$/.test(value),
-	);
+	const budget = options?.thinkingBudgets?.[resolved] ?? googleBudget(model, resolved);
+	return streamGoogle(model, context, { ...base, thinking: { enabled: true, budgetTokens: budget } });
 }
 
 function buildHeaders(model: Model, options: GoogleOptions | undefined): Record<string, string> {
 	const headers: Record<string, string> = { accept: "text/event-stream" };
 	if (options?.apiKey) headers["x-goog-api-key"] = options.apiKey;
 	return { ...headers, ...model.headers, ...options?.headers };
-}
-
-type Part = Record<string, unknown>;
-interface Content {
-	role: "user" | "model";
-	parts: Part[];
-}
-
-export function buildRequest(model: Model, full: Context, options: GoogleOptions | undefined) {
-	const context = requestView(full);
-	const body: Record<string, unknown> = {};
-	if (context.systemPrompt) body.systemInstruction = { parts: [{ text: context.systemPrompt }] };
-	body.contents = convertMessages(model, transformMessages(context.messages));
-	if (context.tools && context.tools.length > 0) {
-		const functionDeclarations = context.tools.map((tool) => {
-			const parameters = toolParameters(tool.parameters);
-			return { name: tool.name, description: tool.description, ...(parameters ? { parameters } : {}) };
-		});
-		body.tools = [{ functionDeclarations }];
-		const choice = options?.toolChoice;
-		if (choice) {
-			body.toolConfig = {
-				functionCallingConfig:
-					typeof choice === "string"
-						? { mode: choice.toUpperCase() }
-						: { mode: "ANY", allowedFunctionNames: [choice.name] },
-			};
-		}
-	}
-	const generationConfig: Record<string, unknown> = { maxOutputTokens: options?.maxTokens ?? model.maxTokens };
-	if (options?.temperature !== undefined) generationConfig.temperature = options.temperature;
-	const thinking = options?.thinking;
-	if (thinking) {
-		const config: Record<string, unknown> = thinking.enabled ? { includeThoughts: true } : {};
-		if (thinking.level) config.thinkingLevel = thinking.level;
-		else if (thinking.budgetTokens !== undefined) config.thinkingBudget = thinking.budgetTokens;
-		if (Object.keys(config).length > 0) generationConfig.thinkingConfig = config;
-	}
-	body.generationConfig = generationConfig;
-	return body;
-}
-
-function convertMessages(model: Model, messages: Message[]): Content[] {
-	const out: Content[] = [];
-	let toolTurn: Content | undefined; // the user turn that collects consecutive tool results
-	for (const message of messages) {
-		if (message.role === "toolResult") {
-			if (!toolTurn) {
-				toolTurn = { role: "user", parts: [] };
-				out.push(toolTurn);
-			}
-			toolTurn.parts.push(functionResponse(message));
-			for (const block of message.content) if (block.type === "image") toolTurn.parts.push(inlineData(block));
-			continue;
-		}
-		toolTurn = undefined;
-		const parts = message.role === "user" ? userParts(message) : modelParts(model, message);
-		if (parts.length > 0) out.push({ role: message.role === "user" ? "user" : "model", parts });
-	}
-	return out;
-}
-
-function inlineData(image: ImageContent): Part {
-	return { inlineData: { mimeType: image.mimeType, data: image.data } };
-}
-
-function userParts(message: UserMessage): Part[] {
-	if (typeof message.content === "string") return message.content === "" ? [] : [{ text: message.content }];
-	const parts: Part[] = [];
-	for (const block of message.content) {
-		if (block.type === "image") parts.push(inlineData(block));
-		else if (block.text !== "") parts.push({ text: block.text }); // Gemini rejects empty text parts
-	}
-	return parts;
-}
-
-function modelParts(model: Model, message: AssistantMessage): Part[] {
-	// Signatures are only valid for the model that made them; thinking from elsewhere travels as plain text.
-	const sameModel = message.api === model.api && message.provider === model.provider && message.model === model.id;
-	const signed = (signature: string | undefined) => (sameModel && signature ? { thoughtSignature: signature } : {});
-	const parts: Part[] = [];
-	for (const block of message.content) {
-		if (block.type === "text") {
-			const extra = signed(block.textSignature);
-			if (block.text.trim() !== "" || extra.thoughtSignature) parts.push({ text: block.text, ...extra });
-		} else if (block.type === "thinking") {
-			if (sameModel) {
-				if (block.thinking !== "" || block.thinkingSignature) {
-					parts.push({ text: block.thinking, thought: true, ...signed(block.thinkingSignature) });
-				}
-			} else if (block.thinking.trim() !== "") parts.push({ text: block.thinking });
-		} else {
-			parts.push({ functionCall: { name: block.name, args: block.arguments }, ...signed(block.thoughtSignature) });
-		}
-	}
-	return parts;
-}
-
-function functionResponse(message: ToolResultMessage): Part {
-	const text = message.content
-		.filter((b) => b.type === "text")
-		.map((b) => b.text)
-		.join("\n");
-	const hasImage = message.content.some((b) => b.type === "image");
-	const value = text || (hasImage ? "(image attached)" : "(no output)");
-	return {
-		functionResponse: { name: message.toolName, response: message.isError ? { error: value } : { output: value } },
-	};
 }
 
 // ---- response stream ---------------------------------------------------------------------------------------

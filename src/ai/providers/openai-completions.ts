@@ -19,7 +19,7 @@ import {
 	resolveCompat,
 } from "./openai-completions-request.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
-import { mapThinkingLevel } from "./simple-options.ts";
+import { maxOutputTokens, supportedLevel } from "./simple-options.ts";
 
 export type { OpenAICompletionsOptions } from "./openai-completions-request.ts";
 
@@ -45,14 +45,13 @@ export function streamOpenAICompletions(model: Model, context: Context, options?
 }
 
 export function streamSimpleOpenAICompletions(model: Model, context: Context, options?: SimpleStreamOptions) {
-	const level = options?.reasoning;
-	let reasoningEffort: string | undefined;
-	if (level && model.reasoning) {
-		const mapped = mapThinkingLevel(model, level);
-		if (mapped !== undefined) reasoningEffort = model.compat?.reasoningEffortMap?.[level] ?? mapped;
-	}
+	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
 	const { reasoning: _level, thinkingBudgets: _budgets, ...rest } = options ?? {};
-	return streamOpenAICompletions(model, context, { ...rest, reasoningEffort });
+	return streamOpenAICompletions(model, context, {
+		...rest,
+		maxTokens: maxOutputTokens(model, context, options),
+		...(level ? { reasoningEffort: level } : {}),
+	});
 }
 
 function buildHeaders(model: Model, options: OpenAICompletionsOptions | undefined): Record<string, string> {
@@ -100,10 +99,15 @@ async function consume(name: string, body: ReadableStream<Uint8Array>, builder: 
 			applyUsage(builder, chunk?.usage ?? choice?.usage);
 			if (!choice) continue;
 			const delta = choice.delta ?? {};
-			const thinking = reasoningText(delta);
+			const { text: thinking, field } = reasoningText(delta);
 			if (thinking !== "") {
 				if (!toolCalls.settle()) return;
 				builder.thinking(thinking);
+				// As pi-ai: a thinking block remembers the field it came in, to be sent back in the same one.
+				const block = builder.message.content.at(-1);
+				if (field && block?.type === "thinking" && block.thinkingSignature === undefined) {
+					block.thinkingSignature = field;
+				}
 			}
 			if (typeof delta.content === "string" && delta.content !== "") {
 				if (!toolCalls.settle()) return;
@@ -126,16 +130,17 @@ async function consume(name: string, body: ReadableStream<Uint8Array>, builder: 
 	if (finishReason) finish();
 }
 
-/** Thinking text of a delta, from whichever field the server uses (first non-empty one wins). */
-function reasoningText(delta: any): string {
+/** Thinking text of a delta and the field it came in (first non-empty one wins). */
+function reasoningText(delta: any): { text: string; field?: string } {
 	for (const field of ["reasoning_content", "reasoning", "reasoning_text"]) {
 		const value = delta[field];
-		if (typeof value === "string" && value !== "") return value;
+		if (typeof value === "string" && value !== "") return { text: value, field };
 	}
-	if (!Array.isArray(delta.reasoning_details)) return "";
-	return delta.reasoning_details
+	if (!Array.isArray(delta.reasoning_details)) return { text: "" };
+	const text = delta.reasoning_details
 		.map((d: any) => (d?.type === "reasoning.text" && typeof d.text === "string" ? d.text : ""))
 		.join("");
+	return { text };
 }
 
 function streamErrorMessage(name: string, error: any): string {

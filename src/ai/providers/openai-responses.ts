@@ -2,38 +2,25 @@
  * `openai-responses`: the OpenAI Responses API (`POST {baseUrl}/responses`) over fetch + SSE, stateless
  * (`store: false`): the whole conversation is sent as input items every turn.
  *
- * Ids and replay (see openai-responses-stream.ts for the receiving side):
+ * Ids and replay (see openai-responses-stream.ts for the receiving side, openai-responses-input.ts for the rules):
  * - A tool call's id is `"<call_id>|<item_id>"` (e.g. `call_abc|fc_123`): `call_id` pairs the call with its
- *   `function_call_output`, the item id identifies the output item. Ids without `|` (other providers) are a
- *   bare call id. Tool results carry the same combined id; only the `call_id` part goes back in them.
+ *   `function_call_output`, the item id identifies the output item. Tool results carry the same combined id; only
+ *   the `call_id` part goes back in them.
  * - A reasoning item's JSON (id, summary, `encrypted_content`) is kept whole in `thinkingSignature`, and a message
- *   item's id in `textSignature`. When the history comes from this same model (api, provider and model id), the
- *   reasoning items are sent back as received and the message/function_call items keep their ids, so the model
- *   continues its own chain of thought. Anything else is sent without ids and without reasoning items (foreign
- *   thinking becomes assistant text), since the server cannot pair ids it never issued.
+ *   item's id in `textSignature`; the same model gets them back as received.
  */
 import { joinUrl, postJson } from "../http.ts";
 import { requestView } from "../transcript.ts";
-import type {
-	AssistantMessage,
-	Context,
-	ImageContent,
-	Message,
-	Model,
-	SimpleStreamOptions,
-	StreamOptions,
-	TextContent,
-	ToolResultMessage,
-} from "../types.ts";
+import type { Context, Model, SimpleStreamOptions, StreamOptions, ThinkingLevel } from "../types.ts";
+import { convertMessages } from "./openai-responses-input.ts";
 import { consumeResponsesStream } from "./openai-responses-stream.ts";
 import { runProviderStream } from "./run.ts";
-import { mapThinkingLevel, maxOutputTokens } from "./simple-options.ts";
-import { transformMessages } from "./transform-messages.ts";
+import { cacheRetention, maxOutputTokens, supportedLevel } from "./simple-options.ts";
 
 export interface OpenAIResponsesOptions extends StreamOptions {
-	/** `reasoning.effort`; unset sends no `reasoning` object (the model's default applies). */
+	/** The reasoning level (the model's thinkingLevelMap maps it to `reasoning.effort`); unset = the "off" effort. */
 	reasoningEffort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | (string & {});
-	/** `reasoning.summary` (default "auto" when an effort is set; `null` asks for none). */
+	/** `reasoning.summary` (default "auto"). */
 	reasoningSummary?: "auto" | "concise" | "detailed" | null;
 	toolChoice?: "auto" | "none" | "required" | { type: "function"; name: string };
 }
@@ -55,24 +42,15 @@ export function streamOpenAIResponses(model: Model, context: Context, options?: 
 }
 
 /**
- * The unified reasoning level becomes `reasoning.effort` (the model's `thinkingLevelMap` wins; otherwise
- * xhigh/max fold to high and minimal to low). Without a level a reasoning model gets its map's "off" value if it
- * has one, else the server default.
+ * The unified reasoning level, clamped to what the model supports, becomes `reasoning.effort` (the model's
+ * `thinkingLevelMap` maps it). Without a level a reasoning model is told its map's "off" value, else "none".
  */
 export function streamSimpleOpenAIResponses(model: Model, context: Context, options?: SimpleStreamOptions) {
-	let reasoningEffort: string | undefined;
-	if (model.reasoning) {
-		const off = model.thinkingLevelMap?.off;
-		reasoningEffort = options?.reasoning
-			? mapThinkingLevel(model, options.reasoning)
-			: typeof off === "string"
-				? off
-				: undefined;
-	}
+	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
 	return streamOpenAIResponses(model, context, {
 		...options,
-		maxTokens: maxOutputTokens(model, options),
-		...(reasoningEffort ? { reasoningEffort } : {}),
+		maxTokens: maxOutputTokens(model, context, options),
+		...(level ? { reasoningEffort: level } : {}),
 	});
 }
 
@@ -83,181 +61,54 @@ function buildHeaders(model: Model, options: OpenAIResponsesOptions | undefined)
 	return { ...headers, ...model.headers, ...options?.headers };
 }
 
+/** OpenAI Responses rejects a `max_output_tokens` below 16. */
+const MIN_OUTPUT_TOKENS = 16;
+const PROMPT_CACHE_KEY_MAX = 64;
+
 export function buildRequest(model: Model, full: Context, options: OpenAIResponsesOptions | undefined) {
 	const context = requestView(full);
+	const compat = model.compat ?? {};
 	const input: Item[] = [];
 	if (context.systemPrompt) {
-		input.push({ role: model.reasoning ? "developer" : "system", content: context.systemPrompt });
+		const developer = model.reasoning && compat.supportsDeveloperRole !== false;
+		input.push({ role: developer ? "developer" : "system", content: context.systemPrompt });
 	}
-	input.push(...convertMessages(model, transformMessages(context.messages)));
-	const body: Record<string, unknown> = {
-		model: model.id,
-		input,
-		stream: true,
-		store: false,
-		max_output_tokens: options?.maxTokens ?? model.maxTokens,
-	};
+	input.push(...convertMessages(model, context.messages));
+	const cache = cacheRetention(options);
+	const body: Record<string, unknown> = { model: model.id, input, stream: true };
+	if (cache !== "none" && options?.sessionId) {
+		body.prompt_cache_key = Array.from(options.sessionId).slice(0, PROMPT_CACHE_KEY_MAX).join("");
+	}
+	if (cache === "long" && compat.supportsLongCacheRetention !== false) body.prompt_cache_retention = "24h";
+	body.store = false;
+	if (options?.maxTokens && compat.supportsMaxOutputTokens !== false) {
+		body.max_output_tokens = Math.max(options.maxTokens, MIN_OUTPUT_TOKENS);
+	}
 	if (options?.temperature !== undefined) body.temperature = options.temperature;
 	if (context.tools && context.tools.length > 0) {
+		// `strict` goes out only to servers whose compat says they understand it (pi-ai's default: not).
 		body.tools = context.tools.map((tool) => ({
 			type: "function",
 			name: tool.name,
 			description: tool.description,
 			parameters: tool.parameters,
-			strict: false,
+			...(compat.supportsStrictMode === true ? { strict: false } : {}),
 		}));
-		if (options?.toolChoice) body.tool_choice = options.toolChoice;
 	}
-	const effort = options?.reasoningEffort;
-	if (effort) {
-		const summary = options?.reasoningSummary === undefined ? "auto" : options.reasoningSummary;
-		body.reasoning = effort === "none" || summary === null ? { effort } : { effort, summary };
+	if (options?.toolChoice !== undefined) body.tool_choice = options.toolChoice;
+	if (model.reasoning) {
+		const level = options?.reasoningEffort;
+		if (level || options?.reasoningSummary) {
+			const mapped = level ? model.thinkingLevelMap?.[level as ThinkingLevel] : undefined;
+			body.reasoning = { effort: level ? (mapped ?? level) : "medium", summary: options?.reasoningSummary || "auto" };
+			// Reasoning is only replayable with its encrypted content (nothing is stored server-side).
+			body.include = ["reasoning.encrypted_content"];
+		} else if (model.provider !== "github-copilot" && model.thinkingLevelMap?.off !== null) {
+			body.reasoning = { effort: model.thinkingLevelMap?.off ?? "none" };
+		}
+		if (model.provider === "xai") body.include = ["reasoning.encrypted_content"];
 	}
-	// Reasoning is only replayable with its encrypted content (nothing is stored server-side).
-	if (model.reasoning && effort !== "none") body.include = ["reasoning.encrypted_content"];
-	const cache = options?.cacheRetention ?? "short";
-	if (options?.sessionId && cache !== "none") body.prompt_cache_key = options.sessionId;
-	const longCache = model.compat?.supportsLongCacheRetention ?? model.baseUrl.includes("api.openai.com");
-	if (cache === "long" && longCache) body.prompt_cache_retention = "24h";
 	return body;
 }
 
 type Item = Record<string, unknown>;
-
-export function convertMessages(model: Model, messages: Message[]): Item[] {
-	const items: Item[] = [];
-	let pendingImages: ImageContent[] = []; // images of consecutive tool results, sent after the last of them
-	const flushImages = () => {
-		if (pendingImages.length === 0) return;
-		const content = [
-			{ type: "input_text", text: "Images returned by the tool call(s) above:" },
-			...pendingImages.map((image) => imagePart(model, image)),
-		];
-		items.push({ role: "user", content });
-		pendingImages = [];
-	};
-	for (const message of messages) {
-		if (message.role !== "toolResult") flushImages();
-		if (message.role === "user") {
-			const content =
-				typeof message.content === "string"
-					? [textPart(message.content)]
-					: message.content.map((b) => (b.type === "text" ? textPart(b.text) : imagePart(model, b)));
-			if (content.length > 0) items.push({ role: "user", content });
-		} else if (message.role === "assistant") {
-			items.push(...assistantItems(model, message));
-		} else {
-			items.push(toolResultItem(message));
-			pendingImages.push(...message.content.filter((b): b is ImageContent => b.type === "image"));
-		}
-	}
-	flushImages();
-	return items;
-}
-
-function textPart(text: string): Item {
-	return { type: "input_text", text };
-}
-
-function imagePart(model: Model, image: ImageContent): Item {
-	if (!model.input.includes("image")) return textPart("(image omitted: this model does not accept images)");
-	return { type: "input_image", detail: "auto", image_url: `data:${image.mimeType};base64,${image.data}` };
-}
-
-function isSameModel(model: Model, message: AssistantMessage): boolean {
-	return message.api === model.api && message.provider === model.provider && message.model === model.id;
-}
-
-/** A stored reasoning item that can be sent back: it needs its encrypted content. */
-function replayableReasoning(signature: string | undefined): Item | undefined {
-	if (!signature) return undefined;
-	try {
-		const item = JSON.parse(signature);
-		if (item && typeof item === "object" && item.type === "reasoning" && item.encrypted_content) return item;
-	} catch {
-		// Not JSON: a bare encrypted_content string.
-		return { type: "reasoning", summary: [], encrypted_content: signature };
-	}
-	return undefined;
-}
-
-function assistantItems(model: Model, message: AssistantMessage): Item[] {
-	// Ids are only meaningful to the model that issued them, and only if its reasoning can go back with them.
-	const sameModel = isSameModel(model, message);
-	const withIds =
-		sameModel &&
-		message.content.every(
-			(b) => b.type !== "thinking" || !b.thinkingSignature || replayableReasoning(b.thinkingSignature),
-		);
-	const items: Item[] = [];
-	for (const block of message.content) {
-		if (block.type === "thinking") {
-			const reasoning = withIds ? replayableReasoning(block.thinkingSignature) : undefined;
-			if (reasoning) items.push(reasoning);
-			else if (!sameModel && block.thinking.trim() !== "") items.push(outputMessage(block.thinking, undefined));
-		} else if (block.type === "text") {
-			if (block.text.trim() === "") continue;
-			const signed = textSignatureId(block.textSignature);
-			const id = withIds && signed?.startsWith("msg_") ? signed : undefined;
-			items.push(outputMessage(block.text, id));
-		} else {
-			const { callId, itemId } = splitToolCallId(block.id);
-			items.push({
-				type: "function_call",
-				...(withIds && itemId?.startsWith("fc") ? { id: itemId } : {}),
-				call_id: callId,
-				name: block.name,
-				arguments: JSON.stringify(block.arguments ?? {}),
-			});
-		}
-	}
-	return items;
-}
-
-/**
- * The message item id a text block was signed with: pi-ai writes `{"v":1,"id":…}` (with the item's `phase` when it
- * has one); older sessions hold the bare id.
- */
-function textSignatureId(signature: string | undefined): string | undefined {
-	if (!signature) return undefined;
-	if (signature.startsWith("{")) {
-		try {
-			const parsed = JSON.parse(signature) as { v?: unknown; id?: unknown };
-			if (parsed.v === 1 && typeof parsed.id === "string") return parsed.id;
-		} catch {
-			// not JSON: a bare id after all
-		}
-	}
-	return signature;
-}
-
-function outputMessage(text: string, id: string | undefined): Item {
-	return {
-		type: "message",
-		role: "assistant",
-		...(id ? { id } : {}),
-		status: "completed",
-		content: [{ type: "output_text", text, annotations: [] }],
-	};
-}
-
-function toolResultItem(message: ToolResultMessage): Item {
-	const text = message.content
-		.filter((b): b is TextContent => b.type === "text")
-		.map((b) => b.text)
-		.join("\n");
-	const hasImages = message.content.some((b) => b.type === "image");
-	return {
-		type: "function_call_output",
-		call_id: splitToolCallId(message.toolCallId).callId,
-		output: text !== "" ? text : hasImages ? "(image attached below)" : "(no output)",
-	};
-}
-
-/** `"call|item"` → both parts; a foreign id is a bare call id, restricted to the characters OpenAI accepts. */
-export function splitToolCallId(id: string): { callId: string; itemId: string | undefined } {
-	const bar = id.indexOf("|");
-	const callId = bar === -1 ? id : id.slice(0, bar);
-	const itemId = bar === -1 ? undefined : id.slice(bar + 1);
-	return { callId: callId.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64), itemId: itemId || undefined };
-}

@@ -1,18 +1,59 @@
-/** Mapping the unified reasoning level of `streamSimple` onto what each API expects. */
-import type { Model, SimpleStreamOptions, ThinkingBudgets, ThinkingLevel } from "../types.ts";
+/** Mapping the unified reasoning level of `streamSimple` onto what each API expects (pi-ai's rules). */
+import { clampThinkingLevel } from "../models/index.ts";
+import type {
+	CacheRetention,
+	Context,
+	Model,
+	SimpleStreamOptions,
+	StreamOptions,
+	ThinkingBudgets,
+	ThinkingLevel,
+} from "../types.ts";
+import { clampMaxTokensToContext } from "./context-estimate.ts";
 
-export const DEFAULT_THINKING_BUDGETS: Required<ThinkingBudgets> = {
+/** Token budgets per level; xhigh and max use high's (pi-ai has no larger default). */
+export const DEFAULT_THINKING_BUDGETS = {
 	minimal: 1024,
 	low: 2048,
 	medium: 8192,
 	high: 16384,
-	xhigh: 32768,
-	max: 32768,
-};
+} as const;
 
-/** Token budget for a level (custom budgets override the defaults). */
+/** Tokens always left for the answer when a thinking budget shares the response ceiling. */
+export const MIN_ANSWER_TOKENS = 1024;
+
+type BudgetLevel = keyof typeof DEFAULT_THINKING_BUDGETS;
+
+function budgetLevel(level: ThinkingLevel): BudgetLevel {
+	return level === "xhigh" || level === "max" ? "high" : level;
+}
+
+/** Token budget for a level (custom budgets override the defaults; xhigh and max read high's). */
 export function thinkingBudget(level: ThinkingLevel, budgets?: ThinkingBudgets): number {
-	return budgets?.[level] ?? DEFAULT_THINKING_BUDGETS[level];
+	const key = budgetLevel(level);
+	return budgets?.[key] ?? DEFAULT_THINKING_BUDGETS[key];
+}
+
+/**
+ * The response ceiling and the thinking budget within it: with an explicit cap the budget is added on top (up to the
+ * model's limit); the budget shrinks when it would leave no room for an answer.
+ */
+export function adjustMaxTokensForThinking(
+	baseMaxTokens: number | undefined,
+	modelMaxTokens: number,
+	level: ThinkingLevel,
+	budgets?: ThinkingBudgets,
+): { maxTokens: number; thinkingBudget: number } {
+	let budget = thinkingBudget(level, budgets);
+	const maxTokens = baseMaxTokens === undefined ? modelMaxTokens : Math.min(baseMaxTokens + budget, modelMaxTokens);
+	if (maxTokens <= budget) budget = Math.min(budget, Math.max(0, maxTokens - MIN_ANSWER_TOKENS));
+	return { maxTokens, thinkingBudget: budget };
+}
+
+/** The level a model can do (its map may rule levels out), or "off". */
+export function supportedLevel(model: Model, level: ThinkingLevel): ThinkingLevel | undefined {
+	const clamped = clampThinkingLevel(model, level);
+	return clamped === "off" ? undefined : clamped;
 }
 
 /**
@@ -28,7 +69,17 @@ export function mapThinkingLevel(model: Model, level: ThinkingLevel, foldHigh = 
 	return level;
 }
 
-/** Output limit for a request: explicit option, else the model's limit. */
-export function maxOutputTokens(model: Model, options: SimpleStreamOptions | undefined): number {
-	return options?.maxTokens ?? model.maxTokens;
+/**
+ * The prompt-cache retention of a request: the option, else "long" when `PI_CACHE_RETENTION=long` (in the
+ * options' `env`, else the process environment), else "short" (pi-ai's rule for Anthropic and OpenAI).
+ */
+export function cacheRetention(options: StreamOptions | undefined): CacheRetention {
+	if (options?.cacheRetention) return options.cacheRetention;
+	const env = (options?.env as Record<string, string | undefined> | undefined) ?? process.env;
+	return env.PI_CACHE_RETENTION === "long" ? "long" : "short";
+}
+
+/** Output limit for a request: explicit option, else the model's limit; lowered to fit the context window. */
+export function maxOutputTokens(model: Model, context: Context, options: SimpleStreamOptions | undefined): number {
+	return clampMaxTokensToContext(model, context, options?.maxTokens ?? model.maxTokens);
 }

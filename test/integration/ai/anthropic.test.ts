@@ -152,30 +152,132 @@ describe("anthropic-messages against the mock server", () => {
 			},
 			{
 				role: "assistant",
-				content: [
-					{ type: "redacted_thinking", data: "ENC" },
-					{ type: "tool_use", id: "call_1", name: "read", input: { path: "x" } },
-				],
+				// Another model's redacted thinking cannot be replayed (as pi-ai: dropped); its call id is made safe.
+				content: [{ type: "tool_use", id: "call_1", name: "read", input: { path: "x" } }],
 			},
 			{
 				role: "user",
-				content: [{ type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "file body" }] }],
+				// Text-only results are one string; is_error is always there (as pi-ai sends them).
+				content: [{ type: "tool_result", tool_use_id: "call_1", content: "file body", is_error: false }],
 			},
 		]);
 	});
 
-	test("redacted thinking in a reply is kept with its data", async () => {
-		server.push({ kind: "reply", redactedThinking: "SECRET", text: "done" });
+	test("redacted thinking in a reply is kept with its data, and goes back to the same model", async () => {
+		server.push({ kind: "reply", redactedThinking: "SECRET", text: "done" }, { kind: "reply", text: "ok" });
 		const message = await complete(model, ctx(), { apiKey: "k" });
 		expect(message.content[0]).toEqual({ type: "thinking", thinking: "", thinkingSignature: "SECRET", redacted: true });
+		const context = ctx();
+		context.messages.push(message, { role: "user", content: "again", timestamp: 9 });
+		await complete(model, context, { apiKey: "k" });
+		const sent = server.requests.at(-1)!.body.messages.find((m: { role: string }) => m.role === "assistant");
+		expect(sent.content[0]).toEqual({ type: "redacted_thinking", data: "SECRET" });
 	});
 
 	test("streamSimple maps the reasoning level to a thinking budget", async () => {
 		server.push({ kind: "reply", text: "x" });
 		await streamSimple({ ...model, maxTokens: 64000 }, ctx(), { apiKey: "k", reasoning: "high" }).result();
 		const body = server.requests.at(-1)!.body;
-		expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
+		expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 16384, display: "summarized" });
 		expect(body.max_tokens).toBeGreaterThan(16384);
+	});
+
+	test("streamSimple without a level turns thinking off; adaptive models get an effort", async () => {
+		server.push({ kind: "reply", text: "x" }, { kind: "reply", text: "y" });
+		await streamSimple(model, ctx(), { apiKey: "k" }).result();
+		expect(server.requests.at(-1)!.body.thinking).toEqual({ type: "disabled" });
+		const adaptive = { ...model, compat: { forceAdaptiveThinking: true } };
+		await streamSimple(adaptive, ctx(), { apiKey: "k", reasoning: "minimal" }).result();
+		const body = server.requests.at(-1)!.body;
+		expect(body.thinking).toEqual({ type: "adaptive", display: "summarized" });
+		expect(body.output_config).toEqual({ effort: "low" });
+	});
+
+	test("a subscription (OAuth) token: Claude Code identity, its tool names, and the names mapped back", async () => {
+		server.push({ kind: "reply", text: "", toolCalls: [{ id: "toolu_1", name: "Read", arguments: { path: "a" } }] });
+		const message = await complete(model, ctx(), { apiKey: "sk-ant-oat01-token" });
+		const request = server.requests.at(-1)!;
+		expect(request.headers.authorization).toBe("Bearer sk-ant-oat01-token");
+		expect(request.headers["x-api-key"]).toBeUndefined();
+		expect(request.headers["anthropic-beta"]).toStartWith("claude-code-20250219,oauth-2025-04-20");
+		expect(request.headers["x-app"]).toBe("cli");
+		expect(request.body.system).toEqual([
+			{
+				type: "text",
+				text: "You are Claude Code, Anthropic's official CLI for Claude.",
+				cache_control: { type: "ephemeral" },
+			},
+			{ type: "text", text: "be brief", cache_control: { type: "ephemeral" } },
+		]);
+		expect(request.body.tools.map((t: { name: string }) => t.name)).toEqual(["Read"]);
+		expect(message.content.find((b) => b.type === "toolCall")).toMatchObject({ name: "read" });
+	});
+
+	test("an anthropic-beta header on the request replaces the beta list", async () => {
+		server.push({ kind: "reply", text: "x" });
+		await complete(model, ctx(), { apiKey: "k", headers: { "anthropic-beta": "a-1, b-2,a-1" } });
+		expect(server.requests.at(-1)!.headers["anthropic-beta"]).toBe("a-1,b-2");
+	});
+
+	test("PI_CACHE_RETENTION=long asks for the one-hour cache when no retention is given (as pi-ai)", async () => {
+		server.push({ kind: "reply", text: "x" });
+		await complete(model, ctx(), { apiKey: "k", env: { PI_CACHE_RETENTION: "long" } });
+		const body = server.requests.at(-1)!.body;
+		expect(body.system[0].cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+		expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+	});
+
+	test("cache_control on the last tool and the last user block; image-only results get a text first", async () => {
+		server.push({ kind: "reply", text: "x" });
+		await complete(
+			model,
+			{
+				...ctx(),
+				messages: [
+					{ role: "user", content: "look", timestamp: 1 },
+					{
+						role: "assistant",
+						content: [{ type: "toolCall", id: "call_1", name: "read", arguments: { path: "p.png" } }],
+						api: "anthropic-messages",
+						provider: model.provider,
+						model: model.id,
+						usage: {
+							input: 0,
+							output: 0,
+							cacheRead: 0,
+							cacheWrite: 0,
+							totalTokens: 0,
+							cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+						},
+						stopReason: "toolUse",
+						timestamp: 2,
+					},
+					{
+						role: "toolResult",
+						toolCallId: "call_1",
+						toolName: "read",
+						content: [{ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }],
+						isError: false,
+						timestamp: 3,
+					},
+				],
+			},
+			{ apiKey: "k" },
+		);
+		const body = server.requests.at(-1)!.body;
+		expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
+		expect(body.messages.at(-1).content).toEqual([
+			{
+				type: "tool_result",
+				tool_use_id: "call_1",
+				content: [
+					{ type: "text", text: "(see attached image)" },
+					{ type: "image", source: { type: "base64", media_type: "image/png", data: RED_PIXEL_PNG } },
+				],
+				is_error: false,
+				cache_control: { type: "ephemeral" },
+			},
+		]);
 	});
 
 	test.each([

@@ -8,7 +8,6 @@ import {
 	stream,
 	streamSimple,
 } from "../../../src/ai/index.ts";
-import { sanitizeGeminiSchema, toolParameters } from "../../../src/ai/providers/google-schema.ts";
 import { startMockLlm } from "../../support/mock-llm/index.ts";
 import { mockModel, RED_PIXEL_PNG } from "../../support/models.ts";
 import { collect, testAbortMidStream } from "../../support/provider-tests.ts";
@@ -106,20 +105,13 @@ describe("google-generative-ai against the mock server", () => {
 		expect(req.headers["x-goog-api-key"]).toBe("g-key");
 		expect(req.headers.authorization).toBeUndefined();
 		expect(req.body).toEqual({
-			systemInstruction: { parts: [{ text: "be brief" }] },
+			systemInstruction: { parts: [{ text: "be brief" }], role: "user" },
 			contents: [{ role: "user", parts: [{ text: "hi" }] }],
+			// The JSON schema as the tool declares it, as pi-ai sends it.
 			tools: [
 				{
 					functionDeclarations: [
-						{
-							name: "read",
-							description: "read a file",
-							parameters: {
-								type: "object",
-								properties: { path: { type: "string", description: "file path" } },
-								required: ["path"],
-							},
-						},
+						{ name: "read", description: "read a file", parametersJsonSchema: ctx().tools![0]!.parameters },
 					],
 				},
 			],
@@ -222,10 +214,14 @@ describe("google-generative-ai against the mock server", () => {
 		const result = await complete(model, context, { apiKey: "k" });
 		expect(result.stopReason).toBe("stop");
 		const body = server.requests.at(-1)!.body;
-		expect(body.systemInstruction).toEqual({ parts: [{ text: "sys" }] });
+		expect(body.systemInstruction).toEqual({ parts: [{ text: "sys" }], role: "user" });
 		expect(body.tools).toBeUndefined();
 		expect(body.contents).toEqual([
-			{ role: "user", parts: [{ text: "look" }, { inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } }] },
+			// As pi-ai: user parts go as they are (an empty text included).
+			{
+				role: "user",
+				parts: [{ text: "look" }, { inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } }, { text: "" }],
+			},
 			{
 				role: "model",
 				parts: [
@@ -240,13 +236,55 @@ describe("google-generative-ai against the mock server", () => {
 				role: "user",
 				parts: [
 					{ functionResponse: { name: "read", response: { output: "file body" } } },
-					{ functionResponse: { name: "screenshot", response: { output: "(image attached)" } } },
-					{ inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } },
+					// A model that is not Gemini < 3 takes a result's images inside the function response.
+					{
+						functionResponse: {
+							name: "screenshot",
+							response: { output: "(see attached image)" },
+							parts: [{ inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } }],
+						},
+					},
 					{ functionResponse: { name: "read", response: { error: "No result provided" } } },
 				],
 			},
 			{ role: "user", parts: [{ text: "thanks" }] },
 		]);
+	});
+
+	test("Gemini 2.5 gets tool-result images in a turn of their own; Gemini 3 gets call ids", async () => {
+		const history = (id: string): Context => ({
+			messages: [
+				{ role: "user", content: "shot", timestamp: 1 },
+				assistant([{ type: "toolCall", id: "c1", name: "screenshot", arguments: {} }], { model: id }),
+				{
+					role: "toolResult",
+					toolCallId: "c1",
+					toolName: "screenshot",
+					content: [{ type: "image", data: RED_PIXEL_PNG, mimeType: "image/png" }],
+					isError: false,
+					timestamp: 2,
+				},
+			],
+		});
+		const image = { inlineData: { mimeType: "image/png", data: RED_PIXEL_PNG } };
+		server.push({ kind: "reply", text: "ok" }, { kind: "reply", text: "ok" });
+		await complete({ ...model, id: "gemini-2.5-flash" }, history("gemini-2.5-flash"), { apiKey: "k" });
+		expect(server.requests.at(-1)!.body.contents.slice(2)).toEqual([
+			{
+				role: "user",
+				parts: [{ functionResponse: { name: "screenshot", response: { output: "(see attached image)" } } }],
+			},
+			{ role: "user", parts: [{ text: "Tool result image:" }, image] },
+		]);
+		await complete({ ...model, id: "gemini-3-pro-preview" }, history("gemini-3-pro-preview"), { apiKey: "k" });
+		const contents = server.requests.at(-1)!.body.contents;
+		expect(contents[1].parts[0].functionCall).toEqual({ name: "screenshot", args: {}, id: "c1" });
+		expect(contents[2].parts[0].functionResponse).toEqual({
+			name: "screenshot",
+			response: { output: "(see attached image)" },
+			parts: [image],
+			id: "c1",
+		});
 	});
 
 	test("history from another model: thinking becomes text, signatures are dropped, failed turns skipped", async () => {
@@ -301,32 +339,42 @@ describe("google-generative-ai against the mock server", () => {
 		expect(req.body.toolConfig).toEqual({ functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["read"] } });
 	});
 
-	test("streamSimple maps the reasoning level to a thinking budget, or to thinkingLevel when the model says so", async () => {
+	test("streamSimple maps the reasoning level as pi-ai does: Gemini 2.5 budgets, -1 elsewhere, thinkingLevel for Gemini 3", async () => {
 		for (let i = 0; i < 5; i++) server.push({ kind: "reply", text: "x" });
 		await streamSimple({ ...model, maxTokens: 65536 }, ctx(), { apiKey: "k", reasoning: "high" }).result();
 		let config = server.requests.at(-1)!.body.generationConfig;
-		expect(config.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 16384 });
-		expect(config.maxOutputTokens).toBeGreaterThan(16384);
+		// Not a Gemini 2.5 id: the model decides how much to think; the output limit is the model's.
+		expect(config).toEqual({ maxOutputTokens: 65536, thinkingConfig: { includeThoughts: true, thinkingBudget: -1 } });
 
-		const gemini3 = { ...model, thinkingLevelMap: { low: "LOW", high: "HIGH", minimal: null } };
+		await streamSimple({ ...model, id: "gemini-2.5-flash" }, ctx(), { apiKey: "k", reasoning: "medium" }).result();
+		config = server.requests.at(-1)!.body.generationConfig;
+		expect(config).toEqual({ maxOutputTokens: 8192, thinkingConfig: { includeThoughts: true, thinkingBudget: 8192 } });
+
+		// xhigh is clamped to the nearest supported level (high), which the map names.
+		const gemini3 = {
+			...model,
+			id: "gemini-3-pro-preview",
+			thinkingLevelMap: { low: "LOW", high: "HIGH", minimal: null },
+		};
 		await streamSimple(gemini3, ctx(), { apiKey: "k", reasoning: "xhigh" }).result();
 		config = server.requests.at(-1)!.body.generationConfig;
 		expect(config.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: "HIGH" });
 
+		// No level: a reasoning model is told to think with budget 0.
 		await streamSimple(model, ctx(), { apiKey: "k" }).result();
 		config = server.requests.at(-1)!.body.generationConfig;
-		expect(config.thinkingConfig).toBeUndefined();
-		expect(config.maxOutputTokens).toBe(8192);
+		expect(config).toEqual({ maxOutputTokens: 8192, thinkingConfig: { thinkingBudget: 0 } });
 
-		// A small output limit: the budget shrinks to leave room for the answer.
-		await streamSimple(model, ctx(), { apiKey: "k", reasoning: "high" }).result();
+		// A Gemini 3 model that cannot turn thinking off gets its lowest level instead.
+		await streamSimple(
+			{ ...gemini3, thinkingLevelMap: { off: null, minimal: null, low: "LOW", high: "HIGH" } },
+			ctx(),
+			{
+				apiKey: "k",
+			},
+		).result();
 		config = server.requests.at(-1)!.body.generationConfig;
-		expect(config).toEqual({ maxOutputTokens: 8192, thinkingConfig: { includeThoughts: true, thinkingBudget: 7168 } });
-
-		// "off" in the map: a numeric value is a budget (0 turns thinking off on models that allow it).
-		await streamSimple({ ...model, thinkingLevelMap: { off: "0" } }, ctx(), { apiKey: "k" }).result();
-		config = server.requests.at(-1)!.body.generationConfig;
-		expect(config.thinkingConfig).toEqual({ thinkingBudget: 0 });
+		expect(config.thinkingConfig).toEqual({ thinkingLevel: "LOW" });
 	});
 
 	test("MAX_TOKENS ends with length", async () => {
@@ -478,72 +526,20 @@ describe("google-generative-ai against the mock server", () => {
 		expect(result.errorMessage).toMatch(/^Google stream ended before the response was complete/);
 		expect(result.content).toEqual([{ type: "text", text: "half" }]);
 	});
-});
 
-describe("Gemini tool schema sanitiser", () => {
-	test("drops unsupported keys and rewrites JSON-schema idioms", () => {
-		const schema = {
-			$schema: "http://json-schema.org/draft-07/schema#",
-			$id: "x",
-			type: "object",
-			additionalProperties: false,
-			properties: {
-				mode: {
-					anyOf: [
-						{ const: "fast", type: "string" },
-						{ const: "slow", type: "string" },
-					],
-					description: "m",
-				},
-				url: { type: "string", format: "uri" },
-				when: { type: "string", format: "date-time" },
-				count: { type: ["integer", "null"], minimum: 0, format: "int32" },
-				tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1 },
-				kind: { const: "file" },
-				level: { enum: [1, 2, 3], type: "number" },
-				nested: {
-					type: "object",
-					properties: { a: { type: "boolean", examples: [true] } },
-					required: ["a", "gone"],
-					patternProperties: { "^x": { type: "string" } },
-				},
-				either: { anyOf: [{ type: "string" }, { type: "number" }, { type: "null" }] },
-				maybe: { oneOf: [{ type: "string", description: "s" }, { type: "null" }] },
-			},
-			required: ["mode"],
-		};
-		expect(sanitizeGeminiSchema(schema)).toEqual({
-			type: "object",
-			properties: {
-				mode: { type: "string", enum: ["fast", "slow"], description: "m" },
-				url: { type: "string" },
-				when: { type: "string", format: "date-time" },
-				count: { type: "integer", nullable: true, minimum: 0, format: "int32" },
-				tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1 },
-				kind: { type: "string", enum: ["file"] },
-				level: { type: "number" },
-				nested: { type: "object", properties: { a: { type: "boolean" } }, required: ["a"] },
-				either: { nullable: true, anyOf: [{ type: "string" }, { type: "number" }] },
-				maybe: { type: "string", description: "s", nullable: true },
-			},
-			required: ["mode"],
-		});
-	});
-
-	test("a tool without parameters is declared without a parameters object", async () => {
-		expect(toolParameters({ type: "object", properties: {} })).toBeUndefined();
-		expect(toolParameters(undefined)).toBeUndefined();
+	test("a tool schema goes out untouched as parametersJsonSchema, even an empty one", async () => {
 		server.push({ kind: "reply", text: "x" });
+		const parameters = { type: "object", properties: {} } as any;
 		await complete(
 			model,
 			{
 				messages: [{ role: "user", content: "hi", timestamp: 1 }],
-				tools: [{ name: "now", description: "current time", parameters: { type: "object", properties: {} } as any }],
+				tools: [{ name: "now", description: "current time", parameters }],
 			},
 			{ apiKey: "k" },
 		);
 		expect(server.requests.at(-1)!.body.tools).toEqual([
-			{ functionDeclarations: [{ name: "now", description: "current time" }] },
+			{ functionDeclarations: [{ name: "now", description: "current time", parametersJsonSchema: parameters }] },
 		]);
 	});
 });

@@ -103,8 +103,9 @@ describe("openai-completions against the mock server", () => {
 			"text_end",
 			"done",
 		]);
+		// The thinking block remembers the field it came in (pi-ai's signature), to go back in the same one.
 		expect(message.content).toEqual([
-			{ type: "thinking", thinking: "let me think" },
+			{ type: "thinking", thinking: "let me think", thinkingSignature: "reasoning_content" },
 			{ type: "text", text: "Hello there!" },
 		]);
 		expect(message.stopReason).toBe("stop");
@@ -121,8 +122,10 @@ describe("openai-completions against the mock server", () => {
 			model: "mock-model",
 			stream: true,
 			stream_options: { include_usage: true },
+			// A standard OpenAI-style server (pi-ai's defaults): store false, developer role for reasoning models.
+			store: false,
 			messages: [
-				{ role: "system", content: "be brief" },
+				{ role: "developer", content: "be brief" },
 				{ role: "user", content: "hi" },
 			],
 			tools: [
@@ -143,8 +146,8 @@ describe("openai-completions against the mock server", () => {
 		await complete(model, ctx(), { maxTokens: 123, temperature: 0.2, toolChoice: "required" });
 		const req = server.requests.at(-1)!;
 		expect(req.headers.authorization).toBeUndefined();
-		expect(req.body.max_tokens).toBe(123);
-		expect(req.body.max_completion_tokens).toBeUndefined();
+		expect(req.body.max_completion_tokens).toBe(123);
+		expect(req.body.max_tokens).toBeUndefined();
 		expect(req.body.temperature).toBe(0.2);
 		expect(req.body.tool_choice).toBe("required");
 	});
@@ -262,7 +265,7 @@ describe("openai-completions against the mock server", () => {
 		};
 		await complete(model, context, { apiKey: "k" });
 		expect(server.requests.at(-1)!.body.messages).toEqual([
-			{ role: "system", content: "sys" },
+			{ role: "developer", content: "sys" },
 			{
 				role: "user",
 				content: [
@@ -275,11 +278,11 @@ describe("openai-completions against the mock server", () => {
 				content: "Reading.",
 				tool_calls: [{ id: "call_1", type: "function", function: { name: "read", arguments: '{"path":"x.png"}' } }],
 			},
-			{ role: "tool", tool_call_id: "call_1", content: "an image\n(image attached in the next message)" },
+			{ role: "tool", tool_call_id: "call_1", content: "an image" },
 			{
 				role: "user",
 				content: [
-					{ type: "text", text: "Images from the tool results above:" },
+					{ type: "text", text: "Attached image(s) from tool result:" },
 					{ type: "image_url", image_url: { url: `data:image/png;base64,${RED_PIXEL_PNG}` } },
 				],
 			},
@@ -294,7 +297,7 @@ describe("openai-completions against the mock server", () => {
 		expect(messages[3]).toEqual({
 			role: "tool",
 			tool_call_id: "call_1",
-			content: "an image\n(image omitted: this model does not accept images)",
+			content: "an image\n(tool image omitted: model does not support images)",
 		});
 		expect(messages[4]).toEqual({ role: "user", content: "and now?" });
 	});
@@ -335,31 +338,49 @@ describe("openai-completions against the mock server", () => {
 		expect(message.usage.totalTokens).toBe(0);
 	});
 
-	test("compat: thinking goes back as reasoning_content, as text, or not at all", async () => {
-		const sent = async (compat: Model["compat"], from?: Partial<AssistantMessage>) => {
+	test("compat: thinking goes back in the field it came in, as text, or not at all (as pi-ai)", async () => {
+		const sent = async (compat: Model["compat"], from?: Partial<AssistantMessage>, signature?: string) => {
 			server.push({ kind: "reply", text: "ok" });
 			const context = toolHistory();
-			if (from) context.messages[1] = { ...(context.messages[1] as AssistantMessage), ...from };
+			const original = context.messages[1] as AssistantMessage;
+			const content = original.content.map((block) =>
+				block.type === "thinking" && signature ? { ...block, thinkingSignature: signature } : block,
+			);
+			context.messages[1] = { ...original, content, ...from };
 			await complete(withCompat(compat), context, { apiKey: "k" });
-			const { reasoning_content, content } = server.requests.at(-1)!.body.messages[2];
-			return { reasoning_content, content };
+			const { reasoning_content, reasoning, content: sentContent } = server.requests.at(-1)!.body.messages[2];
+			return { reasoning_content, reasoning, content: sentContent };
 		};
-		expect(await sent(undefined)).toEqual({ reasoning_content: undefined, content: "Reading." });
-		expect(await sent({ thinkingFormat: "deepseek" })).toEqual({
+		// Thinking without a field name is not sent back.
+		expect(await sent(undefined)).toEqual({ reasoning_content: undefined, reasoning: undefined, content: "Reading." });
+		expect(await sent(undefined, {}, "reasoning_content")).toEqual({
 			reasoning_content: "I should read it",
+			reasoning: undefined,
 			content: "Reading.",
 		});
-		expect(await sent({ thinkingFormat: "deepseek" }, { model: "other-model" })).toEqual({
+		expect(await sent(undefined, {}, "reasoning")).toEqual({
 			reasoning_content: undefined,
+			reasoning: "I should read it",
 			content: "Reading.",
+		});
+		// Another model's thinking becomes text where it stood.
+		expect(await sent({ thinkingFormat: "deepseek" }, { model: "other-model" }, "reasoning_content")).toEqual({
+			reasoning_content: undefined,
+			reasoning: undefined,
+			content: "I should read itReading.",
 		});
 		expect(await sent({ requiresReasoningContentOnAssistantMessages: true }, { provider: "elsewhere" })).toEqual({
 			reasoning_content: "",
-			content: "Reading.",
+			reasoning: undefined,
+			content: "I should read itReading.",
 		});
 		expect(await sent({ requiresThinkingAsText: true })).toEqual({
 			reasoning_content: undefined,
-			content: "I should read it\nReading.",
+			reasoning: undefined,
+			content: [
+				{ type: "text", text: "I should read it" },
+				{ type: "text", text: "Reading." },
+			],
 		});
 	});
 
@@ -377,6 +398,7 @@ describe("openai-completions against the mock server", () => {
 			return { reasoning_effort, reasoning: r, thinking, enable_thinking, chat_template_kwargs };
 		};
 		expect(await body(model, "high")).toMatchObject({ reasoning_effort: "high" });
+		// xhigh is clamped to the nearest level the model supports.
 		expect(await body(model, "xhigh")).toMatchObject({ reasoning_effort: "high" });
 		expect(await body(model)).toEqual({} as any);
 		expect(await body({ ...model, reasoning: false }, "high")).toEqual({} as any);
@@ -415,16 +437,35 @@ describe("openai-completions against the mock server", () => {
 			messages: [{ role: "developer", content: "be brief" }, { role: "user" }],
 		});
 		expect(body.max_tokens).toBeUndefined();
-		expect(resolveCompat(model)).toMatchObject({ isOpenAI: false, maxTokensField: "max_tokens", supportsStore: false });
+		// Any server pi-ai does not recognise is treated as standard.
+		expect(resolveCompat(model)).toMatchObject({
+			isOpenAI: false,
+			maxTokensField: "max_completion_tokens",
+			supportsStore: true,
+		});
+		// pi-ai's server table: DeepSeek wants max_tokens, no store, no developer role, reasoning_content back.
+		const deepseek = mockModel("openai-completions", server.url, { provider: "deepseek" });
+		expect(resolveCompat(deepseek)).toMatchObject({
+			maxTokensField: "max_tokens",
+			supportsStore: false,
+			supportsDeveloperRole: false,
+			thinkingFormat: "deepseek",
+			requiresReasoningContentOnAssistantMessages: true,
+		});
+		// models.json compat wins over the table.
+		expect(resolveCompat({ ...deepseek, compat: { maxTokensField: "max_completion_tokens" } }).maxTokensField).toBe(
+			"max_completion_tokens",
+		);
 	});
 
 	test("compat cacheControlFormat anthropic marks the system prompt and the last user message", async () => {
 		server.push({ kind: "reply", text: "ok" });
 		await complete(withCompat({ cacheControlFormat: "anthropic" }), ctx(), { apiKey: "k" });
 		expect(server.requests.at(-1)!.body.messages).toEqual([
-			{ role: "system", content: [{ type: "text", text: "be brief", cache_control: { type: "ephemeral" } }] },
+			{ role: "developer", content: [{ type: "text", text: "be brief", cache_control: { type: "ephemeral" } }] },
 			{ role: "user", content: [{ type: "text", text: "hi", cache_control: { type: "ephemeral" } }] },
 		]);
+		expect(server.requests.at(-1)!.body.tools.at(-1).cache_control).toEqual({ type: "ephemeral" });
 	});
 
 	test.each([

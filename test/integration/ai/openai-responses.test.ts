@@ -94,15 +94,16 @@ describe("openai-responses against the mock server", () => {
 		expect(req.path).toBe("/v1/responses");
 		expect(req.headers.authorization).toBe("Bearer sk-test");
 		expect(req.headers.session_id).toBeUndefined();
+		// As pi-ai: no output cap unless asked, and a reasoning model asked for no level is told effort "none".
 		expect(req.body).toMatchObject({
 			model: "mock-model",
 			stream: true,
 			store: false,
-			max_output_tokens: 8192,
 			prompt_cache_key: "sess-1",
-			include: ["reasoning.encrypted_content"],
+			reasoning: { effort: "none" },
 		});
-		expect(req.body.reasoning).toBeUndefined();
+		expect(req.body.max_output_tokens).toBeUndefined();
+		expect(req.body.include).toBeUndefined();
 		expect(req.body.temperature).toBeUndefined();
 		expect(req.body.input).toEqual([
 			{ role: "developer", content: "be brief" },
@@ -114,7 +115,6 @@ describe("openai-responses against the mock server", () => {
 				name: "read",
 				description: "read a file",
 				parameters: { type: "object", properties: { path: { type: "string" } } },
-				strict: false,
 			},
 		]);
 	});
@@ -188,8 +188,8 @@ describe("openai-responses against the mock server", () => {
 		expect(server.requests.at(-1)!.body.input).toEqual([
 			{ role: "user", content: [{ type: "input_text", text: "look" }, image] },
 			{ type: "function_call", id: "fc_s", call_id: "call_s", name: "screenshot", arguments: "{}" },
-			{ type: "function_call_output", call_id: "call_s", output: "(image attached below)" },
-			{ role: "user", content: [{ type: "input_text", text: "Images returned by the tool call(s) above:" }, image] },
+			// As pi-ai: a result's images go inside its output, for models that take images.
+			{ type: "function_call_output", call_id: "call_s", output: [image] },
 		]);
 	});
 
@@ -268,18 +268,20 @@ describe("openai-responses against the mock server", () => {
 			],
 		};
 		await complete(model, context, { apiKey: "k" });
-		const output = (text: string) => ({
+		// Every assistant text is a message item with an id (pi-ai's msg_pi_<message>[_<text>] when it has none).
+		const output = (text: string, id: string) => ({
 			type: "message",
 			role: "assistant",
 			status: "completed",
+			id,
 			content: [{ type: "output_text", text, annotations: [] }],
 		});
 		expect(server.requests.at(-1)!.body.input).toEqual([
 			{ role: "user", content: [{ type: "input_text", text: "go" }] },
-			output("hmm"),
-			output("Sure."),
+			output("hmm", "msg_pi_1"),
+			output("Sure.", "msg_pi_1_1"),
 			{ type: "function_call", call_id: "toolu_01_x", name: "read", arguments: '{"path":"x"}' },
-			{ type: "function_call_output", call_id: "toolu_01_x", output: "(no output)" },
+			{ type: "function_call_output", call_id: "toolu_01_x", output: "(no tool output)" },
 		]);
 	});
 
@@ -426,5 +428,35 @@ describe("openai-responses against the mock server", () => {
 		]);
 		expect(result.stopReason).toBe("error");
 		expect(result.errorMessage).toBe("OpenAI response incomplete: content_filter");
+	});
+
+	test("a Responses-style call id from another provider gets a hashed fc_ item id (as pi-ai)", async () => {
+		server.push({ kind: "reply", text: "ok" });
+		await complete(
+			model,
+			{
+				messages: [
+					{ role: "user", content: "go", timestamp: 1 },
+					assistant([{ type: "toolCall", id: "call_a|item+/=", name: "read", arguments: { path: "x" } }], {
+						api: "openai-completions",
+						provider: "elsewhere",
+						model: "other",
+					}),
+					{
+						role: "toolResult",
+						toolCallId: "call_a|item+/=",
+						toolName: "read",
+						content: [{ type: "text", text: "body" }],
+						isError: false,
+						timestamp: 3,
+					},
+				],
+			},
+			{ apiKey: "k" },
+		);
+		expect(server.requests.at(-1)!.body.input.slice(1)).toEqual([
+			{ type: "function_call", id: "fc_xfoazco3biir", call_id: "call_a", name: "read", arguments: '{"path":"x"}' },
+			{ type: "function_call_output", call_id: "call_a", output: "body" },
+		]);
 	});
 });

@@ -42,9 +42,17 @@ describe("edit tool: basics", () => {
 			"Make precise file edits with exact text replacement, including multiple disjoint edits in one call",
 		);
 		expect(tool.promptGuidelines).toHaveLength(4);
-		expect(Value.Check(tool.parameters, { path: "a", edits: [] })).toBe(false);
-		expect(Value.Check(tool.parameters, { path: "a", edits: [{ oldText: "x", newText: "y", extra: 1 }] })).toBe(false);
+		// As pi's: an empty list and extra keys pass the schema; execute refuses an empty list.
+		expect(Value.Check(tool.parameters, { path: "a", edits: [] })).toBe(true);
+		expect(Value.Check(tool.parameters, { path: "a", edits: [{ oldText: "x", newText: "y", extra: 1 }] })).toBe(true);
 		expect(Value.Check(tool.parameters, { path: "a", edits: [{ oldText: "x", newText: "y" }] })).toBe(true);
+	});
+
+	test("an empty edits list is refused with pi's message", async () => {
+		file("z.txt", "z\n");
+		await expect(edit("z.txt", [])).rejects.toThrow(
+			"Edit tool input is invalid. edits must contain at least one replacement.",
+		);
 	});
 
 	test("single replacement with diff details", async () => {
