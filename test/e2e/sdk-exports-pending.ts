@@ -19,8 +19,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-coding-agent:renderDiff": "the interactive-mode issue (diff rendering of the edit tool)",
 	"pi-coding-agent:resizeImage": "needs an image codec: a dependency decision (issue 16 item 8, left open)",
 	"pi-coding-agent:runPrintMode": "pi's session-runtime form of createAgentSession (issue 16 item 8, left open)",
-	// @earendil-works/pi-agent-core: 1
-	"pi-agent-core:AgentHarness": "pi-agent-core's AgentHarness class (issue 16 item 8, left open)",
 	// @earendil-works/pi-ai/compat: 15
 	"pi-ai/compat:azureOpenAIResponsesApi":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
