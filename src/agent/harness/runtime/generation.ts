@@ -7,10 +7,10 @@ import {
 	type AssistantMessage,
 	type AssistantMessageEvent,
 	AssistantMessageFrameEncoder,
+	DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
 	isContextOverflow,
 	isRetryableAssistantError,
 	retryDelayMs,
-	DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
 } from "../../../ai/index.ts";
 import type { AgentMessage } from "../../types.ts";
 import { withAbortSignal } from "../context.ts";
@@ -32,7 +32,11 @@ function maxAttempts(lane: LaneCore): number {
 }
 
 /** Run the tool-less part of one assistant step; returns the settled record when the run ended here. */
-export async function runGeneration(lane: LaneCore, drive: Drive, ready: Ready): Promise<OperationResultRecord | undefined> {
+export async function runGeneration(
+	lane: LaneCore,
+	drive: Drive,
+	ready: Ready,
+): Promise<OperationResultRecord | undefined> {
 	const config = lane.services.config();
 	const identity = lane.state.configuration.model;
 	const model = lane.model();
@@ -61,13 +65,16 @@ export async function runGeneration(lane: LaneCore, drive: Drive, ready: Ready):
 	const path =
 		tip === null
 			? []
-			: (await lane.session.scanBranch({ start: tip, stopAtType: "compaction", order: "newestFirst" }, drive.context)).reverse();
+			: (
+					await lane.session.scanBranch({ start: tip, stopAtType: "compaction", order: "newestFirst" }, drive.context)
+				).reverse();
 	const messages = await branchMessages(path, config.entryProjectors, drive.context);
 	let systemPrompt = "";
 	if (typeof config.systemPrompt === "string") systemPrompt = config.systemPrompt;
 	else if (config.systemPrompt !== undefined) {
 		const source = config.toolContext;
-		const toolContext = typeof source === "function" ? await (source as (c: typeof drive.context) => unknown)(drive.context) : source;
+		const toolContext =
+			typeof source === "function" ? await (source as (c: typeof drive.context) => unknown)(drive.context) : source;
 		systemPrompt = await config.systemPrompt(toolContext, drive.context);
 	}
 	const base = { lane: lane.name, runId: drive.operationId };
@@ -90,9 +97,15 @@ export async function runGeneration(lane: LaneCore, drive: Drive, ready: Ready):
 		writes: [],
 		state: pending,
 		events: () =>
-			ready.nextAttempt === 1 ? [{ type: "turn_start", lane: lane.name, runId: drive.operationId, turnId: ready.stepId }] : [],
+			ready.nextAttempt === 1
+				? [{ type: "turn_start", lane: lane.name, runId: drive.operationId, turnId: ready.stepId }]
+				: [],
 	}));
-	const transformed = await lane.services.hooks.run("transform_context", { ...base, messages, systemPrompt }, drive.context);
+	const transformed = await lane.services.hooks.run(
+		"transform_context",
+		{ ...base, messages, systemPrompt },
+		drive.context,
+	);
 	const requestMessages: AgentMessage[] = transformed?.messages ?? messages;
 	const providerMessages = await config.toProviderMessages(requestMessages.slice(), drive.context);
 	let metadata: { status?: number; headers?: Record<string, string> } = {};
@@ -114,7 +127,8 @@ export async function runGeneration(lane: LaneCore, drive: Drive, ready: Ready):
 			signal: admitted.abortSignal,
 			telemetryContext: getTelemetryContext(admitted),
 			onPayload: async (payload: unknown, requestModel: typeof model) =>
-				(await lane.services.hooks.run("before_payload", { ...base, model: requestModel, payload }, drive.context))?.payload,
+				(await lane.services.hooks.run("before_payload", { ...base, model: requestModel, payload }, drive.context))
+					?.payload,
 			onResponse: (response: { status: number; headers: Record<string, string> }) => {
 				metadata = { status: response.status, headers: response.headers };
 			},
@@ -145,7 +159,11 @@ export async function runGeneration(lane: LaneCore, drive: Drive, ready: Ready):
 		}
 	}
 	const settled = (await stream.result()) as SettledAssistantMessage;
-	const after = await lane.services.hooks.run("after_response", { ...base, ...metadata, message: settled }, drive.context);
+	const after = await lane.services.hooks.run(
+		"after_response",
+		{ ...base, ...metadata, message: settled },
+		drive.context,
+	);
 	const response = after?.message ?? settled;
 	await emit({ type: "message_end", ...base, message: response, entryId: pending.responseEntryId });
 	return publishResponse(lane, drive, pending, response, model.contextWindow);
@@ -169,17 +187,36 @@ async function publishResponse(
 		message: message.errorMessage ?? `Assistant request ended with ${message.stopReason}`,
 	});
 	if (cancelled) {
-		committed = { ...response, stopReason: "aborted", errorMessage: response.errorMessage ?? "Assistant request was cancelled" };
-		next = { ...scope, at: "checkpoint", continuation: { kind: "may_finish", includeFinalAssistant: true }, triggerEntryId: responseEntryId };
+		committed = {
+			...response,
+			stopReason: "aborted",
+			errorMessage: response.errorMessage ?? "Assistant request was cancelled",
+		};
+		next = {
+			...scope,
+			at: "checkpoint",
+			continuation: { kind: "may_finish", includeFinalAssistant: true },
+			triggerEntryId: responseEntryId,
+		};
 	} else if (response.stopReason === "aborted") {
 		throw new Error("Assistant response is aborted while durable control is running");
 	} else if (isContextOverflow(response, contextWindow)) {
-		committed = { ...response, stopReason: "error", errorMessage: response.errorMessage ?? "Assistant request exceeded the context window" };
+		committed = {
+			...response,
+			stopReason: "error",
+			errorMessage: response.errorMessage ?? "Assistant request exceeded the context window",
+		};
 		failure = failWith(committed);
 	} else if (response.stopReason === "error") {
 		if (isRetryableAssistantError(response) && pending.attempt < maxAttempts(lane)) {
 			const policy = lane.services.config().retryPolicy;
-			const delay = retryDelayMs({ baseDelayMs: policy.baseDelayMs, maxAgentDelayMs: policy.maxAgentDelayMs ?? DEFAULT_MAX_AGENT_RETRY_DELAY_MS }, pending.attempt);
+			const delay = retryDelayMs(
+				{
+					baseDelayMs: policy.baseDelayMs,
+					maxAgentDelayMs: policy.maxAgentDelayMs ?? DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
+				},
+				pending.attempt,
+			);
 			next = {
 				...scope,
 				at: "assistant.retry_wait",
@@ -190,19 +227,35 @@ async function publishResponse(
 			};
 		} else failure = failWith(response);
 	} else if (response.content.some((block) => block.type === "toolCall")) {
-		next = { ...scope, at: "tools", batch: { assistantEntryId: responseEntryId, turnId: pending.stepId } };
+		const resultEntryIds = response.content.flatMap((block) =>
+			block.type === "toolCall" ? [lane.session.idGenerator.next()] : [],
+		);
+		next = {
+			...scope,
+			at: "tools",
+			batch: { assistantEntryId: responseEntryId, turnId: pending.stepId, resultEntryIds },
+		};
 	} else if (response.stopReason === "toolUse") {
 		committed = { ...response, stopReason: "error", errorMessage: "Provider reported tool use without any tool calls" };
 		failure = failWith(committed);
 	} else {
-		next = { ...scope, at: "checkpoint", continuation: { kind: "may_finish", includeFinalAssistant: true }, triggerEntryId: responseEntryId };
+		next = {
+			...scope,
+			at: "checkpoint",
+			continuation: { kind: "may_finish", includeFinalAssistant: true },
+			triggerEntryId: responseEntryId,
+		};
 	}
 	const entry = { id: responseEntryId, parentId: lane.state.tipId, type: "message" as const, message: committed };
 	const usageRow = { id: pending.usageId, usage: committed.usage, entryId: responseEntryId, adjustment: false };
 	const writes = [insertEntry(entry), insertUsage(usageRow), setValue(branchTip(lane.name), responseEntryId)];
 	const events = (commit: { seqs: number[]; timestamp: number; stats: { usage: AssistantMessage["usage"] } }) => {
 		const batch: HarnessEvent[] = [
-			{ type: "entry_added", lane: lane.name, entry: { ...entry, seq: commit.seqs[0] ?? 0, timestamp: commit.timestamp } },
+			{
+				type: "entry_added",
+				lane: lane.name,
+				entry: { ...entry, seq: commit.seqs[0] ?? 0, timestamp: commit.timestamp },
+			},
 			{ type: "usage", lane: lane.name, row: { ...usageRow, seq: commit.seqs[1] ?? 0 }, totals: commit.stats.usage },
 		];
 		const base = { lane: lane.name, runId: drive.operationId };
@@ -214,7 +267,9 @@ async function publishResponse(
 				step: pending.stepId,
 				attempt: pending.attempt,
 				success,
-				...(success ? {} : { finalError: committed.errorMessage ?? `Assistant request ended with ${committed.stopReason}` }),
+				...(success
+					? {}
+					: { finalError: committed.errorMessage ?? `Assistant request ended with ${committed.stopReason}` }),
 			});
 		}
 		if (next?.at === "assistant.retry_wait") {
@@ -225,7 +280,13 @@ async function publishResponse(
 				step: pending.stepId,
 				attempt: next.nextAttempt,
 				maxAttempts: maxAttempts(lane),
-				delayMs: retryDelayMs({ baseDelayMs: policy.baseDelayMs, maxAgentDelayMs: policy.maxAgentDelayMs ?? DEFAULT_MAX_AGENT_RETRY_DELAY_MS }, pending.attempt),
+				delayMs: retryDelayMs(
+					{
+						baseDelayMs: policy.baseDelayMs,
+						maxAgentDelayMs: policy.maxAgentDelayMs ?? DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
+					},
+					pending.attempt,
+				),
 				notBefore: next.notBefore,
 				errorMessage: next.errorMessage,
 			});
@@ -245,7 +306,11 @@ async function publishResponse(
 }
 
 /** Wait out a scheduled retry (abortable), then make the step ready again. */
-export async function runRetryWait(lane: LaneCore, drive: Drive, wait: Extract<RunState, { at: "assistant.retry_wait" }>) {
+export async function runRetryWait(
+	lane: LaneCore,
+	drive: Drive,
+	wait: Extract<RunState, { at: "assistant.retry_wait" }>,
+) {
 	const remaining = wait.notBefore - Date.now();
 	if (remaining > 0) {
 		await new Promise<void>((resolve) => {
@@ -263,7 +328,15 @@ export async function runRetryWait(lane: LaneCore, drive: Drive, wait: Extract<R
 	const trigger = lane.state.tipId ?? meta.sourceTipId ?? "";
 	await commitStep(lane, drive, (current) => ({
 		writes: [],
-		state: { ...scopeOf(current), at: "assistant.ready", stepId: wait.stepId, triggerEntryId: trigger, nextAttempt: wait.nextAttempt },
-		events: () => [{ type: "retry_start", lane: lane.name, runId: drive.operationId, step: wait.stepId, attempt: wait.nextAttempt }],
+		state: {
+			...scopeOf(current),
+			at: "assistant.ready",
+			stepId: wait.stepId,
+			triggerEntryId: trigger,
+			nextAttempt: wait.nextAttempt,
+		},
+		events: () => [
+			{ type: "retry_start", lane: lane.name, runId: drive.operationId, step: wait.stepId, attempt: wait.nextAttempt },
+		],
 	}));
 }

@@ -12,8 +12,8 @@ import type { LaneConfiguration, Session, Write } from "../session/types.ts";
 import { branchTip, deleteValue, entryLabel, laneConfig, laneState, sessionName, setValue } from "../session/values.ts";
 import { HarnessEventBus } from "./events.ts";
 import { HookRegistry } from "./hooks.ts";
-import type { LiveLaneState } from "./lane-core.ts";
 import { Lane } from "./lane.ts";
+import type { LiveLaneState } from "./lane-core.ts";
 import { readLaneStorage, restoreLaneState, restoreSession } from "./restore.ts";
 import type {
 	AgentHarnessOptions,
@@ -42,7 +42,12 @@ function validateToolNames(tools: HarnessTool<never>[] | HarnessTool<unknown>[])
 }
 const safe = (n: number | undefined) => n === undefined || (Number.isSafeInteger(n) && n >= 0);
 function validateRetryPolicy(policy: RetryPolicy): void {
-	if (!safe(policy.maxRetries) || policy.maxRetries === Number.MAX_SAFE_INTEGER || !safe(policy.baseDelayMs) || !safe(policy.maxAgentDelayMs)) {
+	if (
+		!safe(policy.maxRetries) ||
+		policy.maxRetries === Number.MAX_SAFE_INTEGER ||
+		!safe(policy.baseDelayMs) ||
+		!safe(policy.maxAgentDelayMs)
+	) {
 		throw new RangeError("Retry policy values must be finite non-negative safe integers");
 	}
 }
@@ -73,7 +78,14 @@ export class Harness<TContext = unknown> {
 		this.events = new HarnessEventBus();
 		this.hooks = new HookRegistry((error, hook, lane, context) =>
 			this.events.emit(
-				{ type: "handler_error", kind: "hook", hook, error: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }), lane },
+				{
+					type: "handler_error",
+					kind: "hook",
+					hook,
+					error: error.message,
+					...(error.stack === undefined ? {} : { stack: error.stack }),
+					lane,
+				},
 				context,
 			),
 		);
@@ -95,7 +107,11 @@ export class Harness<TContext = unknown> {
 	}
 
 	/** The lane `name`, created (at `createAt`, default the empty branch) when the session has none yet. */
-	async lane(name: string, optionsOrContext: { createAt?: string | null } | Context, maybeContext?: Context): Promise<Lane> {
+	async lane(
+		name: string,
+		optionsOrContext: { createAt?: string | null } | Context,
+		maybeContext?: Context,
+	): Promise<Lane> {
 		this.assertOpen();
 		if (name.length === 0 || name.includes("\u0000")) {
 			const reason = name.length === 0 ? "lane name must not be empty" : "lane name must not contain \\u0000";
@@ -120,7 +136,11 @@ export class Harness<TContext = unknown> {
 				if (stored.kind === "absent" && tipId !== null && !(await mutator.getEntries([tipId], context)).has(tipId)) {
 					throw new UnknownTarget({ targetId: tipId, message: `Unknown target: ${tipId}` });
 				}
-				const configuration = { ...this.seed, model: { ...this.seed.model }, activeToolNames: [...this.seed.activeToolNames] };
+				const configuration = {
+					...this.seed,
+					model: { ...this.seed.model },
+					activeToolNames: [...this.seed.activeToolNames],
+				};
 				await mutator.commit(
 					[
 						...(stored.kind === "absent" ? [setValue(branchTip(name), tipId)] : []),
@@ -139,14 +159,19 @@ export class Harness<TContext = unknown> {
 			throw this.fault(error, context);
 		}
 		await delivery;
-		if (lane === undefined) throw this.fault(new SessionInvariantError(`Lane ${JSON.stringify(name)} was not published`), context);
+		if (lane === undefined)
+			throw this.fault(new SessionInvariantError(`Lane ${JSON.stringify(name)} was not published`), context);
 		return lane;
 	}
 
 	async lanes(context: Context): Promise<LaneInfo[]> {
 		this.assertOpen();
 		const executions = await Promise.all([...this.lanesByName.values()].map((lane) => lane.inspectExecution(context)));
-		return executions.map((execution) => ({ name: execution.lane, tipId: execution.tipId, operation: execution.current }));
+		return executions.map((execution) => ({
+			name: execution.lane,
+			tipId: execution.tipId,
+			operation: execution.current,
+		}));
 	}
 
 	getName(context: Context): Promise<string | undefined> {
@@ -154,7 +179,11 @@ export class Harness<TContext = unknown> {
 		return this.session.getName(context);
 	}
 	setName(name: string | undefined, context: Context): Promise<void> {
-		return this.commitValue(name === undefined ? deleteValue(sessionName) : setValue(sessionName, name), { type: "value_update", value: "session_name", name }, context);
+		return this.commitValue(
+			name === undefined ? deleteValue(sessionName) : setValue(sessionName, name),
+			{ type: "value_update", value: "session_name", name },
+			context,
+		);
 	}
 	getLabel(targetId: string, context: Context): Promise<string | undefined> {
 		this.assertOpen();
@@ -162,7 +191,11 @@ export class Harness<TContext = unknown> {
 	}
 	setLabel(targetId: string, label: string | undefined, context: Context): Promise<void> {
 		const address = entryLabel(targetId);
-		return this.commitValue(label === undefined ? deleteValue(address) : setValue(address, label), { type: "value_update", value: "entry_label", targetId, label }, context);
+		return this.commitValue(
+			label === undefined ? deleteValue(address) : setValue(address, label),
+			{ type: "value_update", value: "entry_label", targetId, label },
+			context,
+		);
 	}
 
 	getTools(context: Context) {
@@ -182,33 +215,58 @@ export class Harness<TContext = unknown> {
 		return this.getConfig("streamOptions", context);
 	}
 	setStreamOptions(value: HarnessConfig["streamOptions"], context: Context) {
-		return this.setConfig("streamOptions", value, (previous) => ({ type: "config_update", property: "streamOptions", previous, value }), context);
+		return this.setConfig(
+			"streamOptions",
+			value,
+			(previous) => ({ type: "config_update", property: "streamOptions", previous, value }),
+			context,
+		);
 	}
 	getRetryPolicy(context: Context) {
 		return this.getConfig("retryPolicy", context);
 	}
 	setRetryPolicy(value: RetryPolicy, context: Context) {
 		validateRetryPolicy(value);
-		return this.setConfig("retryPolicy", value, (previous) => ({ type: "config_update", property: "retryPolicy", previous, value }), context);
+		return this.setConfig(
+			"retryPolicy",
+			value,
+			(previous) => ({ type: "config_update", property: "retryPolicy", previous, value }),
+			context,
+		);
 	}
 	getCompactionSettings(context: Context) {
 		return this.getConfig("compaction", context);
 	}
 	setCompactionSettings(value: CompactionSettings, context: Context) {
 		validateCompactionSettings(value);
-		return this.setConfig("compaction", value, (previous) => ({ type: "config_update", property: "compactionSettings", previous, value }), context);
+		return this.setConfig(
+			"compaction",
+			value,
+			(previous) => ({ type: "config_update", property: "compactionSettings", previous, value }),
+			context,
+		);
 	}
 	getSteeringMode(context: Context) {
 		return this.getConfig("steeringMode", context);
 	}
 	setSteeringMode(value: HarnessConfig["steeringMode"], context: Context) {
-		return this.setConfig("steeringMode", value, (previous) => ({ type: "config_update", property: "steeringMode", previous, value }), context);
+		return this.setConfig(
+			"steeringMode",
+			value,
+			(previous) => ({ type: "config_update", property: "steeringMode", previous, value }),
+			context,
+		);
 	}
 	getFollowUpMode(context: Context) {
 		return this.getConfig("followUpMode", context);
 	}
 	setFollowUpMode(value: HarnessConfig["followUpMode"], context: Context) {
-		return this.setConfig("followUpMode", value, (previous) => ({ type: "config_update", property: "followUpMode", previous, value }), context);
+		return this.setConfig(
+			"followUpMode",
+			value,
+			(previous) => ({ type: "config_update", property: "followUpMode", previous, value }),
+			context,
+		);
 	}
 
 	/** Close the harness: every lane refuses new work, running drives stop, then the session closes. */
@@ -226,7 +284,10 @@ export class Harness<TContext = unknown> {
 	private fault(cause: unknown, context: Context): Error {
 		if (this.faultError !== undefined) return this.faultError;
 		if (this.closedError !== undefined) return this.closedError;
-		const fault = new HarnessFault("AgentHarness storage or invariant fault", cause instanceof Error ? cause : new Error(String(cause)));
+		const fault = new HarnessFault(
+			"AgentHarness storage or invariant fault",
+			cause instanceof Error ? cause : new Error(String(cause)),
+		);
 		this.faultError = fault;
 		for (const lane of this.lanesByName.values()) void lane.seal(fault);
 		this.hooks.close(fault);
@@ -270,7 +331,12 @@ export class Harness<TContext = unknown> {
 		this.assertOpen();
 		return this.config[key];
 	}
-	private async setConfig<K extends ConfigKey>(key: K, value: HarnessConfig[K], event: (previous: never) => HarnessEvent, context: Context) {
+	private async setConfig<K extends ConfigKey>(
+		key: K,
+		value: HarnessConfig[K],
+		event: (previous: never) => HarnessEvent,
+		context: Context,
+	) {
 		this.assertOpen();
 		const previous = this.config[key];
 		this.config = { ...this.config, [key]: value };

@@ -81,7 +81,9 @@ export class HookRegistry {
 	}
 
 	private async fold(name: HookName, event: Record<string, unknown> & { lane: string }, context: Context) {
-		const handlers = [...(this.registrations.get(name) ?? [])].map((r) => r.handler as (e: unknown, c: Context) => unknown);
+		const handlers = [...(this.registrations.get(name) ?? [])].map(
+			(r) => r.handler as (e: unknown, c: Context) => unknown,
+		);
 		const call = async (handler: (e: unknown, c: Context) => unknown, input: unknown): Promise<unknown> => {
 			try {
 				return { ok: true, value: await handler(input, context) };
@@ -162,7 +164,12 @@ export class HookRegistry {
 					for (const key of [...fields, "terminate"] as const) {
 						if (outcome.value[key] !== undefined) aggregate[key] = outcome.value[key];
 					}
-					current = { ...current, ...Object.fromEntries(fields.flatMap((k) => (outcome.value?.[k] === undefined ? [] : [[k, outcome.value[k]]]))) };
+					current = {
+						...current,
+						...Object.fromEntries(
+							fields.flatMap((k) => (outcome.value?.[k] === undefined ? [] : [[k, outcome.value[k]]])),
+						),
+					};
 				}
 				return Object.keys(aggregate).length === 0 ? undefined : aggregate;
 			}

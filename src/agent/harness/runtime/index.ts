@@ -1,7 +1,7 @@
-export * from "./reducer.ts";
 export { AgentHarness, createAgentHarness, DEFAULT_RETRY_POLICY, Harness } from "./harness.ts";
 export { applyStreamOptionsPatch } from "./hooks.ts";
 export type { Lane as AgentLaneImpl } from "./lane.ts";
+export * from "./reducer.ts";
 export type {
 	AbortRequestResult,
 	AbortResult,

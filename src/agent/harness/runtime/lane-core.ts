@@ -72,7 +72,11 @@ export class LaneCore {
 		return this.services.session;
 	}
 
-	laneStateWrite(currentOperationId: string | null, inbox = this.state.inbox, last = this.state.lastOperationId): Write {
+	laneStateWrite(
+		currentOperationId: string | null,
+		inbox = this.state.inbox,
+		last = this.state.lastOperationId,
+	): Write {
 		return setValue(laneStateValue(this.name), { currentOperationId, lastOperationId: last, inbox });
 	}
 
@@ -114,7 +118,10 @@ export class LaneCore {
 	 * Plan against the current state on the session's mutation line; a `commit` plan commits once, publishes its
 	 * next state, and delivers its events before the result returns. Storage or planning errors fault the harness.
 	 */
-	async command<T>(plan: (state: LiveLaneState, reader: SessionMutator) => Promise<Planned<T>> | Planned<T>, context: Context): Promise<T> {
+	async command<T>(
+		plan: (state: LiveLaneState, reader: SessionMutator) => Promise<Planned<T>> | Planned<T>,
+		context: Context,
+	): Promise<T> {
 		this.assertOpen();
 		while (this.idleOwner !== undefined) {
 			await awaitWithContext(this.idleOwner, context);

@@ -2,7 +2,7 @@
  * Lane input that is not a run of its own: queued steering, follow-ups and next-run messages, entries appended
  * directly (or queued as writes while an operation runs), usage adjustments, and the lane's configuration.
  */
-import type { ImageContent } from "../../../ai/index.ts";
+import type { ImageContent, Usage } from "../../../ai/index.ts";
 import type { AgentMessage } from "../../types.ts";
 import type { Context } from "../context.ts";
 import { InvalidMessage, Result } from "../result.ts";
@@ -13,7 +13,6 @@ import { branchTip, deleteValue, laneConfig, pendingEntry, setValue } from "../s
 import type { LaneCore } from "./lane-core.ts";
 import { chainEntries, committedEntryEvents, pendingToEntry, readLaneQueues, readPending } from "./transcript.ts";
 import type { CancelQueuedResult, HarnessEvent, LaneQueuedItem, QueueResult, RecordUsageResult } from "./types.ts";
-import type { Usage } from "../../../ai/index.ts";
 
 type Built = { value: AgentMessage } | { reason: string; message: string };
 
@@ -33,7 +32,12 @@ function queuedMessage(input: string | AgentMessage, images: ImageContent[] | un
 		return { reason: "images_with_non_user", message: "Images can be added only to queued user messages" } as const;
 	}
 	const copy = structuredClone(input);
-	const text = typeof copy.content === "string" ? (copy.content.length === 0 ? [] : [{ type: "text" as const, text: copy.content }]) : copy.content;
+	const text =
+		typeof copy.content === "string"
+			? copy.content.length === 0
+				? []
+				: [{ type: "text" as const, text: copy.content }]
+			: copy.content;
 	return { value: { ...copy, content: [...text, ...images] } as AgentMessage };
 }
 
@@ -48,7 +52,8 @@ export async function enqueue(
 	if (closed !== undefined) return Result.err(closed);
 	const at = Date.now();
 	const built = queuedMessage(input, images, at);
-	if (!("value" in built)) return Result.err(new InvalidMessage({ lane: lane.name, reason: built.reason, message: built.message }));
+	if (!("value" in built))
+		return Result.err(new InvalidMessage({ lane: lane.name, reason: built.reason, message: built.message }));
 	const message = built.value;
 	const entryId = lane.session.idGenerator.next(at);
 	return lane.command<QueueResult>(async (state, reader) => {
@@ -84,7 +89,10 @@ export async function cancelQueued(lane: LaneCore, entryId: string, context: Con
 		const queues = await readLaneQueues(reader, inbox, context);
 		return {
 			kind: "commit",
-			writes: [deleteValue(pendingEntry(entryId)), lane.laneStateWrite(state.operation?.meta.operationId ?? null, inbox)],
+			writes: [
+				deleteValue(pendingEntry(entryId)),
+				lane.laneStateWrite(state.operation?.meta.operationId ?? null, inbox),
+			],
 			next: { ...state, inbox },
 			result: () => Result.ok({ kind: "cancelled" }),
 			events: () => [{ type: "queue_update", queues, lane: lane.name }],
@@ -102,7 +110,9 @@ export function append(lane: LaneCore, pending: PendingEntry, context: Context):
 	return lane.command(async (state, reader) => {
 		if (state.operation === null) {
 			const queued = state.inbox.filter((item) => item.kind === "write");
-			const captured = await Promise.all(queued.map(async (item) => pendingToEntry(item.entryId, await readPending(reader, item, context))));
+			const captured = await Promise.all(
+				queued.map(async (item) => pendingToEntry(item.entryId, await readPending(reader, item, context))),
+			);
 			const inbox = state.inbox.filter((item) => !queued.includes(item));
 			const queues = queued.length === 0 ? undefined : await readLaneQueues(reader, inbox, context);
 			const entries = chainEntries(state.tipId, [...captured, pendingToEntry(id, pending)]);
@@ -171,7 +181,9 @@ export async function recordUsage(
 			writes: [insertUsage(row)],
 			next: state,
 			result: () => Result.ok({ usageId }),
-			events: (commit) => [{ type: "usage", lane: lane.name, row: { ...row, seq: commit.seqs[0] ?? 0 }, totals: commit.stats.usage }],
+			events: (commit) => [
+				{ type: "usage", lane: lane.name, row: { ...row, seq: commit.seqs[0] ?? 0 }, totals: commit.stats.usage },
+			],
 		};
 	}, context);
 }

@@ -5,32 +5,14 @@
 import type { ImageContent, Model, Usage } from "../../../ai/index.ts";
 import type { AgentMessage, ThinkingLevel } from "../../types.ts";
 import { awaitWithContext, type Context, withAbortSignal, withoutAbortSignal } from "../context.ts";
-import { formatPromptTemplateInvocation, formatSkillInvocation } from "../prompt-format.ts";
-import {
-	InvalidMessage,
-	LaneBusy,
-	NoActiveOperation,
-	NothingToResume,
-	OperationMismatch,
-	Result,
-	UnknownSkill,
-	UnknownTemplate,
-} from "../result.ts";
-import { insertEntry } from "../session/commit.ts";
-import type { BranchScan, Entry, JsonValue, OperationMeta, OperationResultRecord } from "../session/types.ts";
-import {
-	branchTip,
-	deleteValue,
-	operationMeta,
-	operationResult,
-	operationState,
-	pendingEntry,
-	setValue,
-} from "../session/values.ts";
+import { NoActiveOperation, NothingToResume, OperationMismatch, Result } from "../result.ts";
+import type { BranchScan, Entry, JsonValue, OperationResultRecord } from "../session/types.ts";
+import { deleteValue, operationResult, operationState, pendingEntry, setValue } from "../session/values.ts";
+import { acceptRun } from "./lane-accept.ts";
 import { LaneCore } from "./lane-core.ts";
 import * as inbox from "./lane-inbox.ts";
 import { driveRun } from "./run.ts";
-import { chainEntries, committedEntryEvents, pendingToEntry, readLaneQueues, readPending } from "./transcript.ts";
+import { readLaneQueues, readPending } from "./transcript.ts";
 import type {
 	AbortRequestResult,
 	AbortResult,
@@ -57,7 +39,9 @@ export class Lane extends LaneCore {
 	async findEntries(query: BranchScan | undefined, context: Context): Promise<Entry[]> {
 		this.assertOpen();
 		const start = query?.start ?? this.state.tipId;
-		return start === null ? [] : this.session.scanBranch({ ...query, start, order: query?.order ?? "newestFirst" }, context);
+		return start === null
+			? []
+			: this.session.scanBranch({ ...query, start, order: query?.order ?? "newestFirst" }, context);
 	}
 	async findEntry(query: BranchScan | undefined, context: Context): Promise<Entry | undefined> {
 		const limit = query?.limit === undefined ? 1 : Math.min(query.limit, 1);
@@ -71,112 +55,8 @@ export class Lane extends LaneCore {
 	}
 
 	/** Admit a run: its prompt (and consumed next-run/queued input) is committed and the lane becomes busy. */
-	async accept(request: OperationRequest, context: Context): Promise<OperationAdmissionResult> {
-		const closed = this.closedResult();
-		if (closed !== undefined) return Result.err(closed);
-		const startedAt = Date.now();
-		const operationId = request.operationId ?? this.session.idGenerator.next(startedAt);
-		const config = this.services.config();
-		let messages: AgentMessage[];
-		const user = (text: string): AgentMessage => ({ role: "user", content: [{ type: "text", text }], timestamp: startedAt });
-		if (request.kind === "skill") {
-			const skill = config.resources.skills?.find((candidate) => candidate.name === request.name);
-			if (skill === undefined) return Result.err(new UnknownSkill({ name: request.name, message: `Unknown skill: ${request.name}` }));
-			messages = [user(formatSkillInvocation(skill, request.additionalInstructions))];
-		} else if (request.kind === "prompt_template") {
-			const template = config.resources.promptTemplates?.find((candidate) => candidate.name === request.name);
-			if (template === undefined) {
-				return Result.err(new UnknownTemplate({ name: request.name, message: `Unknown prompt template: ${request.name}` }));
-			}
-			const content = formatPromptTemplateInvocation(template, request.args);
-			messages = content.length === 0 ? [] : [user(content)];
-		} else if (typeof request.prompt !== "string") {
-			messages = Array.isArray(request.prompt) ? request.prompt : [request.prompt];
-		} else {
-			const images = request.images ?? [];
-			const text = request.prompt.length === 0 ? [] : [{ type: "text" as const, text: request.prompt }];
-			messages = text.length === 0 && images.length === 0 ? [] : [{ role: "user", content: [...text, ...images], timestamp: startedAt }];
-		}
-		if (messages.some((message) => message.role === "assistant" && message.stopReason === "pending")) {
-			return Result.err(
-				new InvalidMessage({ lane: this.name, reason: "pending_assistant", message: "Cannot accept a pending assistant message" }),
-			);
-		}
-		const prompt = messages.map((message) => ({ id: this.session.idGenerator.next(startedAt), message }));
-		return this.command<OperationAdmissionResult>(async (state, reader) => {
-			if (state.operation !== null) {
-				const { operationId: busyId, intent } = state.operation.meta;
-				return {
-					kind: "return",
-					result: Result.err(
-						new LaneBusy({
-							lane: this.name,
-							operationId: busyId,
-							operationKind: intent.kind,
-							message: `Lane ${JSON.stringify(this.name)} already has an active operation`,
-						}),
-					),
-				};
-			}
-			let steerTaken = false;
-			let followUpTaken = false;
-			const selected = state.inbox.filter((item) => {
-				if (item.kind === "write" || item.kind === "nextRun") return true;
-				if (item.kind === "steer" && (config.steeringMode === "all" || !steerTaken)) return (steerTaken = true);
-				if (item.kind === "followUp" && (config.followUpMode === "all" || !followUpTaken)) return (followUpTaken = true);
-				return false;
-			});
-			const remaining = state.inbox.filter((item) => !selected.includes(item));
-			const captured = await Promise.all(selected.map(async (item) => pendingToEntry(item.entryId, await readPending(reader, item, context))));
-			if (prompt.length === 0 && !selected.some((item) => item.kind !== "write")) {
-				return {
-					kind: "return",
-					result: Result.err(new InvalidMessage({ lane: this.name, reason: "empty", message: "Acceptance must append at least one message" })),
-				};
-			}
-			const entries = chainEntries(state.tipId, [
-				...captured,
-				...prompt.map(({ id, message }) => ({ id, parentId: null, type: "message" as const, message })),
-			]);
-			const tipId = entries.at(-1)?.id ?? state.tipId;
-			const meta: OperationMeta = {
-				operationId,
-				lane: this.name,
-				sourceTipId: state.tipId,
-				startedAt,
-				intent: { kind: "run", promptEntryIds: prompt.map(({ id }) => id) },
-			};
-			const opState = {
-				at: "starting" as const,
-				control: { status: "running" as const },
-				settings: {
-					compaction: { ...config.compaction },
-					steeringMode: config.steeringMode,
-					followUpMode: config.followUpMode,
-					toolExecution: config.toolExecution,
-				},
-				latestAssistantEntryId: null,
-			};
-			const queues = selected.length > 0 ? await readLaneQueues(reader, remaining, context) : undefined;
-			return {
-				kind: "commit",
-				writes: [
-					...entries.map((entry) => insertEntry(entry)),
-					...selected.map((item) => deleteValue(pendingEntry(item.entryId))),
-					setValue(branchTip(this.name), tipId),
-					setValue(operationMeta(operationId), meta),
-					setValue(operationState(operationId), opState),
-					this.laneStateWrite(operationId, remaining),
-				],
-				next: { ...state, tipId, inbox: remaining, operation: { meta, state: opState } },
-				result: () => Result.ok({ operationId, kind: "run" as const, startedAt }),
-				events: (commit) => [
-					{ type: "run_start", runId: operationId, startedAt, lane: this.name } as HarnessEvent,
-					...committedEntryEvents(entries, commit, this.name, operationId),
-					...(queues === undefined ? [] : [{ type: "queue_update", queues, lane: this.name } as HarnessEvent]),
-				],
-			};
-		}, context);
+	accept(request: OperationRequest, context: Context): Promise<OperationAdmissionResult> {
+		return acceptRun(this, request, context);
 	}
 
 	/** Drive the lane's current operation (or report the settled result of an earlier one). */
@@ -188,7 +68,10 @@ export class Lane extends LaneCore {
 			const active = this.activeDrive;
 			if (active !== undefined) {
 				if (active.operationId !== options.operationId) {
-					await awaitWithContext(active.completion.catch(() => undefined), context);
+					await awaitWithContext(
+						active.completion.catch(() => undefined),
+						context,
+					);
 					continue;
 				}
 				return Result.ok({ kind: "settled", outcome: await awaitWithContext(active.completion, context) });
@@ -238,18 +121,27 @@ export class Lane extends LaneCore {
 		const driven = await this.drive({ operationId: admission.value.operationId, waitForRetry: true }, context);
 		if (!driven.ok) {
 			if (driven.error._tag === "Closed") return Result.err(driven.error);
-			throw this.services.fault(new Error(`Accepted run ${admission.value.operationId} no longer matches its lane`), context);
+			throw this.services.fault(
+				new Error(`Accepted run ${admission.value.operationId} no longer matches its lane`),
+				context,
+			);
 		}
-		if (driven.value.kind !== "settled") throw new Error(`Run ${admission.value.operationId} returned an unwaited retry`);
+		if (driven.value.kind !== "settled")
+			throw new Error(`Run ${admission.value.operationId} returned an unwaited retry`);
 		return Result.ok(driven.value.outcome);
 	}
 
 	prompt(text: string, images: ImageContent[] | undefined, context: Context): Promise<RunResult>;
 	prompt(message: AgentMessage | AgentMessage[], context: Context): Promise<RunResult>;
-	prompt(...args: [string, ImageContent[] | undefined, Context] | [AgentMessage | AgentMessage[], Context]): Promise<RunResult> {
+	prompt(
+		...args: [string, ImageContent[] | undefined, Context] | [AgentMessage | AgentMessage[], Context]
+	): Promise<RunResult> {
 		if (args.length === 3) {
 			const [text, images, context] = args;
-			return this.acceptAndDrive({ kind: "prompt", prompt: text, ...(images === undefined ? {} : { images }) }, context);
+			return this.acceptAndDrive(
+				{ kind: "prompt", prompt: text, ...(images === undefined ? {} : { images }) },
+				context,
+			);
 		}
 		return this.acceptAndDrive({ kind: "prompt", prompt: args[0] }, args[1]);
 	}
@@ -267,7 +159,12 @@ export class Lane extends LaneCore {
 		if (closed !== undefined) return Result.err(closed);
 		const operationId = this.state.operation?.meta.operationId;
 		if (operationId === undefined) {
-			return Result.err(new NothingToResume({ lane: this.name, message: `Lane ${JSON.stringify(this.name)} has no active operation to resume` }));
+			return Result.err(
+				new NothingToResume({
+					lane: this.name,
+					message: `Lane ${JSON.stringify(this.name)} has no active operation to resume`,
+				}),
+			);
 		}
 		const driven = await this.drive({ operationId, pollDeferred: true, waitForRetry: true }, context);
 		if (!driven.ok) {
@@ -302,9 +199,13 @@ export class Lane extends LaneCore {
 				return { kind: "return", result: Result.ok({ operationId, newlyRequested: false, steer: [], followUp: [] }) };
 			}
 			const removed = state.inbox.filter((item) => item.kind === "steer" || item.kind === "followUp");
-			const payloads = await Promise.all(removed.map(async (item) => ({ item, pending: await readPending(reader, item, context) })));
+			const payloads = await Promise.all(
+				removed.map(async (item) => ({ item, pending: await readPending(reader, item, context) })),
+			);
 			const pick = (kind: string) =>
-				payloads.flatMap(({ item, pending }) => (item.kind === kind && pending.type === "message" ? [pending.payload] : []));
+				payloads.flatMap(({ item, pending }) =>
+					item.kind === kind && pending.type === "message" ? [pending.payload] : [],
+				);
 			const steer = pick("steer");
 			const followUp = pick("followUp");
 			const rest = state.inbox.filter((item) => !removed.includes(item));
@@ -415,20 +316,45 @@ export class Lane extends LaneCore {
 		return this.model();
 	}
 	setModel(model: ModelIdentity, context: Context): Promise<void> {
-		return inbox.setConfiguration(this, (c) => ({ ...c, model: { ...model } }), (p, v) => ({ type: "config_update", property: "model", previous: p.model, value: v.model }), context);
+		return inbox.setConfiguration(
+			this,
+			(c) => ({ ...c, model: { ...model } }),
+			(p, v) => ({ type: "config_update", property: "model", previous: p.model, value: v.model }),
+			context,
+		);
 	}
 	async getThinkingLevel(_context: Context): Promise<ThinkingLevel> {
 		this.assertOpen();
 		return this.state.configuration.thinkingLevel;
 	}
 	setThinkingLevel(level: ThinkingLevel, context: Context): Promise<void> {
-		return inbox.setConfiguration(this, (c) => ({ ...c, thinkingLevel: level }), (p, v) => ({ type: "config_update", property: "thinkingLevel", previous: p.thinkingLevel, value: v.thinkingLevel }), context);
+		return inbox.setConfiguration(
+			this,
+			(c) => ({ ...c, thinkingLevel: level }),
+			(p, v) => ({
+				type: "config_update",
+				property: "thinkingLevel",
+				previous: p.thinkingLevel,
+				value: v.thinkingLevel,
+			}),
+			context,
+		);
 	}
 	async getActiveTools(_context: Context): Promise<string[]> {
 		this.assertOpen();
 		return this.state.configuration.activeToolNames;
 	}
 	setActiveTools(names: string[], context: Context): Promise<void> {
-		return inbox.setConfiguration(this, (c) => ({ ...c, activeToolNames: names }), (p, v) => ({ type: "config_update", property: "activeTools", previous: p.activeToolNames, value: v.activeToolNames }), context);
+		return inbox.setConfiguration(
+			this,
+			(c) => ({ ...c, activeToolNames: names }),
+			(p, v) => ({
+				type: "config_update",
+				property: "activeTools",
+				previous: p.activeToolNames,
+				value: v.activeToolNames,
+			}),
+			context,
+		);
 	}
 }

@@ -5,7 +5,14 @@
 import type { Context } from "../context.ts";
 import { SessionInvariantError } from "../session/errors.ts";
 import type { LaneConfiguration, LaneState, Operation, Session, SessionReader, StoredValue } from "../session/types.ts";
-import { branchTip, branchTipInventoryPrefix, laneConfig, laneState, operationMeta, operationState } from "../session/values.ts";
+import {
+	branchTip,
+	branchTipInventoryPrefix,
+	laneConfig,
+	laneState,
+	operationMeta,
+	operationState,
+} from "../session/values.ts";
 import type { LiveLaneState } from "./lane-core.ts";
 
 export type StoredLane =

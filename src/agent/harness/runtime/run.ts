@@ -9,9 +9,9 @@ import { branchTip, setValue } from "../session/values.ts";
 import { runGeneration, runRetryWait } from "./generation.ts";
 import type { LaneCore } from "./lane-core.ts";
 import {
+	type Continuation,
 	cancelRequested,
 	commitStep,
-	type Continuation,
 	type Drive,
 	finishPlan,
 	finishRun,
@@ -50,7 +50,10 @@ async function startRun(lane: LaneCore, drive: Drive): Promise<void> {
 	const trigger = entries.at(-1)?.id ?? lane.state.tipId;
 	if (trigger === null) throw new Error("Run start has no trigger entry");
 	await commitStep(lane, drive, (current) => ({
-		writes: [...entries.map((entry) => insertEntry(entry)), ...(entries.length === 0 ? [] : [setValue(branchTip(lane.name), trigger)])],
+		writes: [
+			...entries.map((entry) => insertEntry(entry)),
+			...(entries.length === 0 ? [] : [setValue(branchTip(lane.name), trigger)]),
+		],
 		state: { ...scopeOf(current), at: "checkpoint", continuation: { kind: "need_assistant" }, triggerEntryId: trigger },
 		lane: { tipId: trigger },
 		events: (commit) => committedEntryEvents(entries, commit, lane.name, drive.operationId),
@@ -82,9 +85,15 @@ async function finishBoundary(lane: LaneCore, drive: Drive): Promise<OperationRe
 	const path =
 		tip === null
 			? []
-			: (await lane.session.scanBranch({ start: tip, stopAtType: "compaction", order: "newestFirst" }, drive.context)).reverse();
+			: (
+					await lane.session.scanBranch({ start: tip, stopAtType: "compaction", order: "newestFirst" }, drive.context)
+				).reverse();
 	const messages = await branchMessages(path, lane.services.config().entryProjectors, drive.context);
-	const hook = await lane.services.hooks.run("before_run_end", { lane: lane.name, runId: drive.operationId, messages }, drive.context);
+	const hook = await lane.services.hooks.run(
+		"before_run_end",
+		{ lane: lane.name, runId: drive.operationId, messages },
+		drive.context,
+	);
 	if (cancelRequested(lane)) return undefined;
 	const followUp =
 		hook?.followUp === undefined
@@ -109,7 +118,11 @@ async function finishBoundary(lane: LaneCore, drive: Drive): Promise<OperationRe
 				triggerEntryId: followUpId,
 				events: (commit) => [
 					...events(commit),
-					...entryEvents({ ...entry, seq: commit.seqs[index] ?? 0, timestamp: commit.timestamp }, lane.name, drive.operationId),
+					...entryEvents(
+						{ ...entry, seq: commit.seqs[index] ?? 0, timestamp: commit.timestamp },
+						lane.name,
+						drive.operationId,
+					),
 				],
 			});
 		}
@@ -126,7 +139,11 @@ async function finishBoundary(lane: LaneCore, drive: Drive): Promise<OperationRe
 /** Drive the lane's current run until it settles. */
 export async function driveRun(lane: LaneCore, drive: Drive): Promise<OperationResultRecord> {
 	if (!cancelRequested(lane)) {
-		await lane.services.hooks.run("before_drive", { lane: lane.name, runId: drive.operationId, operation: "run" }, drive.context);
+		await lane.services.hooks.run(
+			"before_drive",
+			{ lane: lane.name, runId: drive.operationId, operation: "run" },
+			drive.context,
+		);
 	}
 	for (;;) {
 		lane.assertOpen();
@@ -150,7 +167,13 @@ export async function driveRun(lane: LaneCore, drive: Drive): Promise<OperationR
 				// The response of an interrupted request is lost; ask again as the same attempt.
 				await commitStep(lane, drive, (current) => ({
 					writes: [],
-					state: { ...scopeOf(current), at: "assistant.ready", stepId: state.stepId, triggerEntryId: lane.state.tipId ?? "", nextAttempt: state.attempt },
+					state: {
+						...scopeOf(current),
+						at: "assistant.ready",
+						stepId: state.stepId,
+						triggerEntryId: lane.state.tipId ?? "",
+						nextAttempt: state.attempt,
+					},
 				}));
 				break;
 			case "assistant.retry_wait":

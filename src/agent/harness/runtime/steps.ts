@@ -38,7 +38,14 @@ export type RunState = OperationScope &
 		| { at: "assistant.ready"; stepId: string; triggerEntryId: string; nextAttempt: number }
 		| { at: "assistant.retry_wait"; stepId: string; nextAttempt: number; notBefore: number; errorMessage: string }
 		| { at: "assistant.effect_pending"; stepId: string; attempt: number; responseEntryId: string; usageId: string }
-		| { at: "tools"; batch: { assistantEntryId: string; turnId: string } }
+		| {
+				at: "tools";
+				batch: { assistantEntryId: string; turnId: string; resultEntryIds: string[] };
+				/** Calls whose result is staged, by source index: whether it asked to terminate. */
+				staged?: Record<number, boolean>;
+				/** How many calls (a source-order prefix) are placed on the branch. */
+				placed?: number;
+		  }
 	);
 
 export interface Drive {
@@ -75,12 +82,17 @@ interface StepCommit {
 }
 
 /** Commit one step: its writes plus the new operation state (and lane state when the inbox changed). */
-export function commitStep(lane: LaneCore, drive: Drive, plan: (current: RunState) => StepCommit | Promise<StepCommit>) {
+export function commitStep(
+	lane: LaneCore,
+	drive: Drive,
+	plan: (current: RunState) => StepCommit | Promise<StepCommit>,
+) {
 	return lane.command(async (state) => {
 		const operation = state.operation;
 		if (operation === null) throw new Error("Run step has no current operation");
 		const step = await plan({ ...(operation.state as unknown as RunState), control: operation.state.control });
-		const opState = step.state as unknown as OperationState;
+		// Only an abort request changes control; a step never undoes it.
+		const opState = { ...step.state, control: operation.state.control } as unknown as OperationState;
 		const inbox = step.lane?.inbox;
 		return {
 			kind: "commit",
@@ -172,7 +184,13 @@ export function readyPlan(
 	lane: LaneCore,
 	drive: Drive,
 	state: LiveLaneState,
-	step: { writes: Write[]; tipId: string | null; inbox: InboxItem[]; triggerEntryId: string; events: (commit: CommitResult) => HarnessEvent[] },
+	step: {
+		writes: Write[];
+		tipId: string | null;
+		inbox: InboxItem[];
+		triggerEntryId: string;
+		events: (commit: CommitResult) => HarnessEvent[];
+	},
 ): Planned<undefined> {
 	const operation = state.operation;
 	if (operation === null) throw new Error("Run step has no current operation");
@@ -220,12 +238,16 @@ export async function placeInbox(
 	const steer = state.inbox.filter((item) => item.kind === "steer");
 	const takenSteer = scope.settings.steeringMode === "all" ? steer : steer.slice(0, 1);
 	let selected = state.inbox.filter((item) => item.kind === "write" || takenSteer.includes(item));
-	let loaded = await Promise.all(selected.map(async (item) => ({ item, pending: await readPending(reader, item, context) })));
+	let loaded = await Promise.all(
+		selected.map(async (item) => ({ item, pending: await readPending(reader, item, context) })),
+	);
 	if (withFollowUps && !loaded.some(({ pending }) => projects(pending))) {
 		const followUps = state.inbox.filter((item) => item.kind === "followUp");
 		const taken = scope.settings.followUpMode === "all" ? followUps : followUps.slice(0, 1);
 		selected = state.inbox.filter((item) => selected.includes(item) || taken.includes(item));
-		loaded = await Promise.all(selected.map(async (item) => ({ item, pending: await readPending(reader, item, context) })));
+		loaded = await Promise.all(
+			selected.map(async (item) => ({ item, pending: await readPending(reader, item, context) })),
+		);
 	}
 	const entries = chainEntries(
 		state.tipId,
@@ -249,9 +271,16 @@ export async function placeInbox(
 	};
 }
 
-export function placementEvents(placement: Placement, commit: CommitResult, lane: string, runId: string): HarnessEvent[] {
+export function placementEvents(
+	placement: Placement,
+	commit: CommitResult,
+	lane: string,
+	runId: string,
+): HarnessEvent[] {
 	return [
 		...committedEntryEvents(placement.entries, commit, lane, runId),
-		...(placement.queues === undefined ? [] : [{ type: "queue_update", lane, queues: placement.queues } as HarnessEvent]),
+		...(placement.queues === undefined
+			? []
+			: [{ type: "queue_update", lane, queues: placement.queues } as HarnessEvent]),
 	];
 }

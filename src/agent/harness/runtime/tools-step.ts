@@ -1,140 +1,139 @@
 /**
- * The tool step of a run: every tool call of the committed assistant message is resolved, validated, passed through
- * `before_tool`, executed (in parallel or in order) with live `tool_update`s, passed through `after_tool`, and its
- * result committed as a `toolResult` entry; then the turn ends.
+ * The tool step of a run: calls start in source order (executing in parallel unless the run is sequential); as
+ * results are staged, the ready prefix is placed on the branch in source order (message events, then the entries
+ * with their usage); when every call is placed the turn ends and the run asks the model again, or stops when every
+ * call asked to terminate.
  */
-import { type AssistantMessage, type ToolCall, type ToolResultMessage, validateToolArguments } from "../../../ai/index.ts";
-import type { AgentToolResult } from "../../types.ts";
-import type { Usage } from "../../../ai/index.ts";
-
-type ToolResult = AgentToolResult<unknown> & { usage?: Usage };
-import { withAbortSignal } from "../context.ts";
-import { insertEntry } from "../session/commit.ts";
-import type { JsonValue, NewEntry } from "../session/types.ts";
-import { branchTip, operationToolMemo, setValue } from "../session/values.ts";
+import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "../../../ai/index.ts";
+import { insertEntry, insertUsage } from "../session/commit.ts";
+import type { PendingEntry, Write } from "../session/types.ts";
+import { branchTip, deleteValue, operationToolArgsPrefix, pendingEntry, setValue } from "../session/values.ts";
 import type { LaneCore } from "./lane-core.ts";
 import { commitStep, type Drive, type RunState, scopeOf } from "./steps.ts";
-import { chainEntries, committedEntryEvents } from "./transcript.ts";
-import type { HarnessEvent, HarnessTool, HarnessToolInvocation } from "./types.ts";
+import { type CallContext, cancelledOutcome, stageOutcome, startCall } from "./tool-call.ts";
+import type { HarnessEvent, HarnessTool } from "./types.ts";
 
-type ToolsState = Extract<RunState, { at: "tools" }>;
-interface Outcome {
-	call: ToolCall;
-	result: ToolResult;
-	isError: boolean;
-	terminate: boolean;
+export type ToolsState = Extract<RunState, { at: "tools" }>;
+type ResultMessage = ToolResultMessage & { usage?: Usage };
+
+function toolsState(lane: LaneCore): ToolsState | undefined {
+	const state = lane.state.operation?.state as unknown as ToolsState | undefined;
+	return state?.at === "tools" ? state : undefined;
 }
 
-const errorResult = (text: string): ToolResult => ({ content: [{ type: "text", text }], details: undefined });
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-async function runOne(
-	lane: LaneCore,
-	drive: Drive,
-	turnId: string,
-	call: ToolCall,
-	resultEntryId: string,
-	toolContext: unknown,
-): Promise<Outcome> {
-	const base = { lane: lane.name, runId: drive.operationId, turnId, toolCallId: call.id, toolName: call.name };
-	const emit = (event: HarnessEvent) => lane.services.emit([event], drive.context);
-	const finish = async (outcome: Omit<Outcome, "call">): Promise<Outcome> => {
-		await emit({ type: "tool_end", ...base, result: outcome.result, isError: outcome.isError, terminate: outcome.terminate });
-		return { call, ...outcome };
-	};
-	await emit({ type: "tool_start", ...base, args: call.arguments });
-	const tool = lane.services.config().tools.find((candidate) => candidate.name === call.name) as HarnessTool | undefined;
-	if (tool === undefined) return finish({ result: errorResult(`Tool ${JSON.stringify(call.name)} is unavailable`), isError: true, terminate: false });
-	let args: Record<string, JsonValue>;
-	try {
-		const prepared = tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments;
-		args = validateToolArguments(tool, { ...call, arguments: prepared as Record<string, unknown> });
-	} catch (error) {
-		return finish({ result: errorResult(message(error)), isError: true, terminate: false });
-	}
-	const before = await lane.services.hooks.run("before_tool", { ...base, args }, drive.context);
-	if (before?.block !== undefined) {
-		return finish({ result: errorResult(before.block.reason), isError: true, terminate: before.block.terminate === true });
-	}
-	if (before?.args !== undefined) {
-		try {
-			args = validateToolArguments(tool, { ...call, arguments: before.args });
-		} catch (error) {
-			return finish({ result: errorResult(message(error)), isError: true, terminate: false });
-		}
-	}
-	const invocation: HarnessToolInvocation = {
-		invocationId: resultEntryId,
-		operationId: drive.operationId,
-		turnId,
-		getMemo: async (name) =>
-			(await lane.session.getValue(operationToolMemo(drive.operationId, resultEntryId, name), drive.context))?.value,
-		setMemo: async (name, value) => {
-			const address = operationToolMemo(drive.operationId, resultEntryId, name);
-			if (value === undefined) await lane.session.deleteValue(address, drive.context);
-			else await lane.session.setValue(address, value, drive.context);
-		},
-	};
-	let accepting = true;
-	let result: ToolResult;
-	let isError = false;
-	try {
-		const admitted = withAbortSignal(drive.signal, drive.context);
-		admitted.abortSignal?.throwIfAborted();
-		result = await tool.execute(
-			call.id,
-			args as never,
-			(partialResult) => {
-				if (accepting) void emit({ type: "tool_update", ...base, partialResult });
-			},
-			toolContext,
-			invocation,
-			admitted,
-		);
-	} catch (error) {
-		result = errorResult(message(error));
-		isError = true;
-	} finally {
-		accepting = false;
-	}
-	const patch = await lane.services.hooks.run(
-		"after_tool",
-		{
-			...base,
-			args,
-			content: result.content,
-			...(result.details === undefined ? {} : { details: result.details as JsonValue }),
-			isError,
-			...(result.usage === undefined ? {} : { usage: result.usage }),
-		},
+/** Place the staged prefix of results; ends the turn when the whole batch is placed. */
+async function placeReady(lane: LaneCore, drive: Drive, assistant: AssistantMessage, calls: ToolCall[]): Promise<void> {
+	const state = toolsState(lane);
+	if (state === undefined) return;
+	const ids = state.batch.resultEntryIds;
+	const placed = state.placed ?? 0;
+	let end = placed;
+	while (end < calls.length && state.staged?.[end] !== undefined) end++;
+	if (end === placed) return;
+	const items = await Promise.all(
+		ids.slice(placed, end).map(async (id, offset) => {
+			const stored = await lane.session.getValue(pendingEntry(id), drive.context);
+			if (stored?.value.type !== "message") throw new Error(`Tool result ${id} is missing its staged message`);
+			return {
+				id,
+				message: (stored.value as Extract<PendingEntry, { type: "message" }>).payload as ResultMessage,
+				terminate: state.staged?.[placed + offset] === true,
+			};
+		}),
+	);
+	const base = { lane: lane.name, runId: drive.operationId };
+	await lane.services.emit(
+		items.flatMap(({ id, message }) => [
+			{ type: "message_start", ...base, message } as HarnessEvent,
+			{ type: "message_end", ...base, message, entryId: id } as HarnessEvent,
+		]),
 		drive.context,
 	);
-	if (patch !== undefined) {
-		result = {
-			...result,
-			content: patch.content ?? result.content,
-			details: patch.details ?? result.details,
-			usage: patch.usage ?? result.usage,
-			terminate: patch.terminate ?? result.terminate,
+	const usageIds = items.map((item) =>
+		item.message.usage === undefined ? undefined : lane.session.idGenerator.next(),
+	);
+	const complete = end === calls.length;
+	const argsToDelete = complete
+		? await lane.session.scanValues(operationToolArgsPrefix(drive.operationId, state.batch.turnId), drive.context)
+		: [];
+	await commitStep(lane, drive, (current) => {
+		const writes: Write[] = [];
+		const entryEvents: ((commit: { seqs: number[]; timestamp: number; stats: { usage: never } }) => HarnessEvent[])[] =
+			[];
+		let parentId = lane.state.tipId;
+		for (const [index, item] of items.entries()) {
+			const entry = {
+				id: item.id,
+				parentId,
+				type: "message" as const,
+				message: item.message,
+				...(item.terminate ? { terminate: true as const } : {}),
+			};
+			const entryIndex = writes.length;
+			writes.push(insertEntry(entry), deleteValue(pendingEntry(item.id)));
+			const usageId = usageIds[index];
+			const usage = item.message.usage;
+			let usageIndex = -1;
+			const row =
+				usageId === undefined || usage === undefined
+					? undefined
+					: { id: usageId, usage, entryId: item.id, adjustment: false };
+			if (row !== undefined) {
+				usageIndex = writes.length;
+				writes.push(insertUsage(row));
+			}
+			entryEvents.push((commit) => [
+				{
+					type: "entry_added",
+					lane: lane.name,
+					entry: { ...entry, seq: commit.seqs[entryIndex] ?? 0, timestamp: commit.timestamp },
+				},
+				...(row === undefined
+					? []
+					: [
+							{
+								type: "usage",
+								lane: lane.name,
+								row: { ...row, seq: commit.seqs[usageIndex] ?? 0 },
+								totals: commit.stats.usage,
+							} as HarnessEvent,
+						]),
+			]);
+			parentId = item.id;
+		}
+		writes.push(setValue(branchTip(lane.name), parentId), ...argsToDelete.map(({ address }) => deleteValue(address)));
+		const allTerminate = calls.every((_call, index) => state.staged?.[index] === true);
+		const next: RunState = complete
+			? {
+					...scopeOf(current),
+					at: "checkpoint",
+					continuation: allTerminate
+						? { kind: "may_finish", includeFinalAssistant: false }
+						: { kind: "need_assistant" },
+					triggerEntryId: parentId,
+				}
+			: { ...(current as ToolsState), placed: end };
+		return {
+			writes,
+			state: next,
+			lane: { tipId: parentId },
+			events: (commit) => entryEvents.flatMap((make) => make(commit as never)),
 		};
-	}
-	return finish({ result, isError: patch?.isError ?? isError, terminate: result.terminate === true });
+	});
+	if (!complete) return;
+	const toolResults = await Promise.all(
+		ids.map(async (id) => {
+			const entry = await lane.session.getEntry(id, drive.context);
+			return (entry?.type === "message" ? entry.message : undefined) as ToolResultMessage;
+		}),
+	);
+	await lane.services.emit(
+		[{ type: "turn_end", ...base, turnId: state.batch.turnId, message: assistant, toolResults }],
+		drive.context,
+	);
 }
 
-function toolResultMessage(outcome: Outcome): ToolResultMessage {
-	return {
-		role: "toolResult",
-		toolCallId: outcome.call.id,
-		toolName: outcome.call.name,
-		content: outcome.result.content ?? [],
-		...(outcome.result.details === undefined ? {} : { details: outcome.result.details }),
-		...(outcome.result.usage === undefined ? {} : { usage: outcome.result.usage }),
-		isError: outcome.isError,
-		timestamp: Date.now(),
-	} as ToolResultMessage;
-}
-
-/** Execute the batch, commit every result entry, end the turn, and continue (or stop when all calls terminate). */
+/** Run every unfinished call of the batch and place the results. */
 export async function runTools(lane: LaneCore, drive: Drive, state: ToolsState): Promise<void> {
 	const entry = await lane.session.getEntry(state.batch.assistantEntryId, drive.context);
 	if (entry?.type !== "message" || entry.message.role !== "assistant") {
@@ -143,43 +142,43 @@ export async function runTools(lane: LaneCore, drive: Drive, state: ToolsState):
 	const assistant = entry.message as AssistantMessage;
 	const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
 	const config = lane.services.config();
+	const active = new Set(lane.state.configuration.activeToolNames);
+	const tools = config.tools.filter((tool) => active.has(tool.name)) as HarnessTool[];
+	const cancelled = lane.state.operation?.state.control.status === "cancel_requested";
 	const source = config.toolContext;
-	const toolContext = typeof source === "function" ? await (source as (c: typeof drive.context) => unknown)(drive.context) : source;
-	const ids = calls.map(() => lane.session.idGenerator.next());
-	const turnId = state.batch.turnId;
-	const outcomes: Outcome[] = [];
-	if (state.settings.toolExecution === "sequential") {
-		for (const [index, call] of calls.entries()) outcomes.push(await runOne(lane, drive, turnId, call, ids[index] ?? "", toolContext));
-	} else {
-		outcomes.push(...(await Promise.all(calls.map((call, index) => runOne(lane, drive, turnId, call, ids[index] ?? "", toolContext)))));
+	const toolContext =
+		cancelled || typeof source !== "function"
+			? source
+			: await (source as (c: typeof drive.context) => unknown)(drive.context);
+	let placement: Promise<void> = Promise.resolve();
+	const place = () => {
+		placement = placement.then(() => placeReady(lane, drive, assistant, calls));
+		return placement;
+	};
+	await place();
+	const jobs: Promise<void>[] = [];
+	for (const [index, call] of calls.entries()) {
+		if (toolsState(lane)?.staged?.[index] !== undefined) continue;
+		const context: CallContext = {
+			lane,
+			drive,
+			turnId: state.batch.turnId,
+			call,
+			sourceIndex: index,
+			resultEntryId: state.batch.resultEntryIds[index] ?? "",
+			tools,
+			toolContext,
+			truncated: assistant.stopReason === "length",
+		};
+		const started =
+			lane.state.operation?.state.control.status === "cancel_requested"
+				? { completion: stageOutcome(context, cancelledOutcome(call), false) }
+				: await startCall(context);
+		const job = started.completion.then(place);
+		job.catch(() => {});
+		if (state.settings.toolExecution === "sequential") await job;
+		jobs.push(job);
 	}
-	const messages = outcomes.map(toolResultMessage);
-	const entries = chainEntries(
-		lane.state.tipId,
-		messages.map(
-			(toolMessage, index): NewEntry => ({
-				id: ids[index] ?? "",
-				parentId: null,
-				type: "message",
-				message: toolMessage,
-				...(outcomes[index]?.terminate ? { terminate: true as const } : {}),
-			}),
-		),
-	);
-	const tipId = entries.at(-1)?.id ?? lane.state.tipId;
-	const allTerminate = outcomes.length > 0 && outcomes.every((outcome) => outcome.terminate);
-	await commitStep(lane, drive, (current) => ({
-		writes: [...entries.map((e) => insertEntry(e)), setValue(branchTip(lane.name), tipId)],
-		state: {
-			...scopeOf(current),
-			at: "checkpoint",
-			continuation: allTerminate ? { kind: "may_finish", includeFinalAssistant: false } : { kind: "need_assistant" },
-			triggerEntryId: tipId,
-		},
-		lane: { tipId },
-		events: (commit) => [
-			...committedEntryEvents(entries, commit, lane.name, drive.operationId),
-			{ type: "turn_end", lane: lane.name, runId: drive.operationId, turnId, message: assistant, toolResults: messages },
-		],
-	}));
+	await Promise.all(jobs);
+	await place();
 }

@@ -92,7 +92,9 @@ export async function readLaneQueues(
 
 function inContext(message: AgentMessage): boolean {
 	if (message.role !== "assistant") return true;
-	return message.stopReason !== "error" && message.stopReason !== "aborted" && (message.stopReason as string) !== "deferred";
+	return (
+		message.stopReason !== "error" && message.stopReason !== "aborted" && (message.stopReason as string) !== "deferred"
+	);
 }
 
 /** The messages a branch (oldest first) contributes to the model: from the last compaction on. */

@@ -148,6 +148,7 @@ export interface ModelIdentity {
 	provider: string;
 	modelId: string;
 }
+
 import type { LaneQueuedItem, OperationStatus } from "./reducer.ts";
 export type { LaneQueuedItem, OperationStatus };
 export interface CurrentOperationInfo {
@@ -276,7 +277,10 @@ export interface Events {
 }
 
 export interface HookMap {
-	before_run: { event: { prompt: AgentMessage[]; resources: Resources }; result: { messages?: AgentMessage[] } | undefined };
+	before_run: {
+		event: { prompt: AgentMessage[]; resources: Resources };
+		result: { messages?: AgentMessage[] } | undefined;
+	};
 	before_drive: { event: { operation: "run" | "compaction" | "navigation" }; result: undefined };
 	before_run_end: { event: { runId: string; messages: AgentMessage[] }; result: { followUp?: string } | undefined };
 	transform_context: {

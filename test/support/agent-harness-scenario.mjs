@@ -1,0 +1,292 @@
+/**
+ * One scripted use of pi-agent-core's `AgentHarness`, run against ours (Bun) and pi 0.87.1's (Node 22); the test
+ * compares the JSON each produces. `core` is the pi-agent-core module, `ai` the pi-ai module (for the event stream),
+ * `env` an execution environment rooted at `dir`. Ids become `#n` in order of first appearance, clock times `<t>`,
+ * and storage sequence numbers are dropped (they count internal bookkeeping writes).
+ */
+const model = {
+	id: "m1",
+	name: "m1",
+	api: "faux",
+	provider: "faux",
+	baseUrl: "",
+	reasoning: false,
+	input: ["text"],
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	contextWindow: 100000,
+	maxTokens: 1000,
+};
+const usage = {
+	input: 1,
+	output: 2,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 3,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+const text = (t) => ({ type: "text", text: t });
+const call = (id, name, args) => ({ type: "toolCall", id, name, arguments: args });
+
+/** A stream function playing `steps` in order; a step `{ hang: true }` waits for the abort signal. */
+function fauxModels(ai, steps, requests) {
+	let n = 0;
+	return {
+		getModel: (provider, id) => (provider === "faux" && id === "m1" ? model : undefined),
+		streamSimple: (_m, context, options) => {
+			requests.push({
+				systemPrompt: context.systemPrompt,
+				roles: context.messages.map((m) => m.role),
+				tools: (context.tools ?? []).map((t) => t.name),
+				options: Object.keys(options)
+					.filter((k) => options[k] !== undefined)
+					.sort(),
+				sessionId: String(options.sessionId).replace(/^[^:]*/, "<session>"),
+			});
+			const step = steps[n++] ?? { content: [text("(no script)")], stopReason: "stop" };
+			const stream = ai.createAssistantMessageEventStream();
+			const base = {
+				role: "assistant",
+				content: [],
+				api: "faux",
+				provider: "faux",
+				model: "m1",
+				usage,
+				timestamp: 1000 + n,
+			};
+			const play = async () => {
+				const cur = { ...base, stopReason: step.stopReason ?? "stop", content: [] };
+				const snap = () => ({ ...cur, content: cur.content.map((b) => ({ ...b })) });
+				stream.push({ type: "start", partial: snap() });
+				if (step.hang) {
+					await new Promise((resolve) => options.signal?.addEventListener("abort", resolve, { once: true }));
+					const final = { ...snap(), stopReason: "aborted", errorMessage: "Request was aborted" };
+					stream.push({ type: "error", reason: "aborted", error: final });
+					stream.end(final);
+					return;
+				}
+				for (const [i, block] of step.content.entries()) {
+					if (block.type === "text") {
+						cur.content.push(text(""));
+						stream.push({ type: "text_start", contentIndex: i, partial: snap() });
+						cur.content[i] = text(block.text);
+						stream.push({ type: "text_delta", contentIndex: i, delta: block.text, partial: snap() });
+						stream.push({ type: "text_end", contentIndex: i, content: block.text, partial: snap() });
+					} else {
+						cur.content.push({ ...block, arguments: {} });
+						stream.push({ type: "toolcall_start", contentIndex: i, partial: snap() });
+						cur.content[i] = block;
+						stream.push({ type: "toolcall_end", contentIndex: i, toolCall: block, partial: snap() });
+					}
+				}
+				const final = { ...snap(), ...(step.errorMessage ? { errorMessage: step.errorMessage } : {}) };
+				if (final.stopReason === "error") stream.push({ type: "error", reason: "error", error: final });
+				else stream.push({ type: "done", reason: final.stopReason, message: final });
+				stream.end(final);
+			};
+			setTimeout(() => void play(), 0);
+			return stream;
+		},
+	};
+}
+
+const ALL =
+	"run_start run_end turn_start turn_end message_start message_update message_end tool_start tool_update tool_end entry_added queue_update lane_created usage config_update fault handler_error operation_abort value_update retry_scheduled retry_start retry_end".split(
+		" ",
+	);
+
+function normalizer() {
+	const ids = new Map();
+	const id = (s) => {
+		if (!ids.has(s)) ids.set(s, `#${ids.size + 1}`);
+		return ids.get(s);
+	};
+	const walk = (v) => {
+		if (typeof v === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(v))
+			return id(v);
+		if (typeof v === "number" && v > 1e12) return "<t>";
+		if (Array.isArray(v)) return v.map((x) => walk(x));
+		if (v && typeof v === "object") {
+			const out = {};
+			for (const [k, x] of Object.entries(v)) if (k !== "seq" && k !== "stack" && x !== undefined) out[k] = walk(x);
+			return out;
+		}
+		return v;
+	};
+	return (v) => walk(JSON.parse(JSON.stringify(v ?? null)));
+}
+
+const errOf = (e) => ({ thrown: e?.name, message: e?.message, tag: e?._tag });
+const res = (r) =>
+	r.ok ? { ok: true, value: r.value } : { ok: false, error: { tag: r.error._tag, ...r.error.toJSON?.() } };
+
+async function setup(core, ai, steps, extra = {}) {
+	const ctx = core.BACKGROUND_CONTEXT;
+	const requests = [];
+	const repo = extra.repo ?? new core.MemorySessionRepo();
+	const session = extra.session ?? (await repo.create(extra.createOptions ?? { id: "s1" }, ctx));
+	const { harness, open } = await core.AgentHarness.create(
+		{
+			session,
+			models: fauxModels(ai, steps, requests),
+			model,
+			systemPrompt: "SYS",
+			tools: extra.tools ?? [],
+			...extra.options,
+		},
+		ctx,
+	);
+	const events = [];
+	for (const type of ALL) harness.events.on(type, (e) => void events.push(e));
+	return { ctx, repo, session, harness, open, events, requests };
+}
+
+function echoTool(onRun) {
+	return {
+		name: "echo",
+		label: "Echo",
+		description: "echo",
+		parameters: { type: "object", properties: { x: { type: "number" } }, required: ["x"] },
+		execute: async (_id, params, onUpdate) => {
+			onUpdate({ content: [text("partial")], details: {} });
+			await onRun?.();
+			return { content: [text(`echo ${JSON.stringify(params)}`)], details: { ok: true } };
+		},
+	};
+}
+
+export async function runHarnessScenario(core, ai, env, dir) {
+	const norm = normalizer();
+	const out = {};
+	// 1. a run with a tool call, an invalid call and an unknown tool
+	{
+		const s = await setup(
+			core,
+			ai,
+			[
+				{
+					content: [
+						text("calling"),
+						call("t1", "echo", { x: 1 }),
+						call("t2", "echo", { x: "no" }),
+						call("t3", "nope", {}),
+					],
+					stopReason: "toolUse",
+				},
+				{ content: [text("done")], stopReason: "stop" },
+			],
+			{ tools: [echoTool()] },
+		);
+		const lane = await s.harness.lane("main", s.ctx);
+		const result = await lane.prompt("hello", undefined, s.ctx);
+		out.basic = norm({
+			open: s.open,
+			result: res(result),
+			stored: await lane.getResult(result.value.operationId, s.ctx),
+			events: s.events,
+			requests: s.requests,
+			entries: await lane.findEntries(undefined, s.ctx),
+			lanes: await s.harness.lanes(s.ctx),
+			exec: await lane.inspectExecution(s.ctx),
+			tip: await lane.getTipId(s.ctx),
+		});
+		await s.harness.close(s.ctx);
+	}
+	// 2. errors as results
+	{
+		const s = await setup(core, ai, [{ hang: true }]);
+		const lane = await s.harness.lane("main", s.ctx);
+		const r = {};
+		r.empty = res(await lane.prompt("", undefined, s.ctx));
+		r.skill = res(await lane.skill("nope", undefined, s.ctx));
+		r.template = res(await lane.promptFromTemplate("nope", [], s.ctx));
+		r.resume = res(await lane.resume(s.ctx));
+		r.abortIdle = res(await lane.abort(s.ctx));
+		r.badLane = await s.harness.lane("", s.ctx).catch(errOf);
+		r.badTarget = await s.harness.lane("other", { createAt: "nope" }, s.ctx).catch(errOf);
+		const running = lane.prompt("first", undefined, s.ctx);
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		r.busy = res(await lane.prompt("second", undefined, s.ctx));
+		r.abort = res(await lane.abort(s.ctx));
+		r.aborted = res(await running);
+		r.events = s.events;
+		r.entries = await lane.findEntries(undefined, s.ctx);
+		await s.harness.close(s.ctx);
+		r.closedPrompt = res(await lane.prompt("x", undefined, s.ctx));
+		r.closedSteer = res(await lane.steer("x", undefined, s.ctx));
+		r.closedLane = await s.harness.lane("main", s.ctx).catch(errOf);
+		out.errors = norm(r);
+	}
+	// 3. provider error, hooks, queues
+	{
+		const s = await setup(
+			core,
+			ai,
+			[
+				{ content: [call("t1", "echo", { x: 2 }), call("t2", "echo", { x: 3 })], stopReason: "toolUse" },
+				{ content: [text("after tools")], stopReason: "stop" },
+				{ content: [text("after follow-up")], stopReason: "stop" },
+				{ content: [text("after hook follow-up")], stopReason: "stop" },
+				{ content: [], stopReason: "error", errorMessage: "bad request" },
+			],
+			{
+				tools: [
+					echoTool(async () => {
+						await lane.followUp("queued follow-up", undefined, s.ctx);
+					}),
+				],
+				options: { toolExecution: "sequential" },
+			},
+		);
+		const lane = await s.harness.lane("main", s.ctx);
+		let ended = 0;
+		s.harness.hooks.on("before_tool", (e) =>
+			e.toolCallId === "t2" ? { block: { reason: "blocked by hook" } } : undefined,
+		);
+		s.harness.hooks.on("after_tool", (e) => ({ details: { patched: e.toolCallId } }));
+		s.harness.hooks.on("before_run_end", () => (ended++ === 1 ? { followUp: "hook follow-up" } : undefined));
+		s.harness.hooks.on("transform_context", (e) => ({ systemPrompt: `${e.systemPrompt}+T` }));
+		const first = res(await lane.prompt("go", undefined, s.ctx));
+		const failed = res(await lane.prompt([{ role: "user", content: "will fail", timestamp: 5 }], s.ctx));
+		await lane.nextRun("next run text", undefined, s.ctx);
+		const queued = await lane.steer("to cancel", undefined, s.ctx);
+		const cancelled = res(await lane.cancelQueued(queued.value.entryId, s.ctx));
+		const appended = await lane.appendCustomEntry("note", { a: 1 }, s.ctx);
+		out.flow = norm({
+			first,
+			failed,
+			cancelled,
+			appended,
+			events: s.events,
+			requests: s.requests,
+			entries: await lane.findEntries(undefined, s.ctx),
+		});
+		await s.harness.close(s.ctx);
+	}
+	// 4. JSONL: persist, reopen, a run left open is listed and resumed
+	{
+		const repo = new core.JsonlSessionRepo({ fileSystem: env, sessionsRoot: `${dir}/sessions` });
+		const a = await setup(core, ai, [], {
+			repo,
+			createOptions: { id: "01900000-0000-7000-8000-000000000001", cwd: dir },
+		});
+		const lane = await a.harness.lane("main", a.ctx);
+		await a.harness.setName("named", a.ctx);
+		const accepted = res(await lane.accept({ kind: "prompt", prompt: "left open" }, a.ctx));
+		await a.harness.close(a.ctx);
+		const [meta] = await repo.list({ cwd: dir }, a.ctx);
+		const session = await repo.open(meta, a.ctx);
+		const b = await setup(core, ai, [{ content: [text("resumed")], stopReason: "stop" }], { repo, session });
+		const lane2 = await b.harness.lane("main", b.ctx);
+		const resumed = res(await lane2.resume(b.ctx));
+		out.jsonl = norm({
+			accepted,
+			open: b.open,
+			name: await b.harness.getName(b.ctx),
+			resumed,
+			events: b.events,
+			entries: await lane2.findEntries(undefined, b.ctx),
+		});
+		await b.harness.close(b.ctx);
+	}
+	return out;
+}
