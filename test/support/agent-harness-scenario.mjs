@@ -262,6 +262,87 @@ export async function runHarnessScenario(core, ai, env, dir) {
 		});
 		await s.harness.close(s.ctx);
 	}
+	// 5. abort while a tool runs, steering mid-run, a retried provider error, configuration and values
+	{
+		let release;
+		const gate = new Promise((resolve) => {
+			release = resolve;
+		});
+		const slow = {
+			name: "slow",
+			label: "Slow",
+			description: "waits",
+			parameters: { type: "object", properties: {} },
+			execute: async (_id, _params, _onUpdate, _tc, _inv, context) => {
+				release();
+				await new Promise((resolve) => context.abortSignal?.addEventListener("abort", resolve, { once: true }));
+				throw new Error("slow tool stopped");
+			},
+		};
+		const s = await setup(
+			core,
+			ai,
+			[
+				{ content: [call("s1", "slow", {}), call("s2", "slow", {})], stopReason: "toolUse" },
+				{ content: [call("e1", "echo", { x: 7 })], stopReason: "toolUse" },
+				{ content: [text("steered")], stopReason: "stop" },
+				{ content: [], stopReason: "error", errorMessage: "503 service unavailable" },
+				{ content: [text("after retry")], stopReason: "stop" },
+			],
+			{
+				tools: [
+					slow,
+					echoTool(async () => {
+						await lane.steer("steer now", undefined, s.ctx);
+					}),
+				],
+				options: { toolExecution: "sequential", retry: { enabled: true, maxRetries: 2, baseDelayMs: 1 } },
+			},
+		);
+		const lane = await s.harness.lane("work", s.ctx);
+		await lane.followUp("kept follow-up", undefined, s.ctx);
+		const running = lane.prompt("run slow", undefined, s.ctx);
+		await gate;
+		const aborted = res(await lane.abort(s.ctx));
+		const ran = res(await running);
+		const steered = res(await lane.prompt("steer me", undefined, s.ctx));
+		const retried = res(await lane.prompt("retry me", undefined, s.ctx));
+		await lane.setModel({ provider: "faux", modelId: "gone" }, s.ctx);
+		const unavailable = res(await lane.prompt("no model", undefined, s.ctx));
+		await lane.setModel({ provider: "faux", modelId: "m1" }, s.ctx);
+		await lane.setThinkingLevel("high", s.ctx);
+		await lane.setActiveTools(["echo"], s.ctx);
+		await s.harness.setSteeringMode("one-at-a-time", s.ctx);
+		await s.harness.setRetryPolicy({ enabled: false, maxRetries: 0, baseDelayMs: 0 }, s.ctx);
+		const tip = await lane.getTipId(s.ctx);
+		await s.harness.setLabel(tip, "marked", s.ctx);
+		const usageRow = res(await lane.recordUsage(usage, { entryId: tip, details: { why: "test" } }, s.ctx));
+		let idle = "no";
+		await lane.runWhenIdle(async () => {
+			idle = "ran";
+		}, s.ctx);
+		await lane.waitForIdle(s.ctx);
+		out.more = norm({
+			aborted,
+			ran,
+			steered,
+			retried,
+			unavailable,
+			usageRow,
+			idle,
+			label: await s.harness.getLabel(tip, s.ctx),
+			thinking: await lane.getThinkingLevel(s.ctx),
+			activeTools: await lane.getActiveTools(s.ctx),
+			model: (await lane.getModel(s.ctx))?.id,
+			steering: await s.harness.getSteeringMode(s.ctx),
+			watch: await s.harness.watchSession(s.ctx).catch(errOf),
+			events: s.events.filter((e) => e.type !== "message_update"),
+			requests: s.requests,
+			entries: await lane.findEntries(undefined, s.ctx),
+			found: await lane.findEntry({ type: "message" }, s.ctx),
+		});
+		await s.harness.close(s.ctx);
+	}
 	// 4. JSONL: persist, reopen, a run left open is listed and resumed
 	{
 		const repo = new core.JsonlSessionRepo({ fileSystem: env, sessionsRoot: `${dir}/sessions` });

@@ -6,7 +6,7 @@
 import { DEFAULT_MAX_AGENT_RETRY_DELAY_MS, type RetryPolicy } from "../../../ai/index.ts";
 import type { Context } from "../context.ts";
 import { convertToLlm } from "../messages.ts";
-import { HarnessClosed, HarnessFault, InvalidLane, UnknownTarget } from "../result.ts";
+import { HarnessClosed, HarnessFault, InvalidLane, SliceNotImplemented, UnknownTarget } from "../result.ts";
 import { SessionInvariantError } from "../session/errors.ts";
 import type { LaneConfiguration, Session, Write } from "../session/types.ts";
 import { branchTip, deleteValue, entryLabel, laneConfig, laneState, sessionName, setValue } from "../session/values.ts";
@@ -267,6 +267,11 @@ export class Harness<TContext = unknown> {
 			(previous) => ({ type: "config_update", property: "followUpMode", previous, value }),
 			context,
 		);
+	}
+
+	/** Not provided by pi 0.87.1 either: its harness throws this same error. */
+	async watchSession(_context: Context): Promise<never> {
+		throw new SliceNotImplemented("watchSession");
 	}
 
 	/** Close the harness: every lane refuses new work, running drives stop, then the session closes. */
