@@ -343,6 +343,30 @@ export async function runHarnessScenario(core, ai, env, dir) {
 		});
 		await s.harness.close(s.ctx);
 	}
+	// 6. throwing listeners and hooks become handler_error events; closing during a run
+	{
+		const s = await setup(core, ai, [{ content: [text("fine")], stopReason: "stop" }, { hang: true }]);
+		const lane = await s.harness.lane("main", s.ctx);
+		s.harness.events.on("turn_start", () => {
+			throw new Error("listener broke");
+		});
+		s.harness.hooks.on("before_run", () => {
+			throw new Error("hook broke");
+		});
+		s.harness.hooks.on("before_run", () => ({ messages: [{ role: "user", content: "injected", timestamp: 9 }] }));
+		const first = res(await lane.prompt("with broken handlers", undefined, s.ctx));
+		const hanging = lane.prompt("closing", undefined, s.ctx).then(res, errOf);
+		await new Promise((resolve) => setTimeout(resolve, 30));
+		const info = await s.harness.lanes(s.ctx);
+		await s.harness.close(s.ctx);
+		out.handlers = norm({
+			first,
+			info,
+			hanging: await hanging,
+			after: await lane.getTipId(s.ctx).catch(errOf),
+			events: s.events.filter((e) => e.type !== "message_update"),
+		});
+	}
 	// 4. JSONL: persist, reopen, a run left open is listed and resumed
 	{
 		const repo = new core.JsonlSessionRepo({ fileSystem: env, sessionsRoot: `${dir}/sessions` });

@@ -38,8 +38,9 @@ export async function runGeneration(
 	ready: Ready,
 ): Promise<OperationResultRecord | undefined> {
 	const config = lane.services.config();
-	const identity = lane.state.configuration.model;
-	const model = lane.model();
+	const configuration = ready.configuration;
+	const identity = configuration.model;
+	const model = lane.services.models.getModel(identity.provider, identity.modelId);
 	const failure = (error: OperationError) => finishRun(lane, drive, () => ({ writes: [], status: "failed", error }));
 	if (model === undefined) {
 		return failure({
@@ -49,7 +50,7 @@ export async function runGeneration(
 		});
 	}
 	const byName = new Map(config.tools.map((tool) => [tool.name, tool]));
-	const missing = lane.state.configuration.activeToolNames.filter((name) => !byName.has(name));
+	const missing = configuration.activeToolNames.filter((name) => !byName.has(name));
 	if (missing.length > 0) {
 		return failure({
 			code: "configured_tools_unavailable",
@@ -57,7 +58,7 @@ export async function runGeneration(
 			details: { tools: missing },
 		});
 	}
-	const tools = lane.state.configuration.activeToolNames.flatMap((name) => {
+	const tools = configuration.activeToolNames.flatMap((name) => {
 		const tool = byName.get(name);
 		return tool === undefined ? [] : [{ name: tool.name, description: tool.description, parameters: tool.parameters }];
 	});
@@ -89,6 +90,7 @@ export async function runGeneration(
 		...scopeOf(ready),
 		at: "assistant.effect_pending",
 		stepId: ready.stepId,
+		configuration,
 		attempt: ready.nextAttempt,
 		responseEntryId: lane.session.idGenerator.next(at),
 		usageId: lane.session.idGenerator.next(at),
@@ -110,7 +112,7 @@ export async function runGeneration(
 	const providerMessages = await config.toProviderMessages(requestMessages.slice(), drive.context);
 	let metadata: { status?: number; headers?: Record<string, string> } = {};
 	const admitted = withAbortSignal(drive.signal, drive.context);
-	const thinking = lane.state.configuration.thinkingLevel;
+	const thinking = configuration.thinkingLevel;
 	const stream = lane.services.models.streamSimple(
 		model,
 		{ systemPrompt: transformed?.systemPrompt ?? systemPrompt, messages: providerMessages, tools },
@@ -221,6 +223,7 @@ async function publishResponse(
 				...scope,
 				at: "assistant.retry_wait",
 				stepId: pending.stepId,
+				configuration: pending.configuration,
 				nextAttempt: pending.attempt + 1,
 				notBefore: Math.min(Date.now() + delay, Number.MAX_SAFE_INTEGER),
 				errorMessage: response.errorMessage ?? "Assistant request failed",
@@ -233,7 +236,12 @@ async function publishResponse(
 		next = {
 			...scope,
 			at: "tools",
-			batch: { assistantEntryId: responseEntryId, turnId: pending.stepId, resultEntryIds },
+			batch: {
+				assistantEntryId: responseEntryId,
+				configuration: pending.configuration,
+				turnId: pending.stepId,
+				resultEntryIds,
+			},
 		};
 	} else if (response.stopReason === "toolUse") {
 		committed = { ...response, stopReason: "error", errorMessage: "Provider reported tool use without any tool calls" };
@@ -332,6 +340,7 @@ export async function runRetryWait(
 			...scopeOf(current),
 			at: "assistant.ready",
 			stepId: wait.stepId,
+			configuration: wait.configuration,
 			triggerEntryId: trigger,
 			nextAttempt: wait.nextAttempt,
 		},

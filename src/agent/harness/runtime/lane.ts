@@ -12,6 +12,7 @@ import { acceptRun } from "./lane-accept.ts";
 import { LaneCore } from "./lane-core.ts";
 import * as inbox from "./lane-inbox.ts";
 import { driveRun } from "./run.ts";
+import type { RunState } from "./steps.ts";
 import { readLaneQueues, readPending } from "./transcript.ts";
 import type {
 	AbortRequestResult,
@@ -26,6 +27,19 @@ import type {
 	ResumeResult,
 	RunResult,
 } from "./types.ts";
+
+function capturedModel(state: RunState): { capturedModel?: ModelIdentity } {
+	switch (state.at) {
+		case "assistant.ready":
+		case "assistant.effect_pending":
+		case "assistant.retry_wait":
+			return { capturedModel: state.configuration.model };
+		case "tools":
+			return { capturedModel: state.batch.configuration.model };
+		default:
+			return {};
+	}
+}
 
 export class Lane extends LaneCore {
 	async getTipId(_context: Context): Promise<string | null> {
@@ -261,6 +275,7 @@ export class Lane extends LaneCore {
 							kind: operation.meta.intent.kind,
 							status: operation.state.control.status === "cancel_requested" ? "aborting" : "open",
 							startedAt: operation.meta.startedAt,
+							...capturedModel(operation.state as unknown as RunState),
 						},
 			lastOperationId: this.state.lastOperationId,
 		});

@@ -4,7 +4,7 @@
  */
 import type { AgentMessage } from "../../types.ts";
 import { insertEntry } from "../session/commit.ts";
-import type { CommitResult, OperationResultRecord } from "../session/types.ts";
+import type { CommitResult, NewEntry, OperationResultRecord } from "../session/types.ts";
 import { branchTip, setValue } from "../session/values.ts";
 import { runGeneration, runRetryWait } from "./generation.ts";
 import type { LaneCore } from "./lane-core.ts";
@@ -45,7 +45,7 @@ async function startRun(lane: LaneCore, drive: Drive): Promise<void> {
 	if (cancelRequested(lane)) return;
 	const entries = chainEntries(
 		lane.state.tipId,
-		injected.map(({ id, message }) => ({ id, parentId: null, type: "message" as const, message })),
+		injected.map(({ id, message }) => ({ id, type: "message" as const, message }) as NewEntry),
 	);
 	const trigger = entries.at(-1)?.id ?? lane.state.tipId;
 	if (trigger === null) throw new Error("Run start has no trigger entry");
@@ -171,6 +171,7 @@ export async function driveRun(lane: LaneCore, drive: Drive): Promise<OperationR
 						...scopeOf(current),
 						at: "assistant.ready",
 						stepId: state.stepId,
+						configuration: state.configuration,
 						triggerEntryId: lane.state.tipId ?? "",
 						nextAttempt: state.attempt,
 					},

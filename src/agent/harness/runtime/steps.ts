@@ -7,6 +7,7 @@ import { insertEntry } from "../session/commit.ts";
 import type {
 	CommitResult,
 	InboxItem,
+	LaneConfiguration,
 	NewEntry,
 	OperationError,
 	OperationMeta,
@@ -35,12 +36,32 @@ export type RunState = OperationScope &
 	(
 		| { at: "starting" }
 		| { at: "checkpoint"; continuation: Continuation; triggerEntryId: string | null }
-		| { at: "assistant.ready"; stepId: string; triggerEntryId: string; nextAttempt: number }
-		| { at: "assistant.retry_wait"; stepId: string; nextAttempt: number; notBefore: number; errorMessage: string }
-		| { at: "assistant.effect_pending"; stepId: string; attempt: number; responseEntryId: string; usageId: string }
+		| {
+				at: "assistant.ready";
+				stepId: string;
+				configuration: LaneConfiguration;
+				triggerEntryId: string;
+				nextAttempt: number;
+		  }
+		| {
+				at: "assistant.retry_wait";
+				stepId: string;
+				configuration: LaneConfiguration;
+				nextAttempt: number;
+				notBefore: number;
+				errorMessage: string;
+		  }
+		| {
+				at: "assistant.effect_pending";
+				stepId: string;
+				configuration: LaneConfiguration;
+				attempt: number;
+				responseEntryId: string;
+				usageId: string;
+		  }
 		| {
 				at: "tools";
-				batch: { assistantEntryId: string; turnId: string; resultEntryIds: string[] };
+				batch: { assistantEntryId: string; configuration: LaneConfiguration; turnId: string; resultEntryIds: string[] };
 				/** Calls whose result is staged, by source index: whether it asked to terminate. */
 				staged?: Record<number, boolean>;
 				/** How many calls (a source-order prefix) are placed on the branch. */
@@ -199,6 +220,7 @@ export function readyPlan(
 		...scopeOf(current),
 		at: "assistant.ready",
 		stepId: lane.session.idGenerator.next(),
+		configuration: state.configuration,
 		triggerEntryId: step.triggerEntryId,
 		nextAttempt: 1,
 	} as unknown as OperationState;

@@ -142,7 +142,7 @@ export async function runTools(lane: LaneCore, drive: Drive, state: ToolsState):
 	const assistant = entry.message as AssistantMessage;
 	const calls = assistant.content.filter((block): block is ToolCall => block.type === "toolCall");
 	const config = lane.services.config();
-	const active = new Set(lane.state.configuration.activeToolNames);
+	const active = new Set(state.batch.configuration.activeToolNames);
 	const tools = config.tools.filter((tool) => active.has(tool.name)) as HarnessTool[];
 	const cancelled = lane.state.operation?.state.control.status === "cancel_requested";
 	const source = config.toolContext;
