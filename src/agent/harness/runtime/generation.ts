@@ -16,7 +16,7 @@ import type { AgentMessage } from "../../types.ts";
 import { withAbortSignal } from "../context.ts";
 import { insertEntry, insertUsage } from "../session/commit.ts";
 import type { OperationError, OperationResultRecord, SettledAssistantMessage } from "../session/types.ts";
-import { branchTip, setValue } from "../session/values.ts";
+import { appendList, branchTip, deleteList, pendingAssistantFrames, setValue } from "../session/values.ts";
 import { getTelemetryContext } from "../telemetry.ts";
 import type { LaneCore } from "./lane-core.ts";
 import { commitStep, type Drive, finishRun, type RunState, runMeta, scopeOf } from "./steps.ts";
@@ -29,6 +29,37 @@ type Pending = Extract<RunState, { at: "assistant.effect_pending" }>;
 function maxAttempts(lane: LaneCore): number {
 	const retry = lane.services.config().retryPolicy;
 	return retry.enabled ? retry.maxRetries + 1 : 1;
+}
+
+/**
+ * Durable streaming progress: each frame is appended to the response's frame list (in order, on the mutation line)
+ * while the step still waits for that response, so a reader can rebuild the partial message.
+ */
+function openProgress(
+	lane: LaneCore,
+	drive: Drive,
+	address: ReturnType<typeof pendingAssistantFrames>,
+	responseEntryId: string,
+) {
+	let sealed = false;
+	let latest: Promise<void> = Promise.resolve();
+	return {
+		write(frame: unknown) {
+			if (sealed) return;
+			latest = lane.command((state) => {
+				const step = state.operation?.state as unknown as RunState | undefined;
+				if (step?.at !== "assistant.effect_pending" || step.responseEntryId !== responseEntryId) {
+					return { kind: "return", result: undefined };
+				}
+				return { kind: "commit", writes: [appendList(address, frame)], next: state, result: () => undefined };
+			}, drive.context);
+			latest.catch(() => {});
+		},
+		async close() {
+			sealed = true;
+			await latest;
+		},
+	};
 }
 
 /** Run the tool-less part of one assistant step; returns the settled record when the run ended here. */
@@ -138,17 +169,25 @@ export async function runGeneration(
 		} as never,
 	);
 	const encoder = new AssistantMessageFrameEncoder();
+	const progress = openProgress(
+		lane,
+		drive,
+		pendingAssistantFrames(drive.operationId, pending.responseEntryId),
+		pending.responseEntryId,
+	);
 	const emit = (event: HarnessEvent) => lane.services.emit([event], drive.context);
 	let started = false;
 	for await (const event of stream as AsyncIterable<AssistantMessageEvent>) {
 		if (event.type === "start") {
 			if (started) throw new Error("Assistant message stream emitted more than one start event");
 			started = true;
-			encoder.encode(event);
+			const frame = encoder.encode(event);
+			if (frame !== undefined) progress.write(frame);
 			await emit({ type: "message_start", ...base, message: { ...event.partial } });
 		} else if (event.type !== "done" && event.type !== "error") {
 			if (!started) throw new Error(`Assistant message stream emitted ${event.type} before start`);
 			const frame = encoder.encode(event);
+			if (frame !== undefined) progress.write(frame);
 			await emit({
 				type: "message_update",
 				...base,
@@ -161,6 +200,7 @@ export async function runGeneration(
 		}
 	}
 	const settled = (await stream.result()) as SettledAssistantMessage;
+	await progress.close();
 	const after = await lane.services.hooks.run(
 		"after_response",
 		{ ...base, ...metadata, message: settled },
@@ -256,7 +296,12 @@ async function publishResponse(
 	}
 	const entry = { id: responseEntryId, parentId: lane.state.tipId, type: "message" as const, message: committed };
 	const usageRow = { id: pending.usageId, usage: committed.usage, entryId: responseEntryId, adjustment: false };
-	const writes = [insertEntry(entry), insertUsage(usageRow), setValue(branchTip(lane.name), responseEntryId)];
+	const writes = [
+		insertEntry(entry),
+		insertUsage(usageRow),
+		setValue(branchTip(lane.name), responseEntryId),
+		deleteList(pendingAssistantFrames(drive.operationId, responseEntryId)),
+	];
 	const events = (commit: { seqs: number[]; timestamp: number; stats: { usage: AssistantMessage["usage"] } }) => {
 		const batch: HarnessEvent[] = [
 			{

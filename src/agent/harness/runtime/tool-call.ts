@@ -7,7 +7,14 @@ import { type ToolCall, type ToolResultMessage, type Usage, validateToolArgument
 import type { AgentToolResult } from "../../types.ts";
 import { withAbortSignal } from "../context.ts";
 import type { JsonValue } from "../session/types.ts";
-import { deleteValue, operationToolArgs, operationToolMemo, pendingEntry, setValue } from "../session/values.ts";
+import {
+	deleteValue,
+	operationToolArgs,
+	operationToolMemo,
+	pendingEntry,
+	pendingToolOutput,
+	setValue,
+} from "../session/values.ts";
 import type { LaneCore } from "./lane-core.ts";
 import { commitStep, type Drive, type RunState } from "./steps.ts";
 import type { HarnessEvent, HarnessTool, HarnessToolInvocation } from "./types.ts";
@@ -52,6 +59,17 @@ const errorOutcome = (call: ToolCall, message: string, terminate = false): Stage
 export const cancelledOutcome = (call: ToolCall): Staged =>
 	errorOutcome(call, "Tool execution was cancelled before completion.");
 
+/** Keep the latest progress a tool marked as its recovery checkpoint (durable while the call runs). */
+function saveCheckpoint(c: CallContext, partial: AgentToolResult<unknown>): Promise<void> {
+	const saved = c.lane.command((state) => {
+		if (state.operation?.state.at !== "tools") return { kind: "return", result: undefined };
+		const address = pendingToolOutput(c.drive.operationId, c.resultEntryId);
+		return { kind: "commit", writes: [setValue(address, partial)], next: state, result: () => undefined };
+	}, c.drive.context);
+	saved.catch(() => {});
+	return saved;
+}
+
 /** Stage the call's result message and announce its end (with its start, when it never started). */
 export function stageOutcome(c: CallContext, staged: Staged, started: boolean): Promise<void> {
 	const base = {
@@ -74,7 +92,10 @@ export function stageOutcome(c: CallContext, staged: Staged, started: boolean): 
 		{ type: "tool_end", ...base, result, isError: message.isError, terminate },
 	];
 	return commitStep(c.lane, c.drive, (current) => ({
-		writes: [setValue(pendingEntry(c.resultEntryId), { type: "message", payload: message })],
+		writes: [
+			setValue(pendingEntry(c.resultEntryId), { type: "message", payload: message }),
+			deleteValue(pendingToolOutput(c.drive.operationId, c.resultEntryId)),
+		],
 		state: { ...(current as ToolsState), staged: { ...(current as ToolsState).staged, [c.sourceIndex]: terminate } },
 		events: () => events,
 	}));
@@ -164,6 +185,7 @@ async function execute(
 		},
 	};
 	let lastUpdate: Promise<void> = Promise.resolve();
+	let checkpoint: Promise<void> = Promise.resolve();
 	let result: ToolResult;
 	let isError = false;
 	try {
@@ -172,8 +194,9 @@ async function execute(
 		result = await tool.execute(
 			call.id,
 			args as never,
-			(partialResult) => {
+			(partialResult, options) => {
 				if (!active) return;
+				if (options?.checkpoint === true) checkpoint = saveCheckpoint(c, partialResult);
 				lastUpdate = lane.services.emit([{ type: "tool_update", ...base, partialResult }], drive.context);
 				lastUpdate.catch(() => {});
 			},
@@ -188,6 +211,7 @@ async function execute(
 		active = false;
 	}
 	await lastUpdate;
+	await checkpoint;
 	const patch = await lane.services.hooks.run(
 		"after_tool",
 		{
