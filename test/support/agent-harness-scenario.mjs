@@ -177,7 +177,13 @@ export async function runHarnessScenario(core, ai, env, dir) {
 			{ tools: [echoTool()] },
 		);
 		const lane = await s.harness.lane("main", s.ctx);
+		const watch = await lane.watch(s.ctx);
+		const watched = [];
+		watch.start((e) => void watched.push(e.type));
 		const result = await lane.prompt("hello", undefined, s.ctx);
+		const after = await lane.watch(s.ctx);
+		watch.unsubscribe();
+		after.unsubscribe();
 		out.basic = norm({
 			open: s.open,
 			result: res(result),
@@ -188,6 +194,9 @@ export async function runHarnessScenario(core, ai, env, dir) {
 			lanes: await s.harness.lanes(s.ctx),
 			exec: await lane.inspectExecution(s.ctx),
 			tip: await lane.getTipId(s.ctx),
+			watchBefore: watch.snapshot,
+			watched,
+			watchAfter: after.snapshot,
 		});
 		await s.harness.close(s.ctx);
 	}
@@ -205,6 +214,9 @@ export async function runHarnessScenario(core, ai, env, dir) {
 		r.badTarget = await s.harness.lane("other", { createAt: "nope" }, s.ctx).catch(errOf);
 		const running = lane.prompt("first", undefined, s.ctx);
 		await new Promise((resolve) => setTimeout(resolve, 30));
+		const midStream = await lane.watch(s.ctx);
+		midStream.unsubscribe();
+		r.midStream = midStream.snapshot;
 		r.busy = res(await lane.prompt("second", undefined, s.ctx));
 		r.abort = res(await lane.abort(s.ctx));
 		r.aborted = res(await running);
@@ -303,6 +315,8 @@ export async function runHarnessScenario(core, ai, env, dir) {
 		await lane.followUp("kept follow-up", undefined, s.ctx);
 		const running = lane.prompt("run slow", undefined, s.ctx);
 		await gate;
+		const midTools = await lane.watch(s.ctx);
+		midTools.unsubscribe();
 		const aborted = res(await lane.abort(s.ctx));
 		const ran = res(await running);
 		const steered = res(await lane.prompt("steer me", undefined, s.ctx));
@@ -323,6 +337,7 @@ export async function runHarnessScenario(core, ai, env, dir) {
 		}, s.ctx);
 		await lane.waitForIdle(s.ctx);
 		out.more = norm({
+			midTools: midTools.snapshot,
 			aborted,
 			ran,
 			steered,

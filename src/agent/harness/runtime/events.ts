@@ -13,6 +13,7 @@ function toError(error: unknown): Error {
 
 export class HarnessEventBus {
 	private readonly listeners = new Map<string, Set<Listener>>();
+	private readonly watchers = new Set<Listener>();
 	private tail: Promise<void> = Promise.resolve();
 	private closedError: Error | undefined;
 
@@ -50,11 +51,23 @@ export class HarnessEventBus {
 
 	close(error: Error): void {
 		this.closedError ??= error;
-		void this.tail.finally(() => this.listeners.clear());
+		void this.tail.finally(() => {
+			this.listeners.clear();
+			this.watchers.clear();
+		});
 	}
 
 	private recipients(type: string): Listener[] {
-		return [...(this.listeners.get(type) ?? [])];
+		return [...(this.listeners.get(type) ?? []), ...this.watchers];
+	}
+
+	/** Receive every event from now on (lane watchers); returns the unsubscribe function. */
+	watch(listener: Listener): () => void {
+		if (this.closedError !== undefined) throw this.closedError;
+		this.watchers.add(listener);
+		return () => {
+			this.watchers.delete(listener);
+		};
 	}
 
 	private async deliver(event: HarnessEvent, recipients: Listener[], context: Context, report: boolean): Promise<void> {

@@ -310,6 +310,7 @@ export class Harness<TContext = unknown> {
 				hooks: this.hooks,
 				config: () => this.config,
 				emit: (events, context) => this.events.emitBatch(events, context),
+				watch: (listener) => this.events.watch(listener),
 				fault: (cause, context) => this.fault(cause, context),
 			},
 			state,

@@ -40,6 +40,7 @@ export interface LaneServices {
 	hooks: HookRegistry;
 	config: () => HarnessConfig;
 	emit: (events: HarnessEvent[], context: Context) => Promise<void>;
+	watch: (listener: (event: HarnessEvent, context: Context) => void) => () => void;
 	fault: (cause: unknown, context: Context) => Error;
 }
 
