@@ -408,5 +408,78 @@ export async function runHarnessScenario(core, ai, env, dir) {
 		});
 		await b.harness.close(b.ctx);
 	}
+	// 7. a crash mid-tool and mid-stream: a copy of the session file taken then is reopened and resumed
+	{
+		const { copyFileSync, mkdirSync } = await import("node:fs");
+		const { basename, dirname } = await import("node:path");
+		let started;
+		const running = new Promise((resolve) => {
+			started = resolve;
+		});
+		const hang = {
+			name: "hang",
+			label: "Hang",
+			description: "never finishes",
+			parameters: { type: "object", properties: {} },
+			execute: async (_id, _p, onUpdate, _tc, _inv, context) => {
+				onUpdate({ content: [text("half done")], details: { step: 1 } }, { checkpoint: true });
+				started();
+				await new Promise((resolve) => context.abortSignal?.addEventListener("abort", resolve, { once: true }));
+				return { content: [text("stopped")], details: {} };
+			},
+		};
+		const copies = [];
+		const crashAt = async (s, label) => {
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			const [meta] = await s.repo.list({ cwd: dir }, s.ctx);
+			const root = `${dir}/crash-${label}`;
+			const folder = `${root}/${basename(dirname(meta.path))}`;
+			mkdirSync(folder, { recursive: true });
+			copyFileSync(meta.path, `${folder}/${basename(meta.path)}`);
+			copies.push(root);
+		};
+		const resumeCopy = async (root, steps) => {
+			const repo = new core.JsonlSessionRepo({ fileSystem: env, sessionsRoot: root });
+			const [meta] = await repo.list(undefined, core.BACKGROUND_CONTEXT);
+			const session = await repo.open(meta, core.BACKGROUND_CONTEXT);
+			const r = await setup(core, ai, steps, {
+				repo,
+				session,
+				tools: [hang],
+				options: { retry: { enabled: true, maxRetries: 1, baseDelayMs: 1 } },
+			});
+			const lane = await r.harness.lane("main", r.ctx);
+			const resumed = res(await lane.resume(r.ctx));
+			const result = norm({
+				open: r.open,
+				resumed,
+				events: r.events.filter((e) => e.type !== "message_update"),
+				requests: r.requests,
+				entries: await lane.findEntries(undefined, r.ctx),
+			});
+			await r.harness.close(r.ctx);
+			return result;
+		};
+		const repo = new core.JsonlSessionRepo({ fileSystem: env, sessionsRoot: `${dir}/crashing` });
+		const a = await setup(core, ai, [{ content: [call("h1", "hang", {})], stopReason: "toolUse" }, { hang: true }], {
+			repo,
+			createOptions: { id: "01900000-0000-7000-8000-000000000002", cwd: dir },
+			tools: [hang],
+		});
+		const lane = await a.harness.lane("main", a.ctx);
+		const first = lane.prompt("crash in a tool", undefined, a.ctx).then(res, errOf);
+		await running;
+		await crashAt(a, "tool");
+		await lane.abort(a.ctx);
+		await first;
+		const second = lane.prompt("crash while streaming", undefined, a.ctx).then(res, errOf);
+		await crashAt(a, "stream");
+		await a.harness.close(a.ctx);
+		await second;
+		out.crash = {
+			tool: await resumeCopy(copies[0], [{ content: [text("after the interrupted tool")], stopReason: "stop" }]),
+			stream: await resumeCopy(copies[1], [{ content: [text("after the interrupted stream")], stopReason: "stop" }]),
+		};
+	}
 	return out;
 }

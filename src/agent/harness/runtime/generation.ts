@@ -10,6 +10,7 @@ import {
 	DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
 	isContextOverflow,
 	isRetryableAssistantError,
+	reduceAssistantMessageFrames,
 	retryDelayMs,
 } from "../../../ai/index.ts";
 import type { AgentMessage } from "../../types.ts";
@@ -217,6 +218,7 @@ async function publishResponse(
 	pending: Pending,
 	response: AssistantMessage,
 	contextWindow: number,
+	recovery = false,
 ): Promise<OperationResultRecord | undefined> {
 	const cancelled = lane.state.operation?.state.control.status === "cancel_requested";
 	const responseEntryId = pending.responseEntryId;
@@ -242,7 +244,7 @@ async function publishResponse(
 		};
 	} else if (response.stopReason === "aborted") {
 		throw new Error("Assistant response is aborted while durable control is running");
-	} else if (isContextOverflow(response, contextWindow)) {
+	} else if (!recovery && isContextOverflow(response, contextWindow)) {
 		committed = {
 			...response,
 			stopReason: "error",
@@ -250,7 +252,7 @@ async function publishResponse(
 		};
 		failure = failWith(committed);
 	} else if (response.stopReason === "error") {
-		if (isRetryableAssistantError(response) && pending.attempt < maxAttempts(lane)) {
+		if ((recovery || isRetryableAssistantError(response)) && pending.attempt < maxAttempts(lane)) {
 			const policy = lane.services.config().retryPolicy;
 			const delay = retryDelayMs(
 				{
@@ -308,11 +310,12 @@ async function publishResponse(
 				type: "entry_added",
 				lane: lane.name,
 				entry: { ...entry, seq: commit.seqs[0] ?? 0, timestamp: commit.timestamp },
+				...(recovery ? { recovery: true as const } : {}),
 			},
 			{ type: "usage", lane: lane.name, row: { ...usageRow, seq: commit.seqs[1] ?? 0 }, totals: commit.stats.usage },
 		];
 		const base = { lane: lane.name, runId: drive.operationId };
-		if (pending.attempt > 1 && next?.at !== "assistant.retry_wait") {
+		if (!recovery && pending.attempt > 1 && next?.at !== "assistant.retry_wait") {
 			const success = committed.stopReason !== "error" && committed.stopReason !== "aborted";
 			batch.push({
 				type: "retry_end",
@@ -325,7 +328,7 @@ async function publishResponse(
 					: { finalError: committed.errorMessage ?? `Assistant request ended with ${committed.stopReason}` }),
 			});
 		}
-		if (next?.at === "assistant.retry_wait") {
+		if (!recovery && next?.at === "assistant.retry_wait") {
 			const policy = lane.services.config().retryPolicy;
 			batch.push({
 				type: "retry_scheduled",
@@ -344,7 +347,7 @@ async function publishResponse(
 				errorMessage: next.errorMessage,
 			});
 		}
-		if (next?.at !== "tools" && next?.at !== "assistant.retry_wait") {
+		if (!recovery && next?.at !== "tools" && next?.at !== "assistant.retry_wait") {
 			batch.push({ type: "turn_end", ...base, turnId: pending.stepId, message: committed, toolResults: [] });
 		}
 		return batch;
@@ -356,6 +359,57 @@ async function publishResponse(
 	const state = next as RunState;
 	await commitStep(lane, drive, () => ({ writes, state, lane: { tipId: responseEntryId }, events }));
 	return undefined;
+}
+
+const ZERO_USAGE = {
+	input: 0,
+	output: 0,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 0,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+const INTERRUPTED =
+	"Assistant request was interrupted. The preceding content is the latest committed partial; newer live output may be missing and the external outcome is unknown.";
+
+/**
+ * Settle a request a previous process left in flight, without asking the provider again: the committed frame prefix
+ * becomes an interrupted (error) response, which may then be retried like any failed attempt.
+ */
+export async function recoverGeneration(
+	lane: LaneCore,
+	drive: Drive,
+	pending: Pending,
+): Promise<OperationResultRecord | undefined> {
+	const address = pendingAssistantFrames(drive.operationId, pending.responseEntryId);
+	const frames = (await lane.session.readList(address, { order: "asc", limit: 10_000 }, drive.context)).map(
+		({ value }) => value,
+	);
+	const partial = reduceAssistantMessageFrames(frames as never);
+	const { provider, modelId } = pending.configuration.model;
+	const message: AssistantMessage =
+		partial === undefined
+			? {
+					role: "assistant",
+					content: [],
+					api: "unknown",
+					provider,
+					model: modelId,
+					usage: ZERO_USAGE,
+					stopReason: "error",
+					errorMessage: INTERRUPTED,
+					timestamp: Date.now(),
+				}
+			: { ...partial, usage: ZERO_USAGE, stopReason: "error", errorMessage: INTERRUPTED };
+	const base = { lane: lane.name, runId: drive.operationId };
+	await lane.services.emit(
+		[
+			{ type: "message_start", ...base, message, recovery: true },
+			{ type: "message_end", ...base, message, entryId: pending.responseEntryId, recovery: true },
+		],
+		drive.context,
+	);
+	return publishResponse(lane, drive, pending, message, Number.POSITIVE_INFINITY, true);
 }
 
 /** Wait out a scheduled retry (abortable), then make the step ready again. */

@@ -4,7 +4,7 @@
  */
 import type { ImageContent, Model, Usage } from "../../../ai/index.ts";
 import type { AgentMessage, ThinkingLevel } from "../../types.ts";
-import { awaitWithContext, type Context, withAbortSignal, withoutAbortSignal } from "../context.ts";
+import { awaitWithContext, type Context, withoutAbortSignal } from "../context.ts";
 import { NoActiveOperation, NothingToResume, OperationMismatch, Result } from "../result.ts";
 import type { BranchScan, Entry, JsonValue, OperationResultRecord } from "../session/types.ts";
 import { deleteValue, operationResult, operationState, pendingEntry, setValue } from "../session/values.ts";
@@ -95,7 +95,7 @@ export class Lane extends LaneCore {
 			if (this.state.operation?.meta.operationId === options.operationId) {
 				const controller = new AbortController();
 				if (this.state.operation.state.control.status === "cancel_requested") controller.abort();
-				const driveContext = withAbortSignal(controller.signal, withoutAbortSignal(context));
+				const driveContext = withoutAbortSignal(context);
 				const drive = { operationId: options.operationId, signal: controller.signal, context: driveContext };
 				const completion = driveRun(this, drive).catch((error: unknown) => {
 					throw this.closedError ?? this.services.fault(error, context);

@@ -6,7 +6,7 @@ import type { AgentMessage } from "../../types.ts";
 import { insertEntry } from "../session/commit.ts";
 import type { CommitResult, NewEntry, OperationResultRecord } from "../session/types.ts";
 import { branchTip, setValue } from "../session/values.ts";
-import { runGeneration, runRetryWait } from "./generation.ts";
+import { recoverGeneration, runGeneration, runRetryWait } from "./generation.ts";
 import type { LaneCore } from "./lane-core.ts";
 import {
 	type Continuation,
@@ -151,6 +151,10 @@ export async function driveRun(lane: LaneCore, drive: Drive): Promise<OperationR
 		let settled: OperationResultRecord | undefined;
 		if (cancelRequested(lane)) {
 			if (state.at === "tools") await runTools(lane, drive, state);
+			if (state.at === "assistant.effect_pending") {
+				settled = await recoverGeneration(lane, drive, state);
+				if (settled !== undefined) return settled;
+			}
 			return finishRun(lane, drive, () => ({ writes: [], status: "aborted" }));
 		}
 		switch (state.at) {
@@ -164,18 +168,8 @@ export async function driveRun(lane: LaneCore, drive: Drive): Promise<OperationR
 				settled = await runGeneration(lane, drive, state);
 				break;
 			case "assistant.effect_pending":
-				// The response of an interrupted request is lost; ask again as the same attempt.
-				await commitStep(lane, drive, (current) => ({
-					writes: [],
-					state: {
-						...scopeOf(current),
-						at: "assistant.ready",
-						stepId: state.stepId,
-						configuration: state.configuration,
-						triggerEntryId: lane.state.tipId ?? "",
-						nextAttempt: state.attempt,
-					},
-				}));
+				// Left in flight by an earlier process: settle it from its committed frames.
+				settled = await recoverGeneration(lane, drive, state);
 				break;
 			case "assistant.retry_wait":
 				await runRetryWait(lane, drive, state);

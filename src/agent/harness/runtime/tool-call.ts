@@ -59,6 +59,21 @@ const errorOutcome = (call: ToolCall, message: string, terminate = false): Stage
 export const cancelledOutcome = (call: ToolCall): Staged =>
 	errorOutcome(call, "Tool execution was cancelled before completion.");
 
+const INTERRUPTION_MARKER =
+	"[Tool execution was interrupted. The preceding output is the latest durable progress snapshot; newer live output may be missing, and the external outcome is unknown.]";
+
+/** The outcome of a call an earlier process started and never finished: its last checkpoint, marked interrupted. */
+export async function interruptedOutcome(c: CallContext): Promise<Staged> {
+	const saved = await c.lane.session.getValue(pendingToolOutput(c.drive.operationId, c.resultEntryId), c.drive.context);
+	const checkpoint = saved?.value as ToolResult | undefined;
+	const result: ToolResult = {
+		content: [...(checkpoint?.content ?? []), ...text(INTERRUPTION_MARKER)],
+		details: checkpoint?.details,
+		...(checkpoint?.usage === undefined ? {} : { usage: checkpoint.usage }),
+	};
+	return { message: resultMessage(c.call, result, true), terminate: false };
+}
+
 /** Keep the latest progress a tool marked as its recovery checkpoint (durable while the call runs). */
 function saveCheckpoint(c: CallContext, partial: AgentToolResult<unknown>): Promise<void> {
 	const saved = c.lane.command((state) => {
@@ -71,8 +86,9 @@ function saveCheckpoint(c: CallContext, partial: AgentToolResult<unknown>): Prom
 }
 
 /** Stage the call's result message and announce its end (with its start, when it never started). */
-export function stageOutcome(c: CallContext, staged: Staged, started: boolean): Promise<void> {
+export function stageOutcome(c: CallContext, staged: Staged, started: boolean, recovery = false): Promise<void> {
 	const base = {
+		...(recovery ? { recovery: true as const } : {}),
 		lane: c.lane.name,
 		runId: c.drive.operationId,
 		turnId: c.turnId,
@@ -87,9 +103,12 @@ export function stageOutcome(c: CallContext, staged: Staged, started: boolean): 
 		...(message.usage === undefined ? {} : { usage: message.usage }),
 		...(terminate ? { terminate: true } : {}),
 	};
+	const { recovery: flag, ...ids } = base;
 	const events: HarnessEvent[] = [
-		...(started ? [] : [{ type: "tool_start", ...base, args: c.call.arguments } as HarnessEvent]),
-		{ type: "tool_end", ...base, result, isError: message.isError, terminate },
+		...(started
+			? []
+			: [{ type: "tool_start", ...ids, args: c.call.arguments, ...(flag ? { recovery: flag } : {}) } as HarnessEvent]),
+		{ type: "tool_end", ...ids, result, isError: message.isError, terminate, ...(flag ? { recovery: flag } : {}) },
 	];
 	return commitStep(c.lane, c.drive, (current) => ({
 		writes: [

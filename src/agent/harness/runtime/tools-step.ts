@@ -7,10 +7,17 @@
 import type { AssistantMessage, ToolCall, ToolResultMessage, Usage } from "../../../ai/index.ts";
 import { insertEntry, insertUsage } from "../session/commit.ts";
 import type { PendingEntry, Write } from "../session/types.ts";
-import { branchTip, deleteValue, operationToolArgsPrefix, pendingEntry, setValue } from "../session/values.ts";
+import {
+	branchTip,
+	deleteValue,
+	operationToolArgs,
+	operationToolArgsPrefix,
+	pendingEntry,
+	setValue,
+} from "../session/values.ts";
 import type { LaneCore } from "./lane-core.ts";
 import { commitStep, type Drive, type RunState, scopeOf } from "./steps.ts";
-import { type CallContext, cancelledOutcome, stageOutcome, startCall } from "./tool-call.ts";
+import { type CallContext, cancelledOutcome, interruptedOutcome, stageOutcome, startCall } from "./tool-call.ts";
 import type { HarnessEvent, HarnessTool } from "./types.ts";
 
 export type ToolsState = Extract<RunState, { at: "tools" }>;
@@ -22,7 +29,13 @@ function toolsState(lane: LaneCore): ToolsState | undefined {
 }
 
 /** Place the staged prefix of results; ends the turn when the whole batch is placed. */
-async function placeReady(lane: LaneCore, drive: Drive, assistant: AssistantMessage, calls: ToolCall[]): Promise<void> {
+async function placeReady(
+	lane: LaneCore,
+	drive: Drive,
+	assistant: AssistantMessage,
+	calls: ToolCall[],
+	recovery: boolean,
+): Promise<void> {
 	const state = toolsState(lane);
 	if (state === undefined) return;
 	const ids = state.batch.resultEntryIds;
@@ -42,10 +55,11 @@ async function placeReady(lane: LaneCore, drive: Drive, assistant: AssistantMess
 		}),
 	);
 	const base = { lane: lane.name, runId: drive.operationId };
+	const flag = recovery ? { recovery: true as const } : {};
 	await lane.services.emit(
 		items.flatMap(({ id, message }) => [
-			{ type: "message_start", ...base, message } as HarnessEvent,
-			{ type: "message_end", ...base, message, entryId: id } as HarnessEvent,
+			{ type: "message_start", ...base, message, ...flag } as HarnessEvent,
+			{ type: "message_end", ...base, message, entryId: id, ...flag } as HarnessEvent,
 		]),
 		drive.context,
 	);
@@ -128,7 +142,7 @@ async function placeReady(lane: LaneCore, drive: Drive, assistant: AssistantMess
 		}),
 	);
 	await lane.services.emit(
-		[{ type: "turn_end", ...base, turnId: state.batch.turnId, message: assistant, toolResults }],
+		[{ type: "turn_end", ...base, turnId: state.batch.turnId, message: assistant, toolResults, ...flag }],
 		drive.context,
 	);
 }
@@ -150,9 +164,27 @@ export async function runTools(lane: LaneCore, drive: Drive, state: ToolsState):
 		cancelled || typeof source !== "function"
 			? source
 			: await (source as (c: typeof drive.context) => unknown)(drive.context);
+	// Calls an earlier process started (their arguments are recorded) but did not finish, or finished but did not place.
+	const startedBefore = await Promise.all(
+		calls.map(async (_call, index) =>
+			state.staged?.[index] === undefined
+				? (await lane.session.getValue(
+						operationToolArgs(drive.operationId, state.batch.turnId, index),
+						drive.context,
+					)) !== undefined
+				: false,
+		),
+	);
+	const recovering = startedBefore.some(Boolean) || calls.some((_c, index) => state.staged?.[index] !== undefined);
+	if (recovering) {
+		await lane.services.emit(
+			[{ type: "turn_start", lane: lane.name, runId: drive.operationId, turnId: state.batch.turnId, recovery: true }],
+			drive.context,
+		);
+	}
 	let placement: Promise<void> = Promise.resolve();
 	const place = () => {
-		placement = placement.then(() => placeReady(lane, drive, assistant, calls));
+		placement = placement.then(() => placeReady(lane, drive, assistant, calls, recovering));
 		return placement;
 	};
 	await place();
@@ -170,8 +202,14 @@ export async function runTools(lane: LaneCore, drive: Drive, state: ToolsState):
 			toolContext,
 			truncated: assistant.stopReason === "length",
 		};
-		const started =
-			lane.state.operation?.state.control.status === "cancel_requested"
+		const nowCancelled = lane.state.operation?.state.control.status === "cancel_requested";
+		const replaySafe =
+			(tools.find((tool) => tool.name === call.name) as { replay?: string } | undefined)?.replay === "safe";
+		const started = startedBefore[index]
+			? !nowCancelled && replaySafe
+				? await startCall(context)
+				: { completion: interruptedOutcome(context).then((staged) => stageOutcome(context, staged, true, true)) }
+			: nowCancelled
 				? { completion: stageOutcome(context, cancelledOutcome(call), false) }
 				: await startCall(context);
 		const job = started.completion.then(place);

@@ -85,6 +85,8 @@ export interface HarnessToolInvocation {
 export interface HarnessTool<TContext = unknown> extends Tool<TSchema> {
 	label?: string;
 	prepareArguments?: (args: unknown) => unknown;
+	/** "safe": a call interrupted by a crash may run again on resume; otherwise it settles as interrupted. */
+	replay?: "never" | "safe";
 	execute(
 		toolCallId: string,
 		params: never,
