@@ -10,7 +10,6 @@ import {
 	DEFAULT_MAX_AGENT_RETRY_DELAY_MS,
 	isContextOverflow,
 	isRetryableAssistantError,
-	reduceAssistantMessageFrames,
 	retryDelayMs,
 } from "../../../ai/index.ts";
 import type { AgentMessage } from "../../types.ts";
@@ -20,14 +19,14 @@ import type { OperationError, OperationResultRecord, SettledAssistantMessage } f
 import { appendList, branchTip, deleteList, pendingAssistantFrames, setValue } from "../session/values.ts";
 import { getTelemetryContext } from "../telemetry.ts";
 import type { LaneCore } from "./lane-core.ts";
-import { commitStep, type Drive, finishRun, type RunState, runMeta, scopeOf } from "./steps.ts";
+import { commitStep, type Drive, finishRun, type RunState, scopeOf } from "./steps.ts";
 import { branchMessages } from "./transcript.ts";
 import type { HarnessEvent } from "./types.ts";
 
 type Ready = Extract<RunState, { at: "assistant.ready" }>;
-type Pending = Extract<RunState, { at: "assistant.effect_pending" }>;
+export type Pending = Extract<RunState, { at: "assistant.effect_pending" }>;
 
-function maxAttempts(lane: LaneCore): number {
+export function maxAttempts(lane: LaneCore): number {
 	const retry = lane.services.config().retryPolicy;
 	return retry.enabled ? retry.maxRetries + 1 : 1;
 }
@@ -212,7 +211,7 @@ export async function runGeneration(
 	return publishResponse(lane, drive, pending, response, model.contextWindow);
 }
 
-async function publishResponse(
+export async function publishResponse(
 	lane: LaneCore,
 	drive: Drive,
 	pending: Pending,
@@ -359,92 +358,4 @@ async function publishResponse(
 	const state = next as RunState;
 	await commitStep(lane, drive, () => ({ writes, state, lane: { tipId: responseEntryId }, events }));
 	return undefined;
-}
-
-const ZERO_USAGE = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-const INTERRUPTED =
-	"Assistant request was interrupted. The preceding content is the latest committed partial; newer live output may be missing and the external outcome is unknown.";
-
-/**
- * Settle a request a previous process left in flight, without asking the provider again: the committed frame prefix
- * becomes an interrupted (error) response, which may then be retried like any failed attempt.
- */
-export async function recoverGeneration(
-	lane: LaneCore,
-	drive: Drive,
-	pending: Pending,
-): Promise<OperationResultRecord | undefined> {
-	const address = pendingAssistantFrames(drive.operationId, pending.responseEntryId);
-	const frames = (await lane.session.readList(address, { order: "asc", limit: 10_000 }, drive.context)).map(
-		({ value }) => value,
-	);
-	const partial = reduceAssistantMessageFrames(frames as never);
-	const { provider, modelId } = pending.configuration.model;
-	const message: AssistantMessage =
-		partial === undefined
-			? {
-					role: "assistant",
-					content: [],
-					api: "unknown",
-					provider,
-					model: modelId,
-					usage: ZERO_USAGE,
-					stopReason: "error",
-					errorMessage: INTERRUPTED,
-					timestamp: Date.now(),
-				}
-			: { ...partial, usage: ZERO_USAGE, stopReason: "error", errorMessage: INTERRUPTED };
-	const base = { lane: lane.name, runId: drive.operationId };
-	await lane.services.emit(
-		[
-			{ type: "message_start", ...base, message, recovery: true },
-			{ type: "message_end", ...base, message, entryId: pending.responseEntryId, recovery: true },
-		],
-		drive.context,
-	);
-	return publishResponse(lane, drive, pending, message, Number.POSITIVE_INFINITY, true);
-}
-
-/** Wait out a scheduled retry (abortable), then make the step ready again. */
-export async function runRetryWait(
-	lane: LaneCore,
-	drive: Drive,
-	wait: Extract<RunState, { at: "assistant.retry_wait" }>,
-) {
-	const remaining = wait.notBefore - Date.now();
-	if (remaining > 0) {
-		await new Promise<void>((resolve) => {
-			const timer = setTimeout(done, remaining);
-			function done() {
-				clearTimeout(timer);
-				drive.signal.removeEventListener("abort", done);
-				resolve();
-			}
-			drive.signal.addEventListener("abort", done, { once: true });
-		});
-	}
-	if (drive.signal.aborted) return;
-	const meta = runMeta(lane);
-	const trigger = lane.state.tipId ?? meta.sourceTipId ?? "";
-	await commitStep(lane, drive, (current) => ({
-		writes: [],
-		state: {
-			...scopeOf(current),
-			at: "assistant.ready",
-			stepId: wait.stepId,
-			configuration: wait.configuration,
-			triggerEntryId: trigger,
-			nextAttempt: wait.nextAttempt,
-		},
-		events: () => [
-			{ type: "retry_start", lane: lane.name, runId: drive.operationId, step: wait.stepId, attempt: wait.nextAttempt },
-		],
-	}));
 }

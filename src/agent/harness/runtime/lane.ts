@@ -28,7 +28,7 @@ import type {
 	ResumeResult,
 	RunResult,
 } from "./types.ts";
-import { BufferedWatcher, captureLaneSnapshot, type WatchHandle } from "./watch.ts";
+import { type WatchHandle, watchLane } from "./watch.ts";
 
 function capturedModel(state: RunState): { capturedModel?: ModelIdentity } {
 	switch (state.at) {
@@ -376,38 +376,7 @@ export class Lane extends LaneCore {
 	}
 
 	/** A snapshot of the lane plus the lane's events from exactly that point on (buffered until `start`). */
-	async watch(context: Context): Promise<WatchHandle<LaneSnapshot>> {
-		this.assertOpen();
-		const capture = (c: Context) => this.session.mutate((reader) => captureLaneSnapshot(this, reader, c), c);
-		return this.session.mutate(async (reader) => {
-			this.assertOpen();
-			const watcher = new BufferedWatcher<LaneSnapshot>(undefined as never, capture, async (error, event, c) => {
-				if (event.type === "handler_error") return;
-				const normalized = error instanceof Error ? error : new Error(String(error));
-				await this.services.emit(
-					[
-						{
-							type: "handler_error",
-							kind: "event",
-							event: event.type,
-							error: normalized.message,
-							...(normalized.stack === undefined ? {} : { stack: normalized.stack }),
-							lane: this.name,
-						},
-					],
-					c,
-				);
-			});
-			watcher.onUnsubscribe = this.services.watch((event, c) => {
-				if (event.type === "usage" || event.lane === undefined || event.lane === this.name) watcher.push(event, c);
-			});
-			try {
-				watcher.snapshot = await captureLaneSnapshot(this, reader, context);
-			} catch (error) {
-				watcher.unsubscribe();
-				throw error;
-			}
-			return watcher;
-		}, context);
+	watch(context: Context): Promise<WatchHandle<LaneSnapshot>> {
+		return watchLane(this, context);
 	}
 }

@@ -6,8 +6,9 @@ import type { AgentMessage } from "../../types.ts";
 import { insertEntry } from "../session/commit.ts";
 import type { CommitResult, NewEntry, OperationResultRecord } from "../session/types.ts";
 import { branchTip, setValue } from "../session/values.ts";
-import { recoverGeneration, runGeneration, runRetryWait } from "./generation.ts";
+import { runGeneration } from "./generation.ts";
 import type { LaneCore } from "./lane-core.ts";
+import { recoverGeneration, runRetryWait } from "./recovery.ts";
 import {
 	type Continuation,
 	cancelRequested,

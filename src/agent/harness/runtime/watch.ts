@@ -211,3 +211,39 @@ export async function captureLaneSnapshot(
 		faulted: lane.closedError instanceof HarnessFault,
 	});
 }
+
+/** A snapshot of the lane plus the lane's events from exactly that point on (buffered until `start`). */
+export async function watchLane(lane: LaneCore, context: Context): Promise<WatchHandle<LaneSnapshot>> {
+	lane.assertOpen();
+	const capture = (c: Context) => lane.session.mutate((reader) => captureLaneSnapshot(lane, reader, c), c);
+	return lane.session.mutate(async (reader) => {
+		lane.assertOpen();
+		const watcher = new BufferedWatcher<LaneSnapshot>(undefined as never, capture, async (error, event, c) => {
+			if (event.type === "handler_error") return;
+			const normalized = error instanceof Error ? error : new Error(String(error));
+			await lane.services.emit(
+				[
+					{
+						type: "handler_error",
+						kind: "event",
+						event: event.type,
+						error: normalized.message,
+						...(normalized.stack === undefined ? {} : { stack: normalized.stack }),
+						lane: lane.name,
+					},
+				],
+				c,
+			);
+		});
+		watcher.onUnsubscribe = lane.services.watch((event, c) => {
+			if (event.type === "usage" || event.lane === undefined || event.lane === lane.name) watcher.push(event, c);
+		});
+		try {
+			watcher.snapshot = await captureLaneSnapshot(lane, reader, context);
+		} catch (error) {
+			watcher.unsubscribe();
+			throw error;
+		}
+		return watcher;
+	}, context);
+}
