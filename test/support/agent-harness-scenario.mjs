@@ -430,7 +430,7 @@ export async function runHarnessScenario(core, ai, env, dir) {
 		};
 		const copies = [];
 		const crashAt = async (s, label) => {
-			await new Promise((resolve) => setTimeout(resolve, 50));
+			await new Promise((resolve) => setTimeout(resolve, 100));
 			const [meta] = await s.repo.list({ cwd: dir }, s.ctx);
 			const root = `${dir}/crash-${label}`;
 			const folder = `${root}/${basename(dirname(meta.path))}`;
