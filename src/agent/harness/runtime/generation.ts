@@ -250,6 +250,14 @@ export async function publishResponse(
 			errorMessage: response.errorMessage ?? "Assistant request exceeded the context window",
 		};
 		failure = failWith(committed);
+	} else if ((response.stopReason as string) === "deferred") {
+		// pi suspends the run on a provider-deferred response; this harness cannot poll one, so it fails clearly.
+		committed = {
+			...response,
+			stopReason: "error",
+			errorMessage: "Deferred assistant responses are not supported by this harness",
+		};
+		failure = failWith(committed);
 	} else if (response.stopReason === "error") {
 		if ((recovery || isRetryableAssistantError(response)) && pending.attempt < maxAttempts(lane)) {
 			const policy = lane.services.config().retryPolicy;
