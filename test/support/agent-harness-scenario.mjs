@@ -481,5 +481,28 @@ export async function runHarnessScenario(core, ai, env, dir) {
 			stream: await resumeCopy(copies[1], [{ content: [text("after the interrupted stream")], stopReason: "stop" }]),
 		};
 	}
+	// 8. driving without waiting for a retry returns a waiting outcome; abort then settles the run
+	{
+		const s = await setup(core, ai, [{ content: [], stopReason: "error", errorMessage: "429 rate limit" }], {
+			options: { retry: { enabled: true, maxRetries: 2, baseDelayMs: 60_000 } },
+		});
+		const lane = await s.harness.lane("main", s.ctx);
+		const admission = res(await lane.accept({ kind: "prompt", prompt: "wait for it" }, s.ctx));
+		const waiting = res(await lane.drive({ operationId: admission.value.operationId }, s.ctx));
+		const exec = await lane.inspectExecution(s.ctx);
+		const aborted = res(await lane.abort(s.ctx));
+		const settled = res(await lane.drive({ operationId: admission.value.operationId }, s.ctx));
+		const mismatch = res(await lane.drive({ operationId: "01900000-0000-7000-8000-00000000dead" }, s.ctx));
+		out.waiting = norm({
+			admission,
+			waiting,
+			exec,
+			aborted,
+			settled,
+			mismatch,
+			events: s.events.filter((e) => e.type !== "message_update"),
+		});
+		await s.harness.close(s.ctx);
+	}
 	return out;
 }

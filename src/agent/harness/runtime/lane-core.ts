@@ -10,14 +10,13 @@ import type {
 	InboxItem,
 	LaneConfiguration,
 	Operation,
-	OperationResultRecord,
 	Session,
 	SessionMutator,
 	Write,
 } from "../session/types.ts";
 import { laneState as laneStateValue, setValue } from "../session/values.ts";
 import type { HookRegistry } from "./hooks.ts";
-import type { HarnessConfig, HarnessEvent } from "./types.ts";
+import type { DriveOutcome, HarnessConfig, HarnessEvent } from "./types.ts";
 
 export interface LiveLaneState {
 	tipId: string | null;
@@ -31,7 +30,7 @@ export interface LiveLaneState {
 export interface ActiveDrive {
 	operationId: string;
 	controller: AbortController;
-	completion: Promise<OperationResultRecord>;
+	completion: Promise<DriveOutcome>;
 }
 
 export interface LaneServices {

@@ -90,13 +90,18 @@ export class Lane extends LaneCore {
 					);
 					continue;
 				}
-				return Result.ok({ kind: "settled", outcome: await awaitWithContext(active.completion, context) });
+				return Result.ok(await awaitWithContext(active.completion, context));
 			}
 			if (this.state.operation?.meta.operationId === options.operationId) {
 				const controller = new AbortController();
 				if (this.state.operation.state.control.status === "cancel_requested") controller.abort();
 				const driveContext = withoutAbortSignal(context);
-				const drive = { operationId: options.operationId, signal: controller.signal, context: driveContext };
+				const drive = {
+					operationId: options.operationId,
+					waitForRetry: options.waitForRetry === true,
+					signal: controller.signal,
+					context: driveContext,
+				};
 				const completion = driveRun(this, drive).catch((error: unknown) => {
 					throw this.closedError ?? this.services.fault(error, context);
 				});

@@ -67,6 +67,14 @@ export async function runRetryWait(
 	wait: Extract<RunState, { at: "assistant.retry_wait" }>,
 ) {
 	const remaining = wait.notBefore - Date.now();
+	if (remaining > 0 && !drive.waitForRetry) {
+		return {
+			kind: "waiting" as const,
+			operationId: drive.operationId,
+			reason: "retry" as const,
+			notBefore: wait.notBefore,
+		};
+	}
 	if (remaining > 0) {
 		await new Promise<void>((resolve) => {
 			const timer = setTimeout(done, remaining);
@@ -78,7 +86,7 @@ export async function runRetryWait(
 			drive.signal.addEventListener("abort", done, { once: true });
 		});
 	}
-	if (drive.signal.aborted) return;
+	if (drive.signal.aborted) return undefined;
 	const meta = runMeta(lane);
 	const trigger = lane.state.tipId ?? meta.sourceTipId ?? "";
 	await commitStep(lane, drive, (current) => ({
@@ -95,4 +103,5 @@ export async function runRetryWait(
 			{ type: "retry_start", lane: lane.name, runId: drive.operationId, step: wait.stepId, attempt: wait.nextAttempt },
 		],
 	}));
+	return undefined;
 }

@@ -25,6 +25,7 @@ import {
 } from "./steps.ts";
 import { runTools } from "./tools-step.ts";
 import { branchMessages, chainEntries, committedEntryEvents, entryEvents } from "./transcript.ts";
+import type { DriveOutcome } from "./types.ts";
 
 /** `before_run` may add messages after the prompt; then the run asks the model. */
 async function startRun(lane: LaneCore, drive: Drive): Promise<void> {
@@ -138,7 +139,7 @@ async function finishBoundary(lane: LaneCore, drive: Drive): Promise<OperationRe
 }
 
 /** Drive the lane's current run until it settles. */
-export async function driveRun(lane: LaneCore, drive: Drive): Promise<OperationResultRecord> {
+export async function driveRun(lane: LaneCore, drive: Drive): Promise<DriveOutcome> {
 	if (!cancelRequested(lane)) {
 		await lane.services.hooks.run(
 			"before_drive",
@@ -154,9 +155,9 @@ export async function driveRun(lane: LaneCore, drive: Drive): Promise<OperationR
 			if (state.at === "tools") await runTools(lane, drive, state);
 			if (state.at === "assistant.effect_pending") {
 				settled = await recoverGeneration(lane, drive, state);
-				if (settled !== undefined) return settled;
+				if (settled !== undefined) return { kind: "settled", outcome: settled };
 			}
-			return finishRun(lane, drive, () => ({ writes: [], status: "aborted" }));
+			return { kind: "settled", outcome: await finishRun(lane, drive, () => ({ writes: [], status: "aborted" })) };
 		}
 		switch (state.at) {
 			case "starting":
@@ -172,13 +173,15 @@ export async function driveRun(lane: LaneCore, drive: Drive): Promise<OperationR
 				// Left in flight by an earlier process: settle it from its committed frames.
 				settled = await recoverGeneration(lane, drive, state);
 				break;
-			case "assistant.retry_wait":
-				await runRetryWait(lane, drive, state);
+			case "assistant.retry_wait": {
+				const waiting = await runRetryWait(lane, drive, state);
+				if (waiting !== undefined) return waiting;
 				break;
+			}
 			case "tools":
 				await runTools(lane, drive, state);
 				break;
 		}
-		if (settled !== undefined) return settled;
+		if (settled !== undefined) return { kind: "settled", outcome: settled };
 	}
 }

@@ -71,6 +71,8 @@ export type RunState = OperationScope &
 
 export interface Drive {
 	operationId: string;
+	/** Sleep through a retry delay (`prompt`, `resume`) rather than return a `waiting` outcome. */
+	waitForRetry: boolean;
 	signal: AbortSignal;
 	context: Context;
 }
