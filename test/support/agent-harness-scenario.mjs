@@ -504,5 +504,50 @@ export async function runHarnessScenario(core, ai, env, dir) {
 		});
 		await s.harness.close(s.ctx);
 	}
+	// 9. skills and prompt templates from the harness resources; messages as the prompt; appends while idle
+	{
+		const resources = {
+			skills: [
+				{ name: "lint", description: "Lint code", content: "Run the linter.", filePath: "/skills/lint/SKILL.md" },
+			],
+			promptTemplates: [{ name: "fix", description: "Fix", content: "Fix $1 in $@" }],
+		};
+		const s = await setup(
+			core,
+			ai,
+			[
+				{ content: [text("skill done")], stopReason: "stop" },
+				{ content: [text("template done")], stopReason: "stop" },
+				{ content: [text("messages done")], stopReason: "stop" },
+			],
+			{ options: { resources } },
+		);
+		const lane = await s.harness.lane("main", s.ctx);
+		const appended = await lane.appendMessage({ role: "user", content: "appended first", timestamp: 3 }, s.ctx);
+		const skill = res(await lane.skill("lint", "only src", s.ctx));
+		const template = res(await lane.promptFromTemplate("fix", ["bug", "file.ts"], s.ctx));
+		const messages = res(
+			await lane.prompt(
+				[
+					{ role: "user", content: "one", timestamp: 1 },
+					{ role: "user", content: "two", timestamp: 2 },
+				],
+				s.ctx,
+			),
+		);
+		const pending = await lane
+			.appendMessage({ role: "assistant", content: [], stopReason: "pending" }, s.ctx)
+			.catch(errOf);
+		out.resources = norm({
+			appended,
+			skill,
+			template,
+			messages,
+			pending,
+			requests: s.requests,
+			entries: await lane.findEntries(undefined, s.ctx),
+		});
+		await s.harness.close(s.ctx);
+	}
 	return out;
 }
