@@ -5,10 +5,8 @@
  */
 export const NOT_YET: Record<string, string> = {
 	// @earendil-works/pi-coding-agent: 1
-	"pi-coding-agent:DefaultPackageManager": "the package manager issue",
-	// @earendil-works/pi-agent-core: 1
-	"pi-agent-core:AgentHarness": "pi-agent-core's AgentHarness class (issue 16 item 8, left open)",
-	// @earendil-works/pi-ai/compat: 15
+	"pi-coding-agent:DefaultPackageManager": "waits on the package manager issue",
+	// @earendil-works/pi-ai/compat: 15 (waits on the providers issue)
 	"pi-ai/compat:azureOpenAIResponsesApi":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
 	"pi-ai/compat:bedrockConverseStreamApi":

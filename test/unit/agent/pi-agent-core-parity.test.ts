@@ -57,9 +57,8 @@ describe("pi-agent-core parity with pi 0.87.1", () => {
 	}, 60_000);
 });
 
-/** Names other work brings (compaction helpers, pi-ai's uuidv7) or still to come (the durable AgentHarness runtime). */
+/** Names other work brings (compaction helpers, pi-ai's uuidv7). */
 const ELSEWHERE = new Set([
-	"AgentHarness",
 	"BRANCH_SUMMARY_PREFIX",
 	"BRANCH_SUMMARY_SUFFIX",
 	"BranchSummaryError",

@@ -1,1 +1,38 @@
+export { AgentHarness, createAgentHarness, DEFAULT_RETRY_POLICY, Harness } from "./harness.ts";
+export { applyStreamOptionsPatch } from "./hooks.ts";
+export type { Lane as AgentLaneImpl } from "./lane.ts";
 export * from "./reducer.ts";
+export type {
+	AbortRequestResult,
+	AbortResult,
+	AgentHarnessOptions,
+	AgentHarnessStreamOptions,
+	AgentHarnessStreamOptionsPatch,
+	CancelQueuedResult,
+	CurrentOperationInfo,
+	DriveOptions,
+	DriveOutcome,
+	DriveResult,
+	EventListener,
+	Events,
+	HarnessEvent,
+	HarnessEventType,
+	HarnessTool,
+	HookHandler,
+	HookInvocation,
+	HookMap,
+	HookName,
+	Hooks,
+	LaneExecutionInfo,
+	LaneInfo,
+	ModelIdentity,
+	OpenOperation,
+	OperationAdmission,
+	OperationAdmissionResult,
+	OperationRequest,
+	QueueResult,
+	RecordUsageResult,
+	ResumeResult,
+	RunResult,
+	SuspendedRun,
+} from "./types.ts";

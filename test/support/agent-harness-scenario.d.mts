@@ -1,0 +1,6 @@
+export function runHarnessScenario(
+	core: object,
+	ai: object,
+	env: object,
+	dir: string,
+): Promise<Record<string, unknown>>;
