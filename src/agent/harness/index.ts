@@ -7,4 +7,4 @@ export * from "./result.ts";
 export * from "./runtime/index.ts";
 export * from "./session/index.ts";
 export * from "./telemetry.ts";
-export * from "./telemetry-schemas.ts";
+export * from "./telemetry-schemas/index.ts";
