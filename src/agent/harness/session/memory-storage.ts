@@ -1,6 +1,6 @@
 /** `MemoryStorage`: a `Storage` kept entirely in memory, commits serialised, forks taken between commits. */
 import type { Context } from "../context.ts";
-import { InMemoryStorageState } from "./state.ts";
+import { StateBackedStorage } from "./state-storage.ts";
 import type {
 	CommitResult,
 	Entry,
@@ -20,33 +20,13 @@ import type {
 	Write,
 } from "./types.ts";
 
-export class MemoryStorage implements Storage {
+export class MemoryStorage extends StateBackedStorage implements Storage {
+	protected readonly kind = "MemoryStorage";
 	private readonly now: () => number;
-	state = new InMemoryStorageState();
-	private queue: Promise<void> = Promise.resolve();
-	private status: "open" | "closing" | "closed" = "open";
-	private closing: Promise<void> | undefined;
 
 	constructor(options: { now?: () => number } = {}) {
+		super();
 		this.now = options.now ?? Date.now;
-	}
-
-	private read<T>(fn: () => T): Promise<T> {
-		if (this.status !== "open") return Promise.reject(new Error("MemoryStorage is closed"));
-		try {
-			return Promise.resolve(fn());
-		} catch (error) {
-			return Promise.reject(error);
-		}
-	}
-
-	private enqueue<T>(job: () => T): Promise<T> {
-		const result = this.queue.then(job);
-		this.queue = result.then(
-			() => undefined,
-			() => undefined,
-		);
-		return result;
 	}
 
 	async commit(writes: Write[], _context: Context): Promise<CommitResult> {
@@ -56,38 +36,6 @@ export class MemoryStorage implements Storage {
 			const stats = this.state.applyValidated(prepared.writes);
 			return { ...prepared.result, stats };
 		});
-	}
-
-	getEntries(ids: string[], _context: Context): Promise<Map<string, Entry>> {
-		return this.read(() => this.state.getEntries(ids));
-	}
-	getValue<T>(address: Value<T>, _context: Context): Promise<StoredValue<T> | undefined> {
-		return this.read(() => this.state.getValue(address));
-	}
-	scanValues<T>(prefix: Value<T>, _context: Context): Promise<StoredValue<T>[]> {
-		return this.read(() => this.state.scanValues(prefix));
-	}
-	readList<T>(
-		address: ValueList<T>,
-		options: ListReadOptions | undefined,
-		_context: Context,
-	): Promise<ListElement<T>[]> {
-		return this.read(() => this.state.readList(address, options));
-	}
-	scanBranch(query: StorageBranchScan, _context: Context): Promise<Entry[]> {
-		return this.read(() => this.state.scanBranch(query));
-	}
-	scanBranchStructure(query: StorageBranchScan, _context: Context): Promise<EntryStructure[]> {
-		return this.read(() => this.state.scanBranchStructure(query));
-	}
-	scanEntries(query: EntryScan, _context: Context): Promise<Entry[]> {
-		return this.read(() => this.state.scanEntries(query));
-	}
-	scanUsage(query: UsageScan, _context: Context): Promise<UsageRow[]> {
-		return this.read(() => this.state.scanUsage(query));
-	}
-	getStats(_context: Context): Promise<SessionStats> {
-		return this.read(() => this.state.getStats());
 	}
 
 	/** A new storage holding what the fork keeps, taken between two commits. */

@@ -4,7 +4,7 @@
  */
 import type { Context } from "../../context.ts";
 import type { FileSystem } from "../../env-types.ts";
-import { InMemoryStorageState } from "../state.ts";
+import { StateBackedStorage } from "../state-storage.ts";
 import type {
 	CommitResult,
 	CommittedWrite,
@@ -41,19 +41,17 @@ export interface JsonlStorageOptions {
 	now?: () => number;
 }
 
-export class JsonlStorage implements Storage {
+export class JsonlStorage extends StateBackedStorage implements Storage {
+	protected readonly kind = "JsonlStorage";
 	private readonly fs: FileSystem;
 	private readonly path: string;
 	private readonly now: () => number;
-	private readonly state = new InMemoryStorageState();
-	private queue: Promise<void> = Promise.resolve();
-	private status: "open" | "closing" | "closed" = "open";
-	private closing: Promise<void> | undefined;
 
 	private constructor(
 		options: JsonlStorageOptions,
 		readonly header: JsonlStorageHeader,
 	) {
+		super();
 		this.fs = options.fileSystem;
 		this.path = options.path;
 		this.now = options.now ?? Date.now;
@@ -109,24 +107,6 @@ export class JsonlStorage implements Storage {
 		return storage;
 	}
 
-	private enqueue<T>(job: () => Promise<T> | T): Promise<T> {
-		const result = this.queue.then(job);
-		this.queue = result.then(
-			() => undefined,
-			() => undefined,
-		);
-		return result;
-	}
-
-	private read<T>(fn: () => T): Promise<T> {
-		if (this.status !== "open") return Promise.reject(new Error("JsonlStorage is closed"));
-		try {
-			return Promise.resolve(fn());
-		} catch (error) {
-			return Promise.reject(error);
-		}
-	}
-
 	async commit(writes: Write[], context: Context): Promise<CommitResult> {
 		if (this.status !== "open") throw new Error("JsonlStorage is closed");
 		return this.enqueue(async () => {
@@ -144,38 +124,6 @@ export class JsonlStorage implements Storage {
 	captureForkNextSeq(_context: Context): Promise<number> {
 		if (this.status !== "open") return Promise.reject(new Error("JsonlStorage is closed"));
 		return this.enqueue(() => this.state.getNextSeq());
-	}
-
-	getEntries(ids: string[], _context: Context): Promise<Map<string, Entry>> {
-		return this.read(() => this.state.getEntries(ids));
-	}
-	getValue<T>(address: Value<T>, _context: Context): Promise<StoredValue<T> | undefined> {
-		return this.read(() => this.state.getValue(address));
-	}
-	scanValues<T>(prefix: Value<T>, _context: Context): Promise<StoredValue<T>[]> {
-		return this.read(() => this.state.scanValues(prefix));
-	}
-	readList<T>(
-		address: ValueList<T>,
-		options: ListReadOptions | undefined,
-		_context: Context,
-	): Promise<ListElement<T>[]> {
-		return this.read(() => this.state.readList(address, options));
-	}
-	scanBranch(query: StorageBranchScan, _context: Context): Promise<Entry[]> {
-		return this.read(() => this.state.scanBranch(query));
-	}
-	scanBranchStructure(query: StorageBranchScan, _context: Context): Promise<EntryStructure[]> {
-		return this.read(() => this.state.scanBranchStructure(query));
-	}
-	scanEntries(query: EntryScan, _context: Context): Promise<Entry[]> {
-		return this.read(() => this.state.scanEntries(query));
-	}
-	scanUsage(query: UsageScan, _context: Context): Promise<UsageRow[]> {
-		return this.read(() => this.state.scanUsage(query));
-	}
-	getStats(_context: Context): Promise<SessionStats> {
-		return this.read(() => this.state.getStats());
 	}
 
 	close(_context: Context): Promise<void> {
