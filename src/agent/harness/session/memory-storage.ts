@@ -1,24 +1,7 @@
 /** `MemoryStorage`: a `Storage` kept entirely in memory, commits serialised, forks taken between commits. */
 import type { Context } from "../context.ts";
 import { StateBackedStorage } from "./state-storage.ts";
-import type {
-	CommitResult,
-	Entry,
-	EntryScan,
-	EntryStructure,
-	ForkOptions,
-	ListElement,
-	ListReadOptions,
-	SessionStats,
-	Storage,
-	StorageBranchScan,
-	StoredValue,
-	UsageRow,
-	UsageScan,
-	Value,
-	ValueList,
-	Write,
-} from "./types.ts";
+import type { CommitResult, ForkOptions, Storage, Write } from "./types.ts";
 
 export class MemoryStorage extends StateBackedStorage implements Storage {
 	protected readonly kind = "MemoryStorage";

@@ -5,24 +5,7 @@
 import type { Context } from "../../context.ts";
 import type { FileSystem } from "../../env-types.ts";
 import { StateBackedStorage } from "../state-storage.ts";
-import type {
-	CommitResult,
-	CommittedWrite,
-	Entry,
-	EntryScan,
-	EntryStructure,
-	ListElement,
-	ListReadOptions,
-	SessionStats,
-	Storage,
-	StorageBranchScan,
-	StoredValue,
-	UsageRow,
-	UsageScan,
-	Value,
-	ValueList,
-	Write,
-} from "../types.ts";
+import type { CommitResult, CommittedWrite, Storage, Write } from "../types.ts";
 import {
 	fileValue,
 	JSONL_STORAGE_VERSION,
