@@ -8,6 +8,7 @@
  */
 
 import { basename, dirname } from "node:path";
+import { availableSkillsSection } from "../agent/index.ts";
 import { errorMessage, readFileSync } from "../util/index.ts";
 import { stem } from "./collect.ts";
 import { parseFrontmatter, stripFrontmatter } from "./frontmatter.ts";
@@ -124,42 +125,19 @@ function optionalFields(
 	}
 }
 
-const escapeXml = (text: string) =>
-	text
-		.replace(/&/g, "&amp;")
-		.replace(/</g, "&lt;")
-		.replace(/>/g, "&gt;")
-		.replace(/"/g, "&quot;")
-		.replace(/'/g, "&apos;");
-
 /**
  * The system-prompt block advertising skills (name, description, location) to the model; skills with
  * `disable-model-invocation` are left out. Empty when no skill is visible.
  */
 export function formatSkillsForPrompt(skills: readonly Skill[], readTool: "read" | "bash" = "read"): string {
-	const visible = skills.filter((s) => !s.disableModelInvocation);
-	if (visible.length === 0) return "";
 	const how =
 		readTool === "read"
 			? "When a task fits a skill's description, read its file with the read tool before starting"
 			: "When a task fits a skill's description, print its file with bash before starting";
-	const lines = [
+	return availableSkillsSection(skills, [
 		"Skills below hold detailed instructions for particular kinds of work; only their summaries are listed here.",
 		`${how}, then follow it. Relative paths inside a skill are relative to the folder containing its file.`,
-		"",
-		"<available_skills>",
-	];
-	for (const skill of visible) {
-		lines.push(
-			"  <skill>",
-			`    <name>${escapeXml(skill.name)}</name>`,
-			`    <description>${escapeXml(skill.description)}</description>`,
-			`    <location>${escapeXml(skill.filePath)}</location>`,
-			"  </skill>",
-		);
-	}
-	lines.push("</available_skills>");
-	return lines.join("\n");
+	]);
 }
 
 /**

@@ -139,8 +139,10 @@ export async function runScenario(core, env, dir) {
 		core.formatSkillInvocation(skill),
 		core.formatSkillInvocation({ ...skill, filePath: "/SKILL.md" }, "more"),
 	];
+	// The introduction is each implementation's own prose; the listing from <available_skills> on must match.
+	const listing = (text) => text.slice(text.indexOf("<available_skills>"));
 	out.skillsPrompt = [
-		core.formatSkillsForSystemPrompt([skill, { ...skill, name: "h", disableModelInvocation: true }]),
+		listing(core.formatSkillsForSystemPrompt([skill, { ...skill, name: "h", disableModelInvocation: true }])),
 		core.formatSkillsForSystemPrompt([]),
 	];
 	// truncation and shell output

@@ -64,17 +64,23 @@ export function formatSkillInvocation(skill: Skill, additionalInstructions?: str
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch] as string);
 
-/** The system-prompt section listing the model-invocable skills ("" when there are none). */
-export function formatSkillsForSystemPrompt(skills: Skill[]): string {
+/** What the model is told of a skill in the system prompt. */
+export interface ListedSkill {
+	name: string;
+	description: string;
+	filePath: string;
+	disableModelInvocation?: boolean;
+}
+
+/**
+ * The skills section of a system prompt: `intro` lines, then `<available_skills>` with each model-invocable skill's
+ * name, description and file (XML-escaped); "" when no skill is model-invocable. Both pi-agent-core's and the
+ * coding agent's prompts are built with it.
+ */
+export function availableSkillsSection(skills: readonly ListedSkill[], intro: readonly string[]): string {
 	const visible = skills.filter((skill) => !skill.disableModelInvocation);
 	if (visible.length === 0) return "";
-	const lines = [
-		"The following skills provide specialized instructions for specific tasks.",
-		"Read the full skill file when the task matches its description.",
-		"When a skill file references a relative path, resolve it against the skill directory (parent of SKILL.md / dirname of the path) and use that absolute path in tool commands.",
-		"",
-		"<available_skills>",
-	];
+	const lines = [...intro, "", "<available_skills>"];
 	for (const skill of visible) {
 		lines.push(
 			"  <skill>",
@@ -86,4 +92,13 @@ export function formatSkillsForSystemPrompt(skills: Skill[]): string {
 	}
 	lines.push("</available_skills>");
 	return lines.join("\n");
+}
+
+/** The system-prompt section listing the model-invocable skills ("" when there are none). */
+export function formatSkillsForSystemPrompt(skills: Skill[]): string {
+	return availableSkillsSection(skills, [
+		"Each skill below holds detailed instructions for one kind of task; only its summary is listed here.",
+		"When a task fits a skill's description, read the whole skill file first and follow it.",
+		"Relative paths inside a skill file are relative to the folder that contains it: turn them into absolute paths before using them in tool calls.",
+	]);
 }
