@@ -221,7 +221,7 @@ export interface ShellToolIdentity {
 	promptGuidelines?: string[];
 }
 
-const BASH_IDENTITY: ShellToolIdentity = {
+export const BASH_IDENTITY: ShellToolIdentity = {
 	name: "bash",
 	description:
 		"Execute a bash command in the current working directory. Returns stdout and stderr combined. Output is " +

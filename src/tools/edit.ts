@@ -8,6 +8,10 @@
 
 import { fsPromises } from "../util/index.ts";
 import description from "./edit.txt" with { type: "text" };
+
+/** The tool description the model reads (also used by the execution-env form in `harness/`). */
+export const EDIT_DESCRIPTION: string = description.trim();
+
 import { renderDiff } from "./edit-diff.ts";
 import { type EditEntry, locateEdits } from "./edit-match.ts";
 import { decodeFile, encodeFile, lfView, toLf, toOriginalIndex, withLineEnding } from "./edit-text.ts";
@@ -143,7 +147,7 @@ export function createEditTool(
 	return {
 		name: "edit",
 		label: "edit",
-		description: description.trim(),
+		description: EDIT_DESCRIPTION,
 		promptSnippet: "Make precise file edits with exact text replacement, including multiple disjoint edits in one call",
 		promptGuidelines: [
 			"Use edit for targeted changes; each edits[].oldText must match the file exactly, whitespace included.",

@@ -9,6 +9,10 @@ import { IMAGE_SNIFF_LENGTH } from "./image-mime.ts";
 import type { ImageResizeOptions } from "./images.ts";
 import { readPathVariants, resolveToolPath } from "./paths.ts";
 import description from "./read.txt" with { type: "text" };
+
+/** The tool description the model reads (also used by the execution-env form in `harness/`). */
+export const READ_DESCRIPTION: string = description.trim();
+
 import {
 	type ByteSource,
 	localReadOperations,
@@ -216,7 +220,7 @@ export function createReadTool(
 	return {
 		name: "read",
 		label: "read",
-		description: description.trim(),
+		description: READ_DESCRIPTION,
 		promptSnippet: "Read file contents",
 		promptGuidelines: ["Use read to look at files instead of cat, head, tail or sed."],
 		parameters: readSchema,

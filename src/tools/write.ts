@@ -12,6 +12,9 @@ import { runAbortable, throwIfAborted } from "./tool-abort.ts";
 import type { BuiltinTool } from "./types.ts";
 import description from "./write.txt" with { type: "text" };
 
+/** The tool description the model reads (also used by the execution-env form in `harness/`). */
+export const WRITE_DESCRIPTION: string = description.trim();
+
 export interface WriteOperations {
 	/** Writes `content` (UTF-8) to the file, replacing it. */
 	writeFile: (absolutePath: string, content: string) => Promise<void>;
@@ -47,7 +50,7 @@ export function createWriteTool(
 	return {
 		name: "write",
 		label: "write",
-		description: description.trim(),
+		description: WRITE_DESCRIPTION,
 		promptSnippet: "Create or overwrite files",
 		promptGuidelines: ["Use write only to create a new file or to replace a file's entire content."],
 		parameters: writeSchema,

@@ -233,7 +233,12 @@ export async function runScenario(core, env, dir) {
 	const read = core.createReadTool();
 	const edit = core.createEditTool();
 	const bash = core.createBashTool({ commandPrefix: "export GREETING=hi" });
-	out.toolMeta = [write, read, edit, bash].map((t) => [t.name, t.label, t.description]);
+	// Descriptions are prose, ours in our own words: only that each tool has one is compared.
+	out.toolMeta = [write, read, edit, bash].map((t) => [
+		t.name,
+		t.label,
+		typeof t.description === "string" && t.description.length > 40,
+	]);
 	out.write = await write.execute("1", { path: "f.txt", content: "one\ntwo\nthree\n" }, onUpdate, tc, inv, ctx);
 	out.read = await read.execute("2", { path: "f.txt", offset: 2, limit: 1 }, onUpdate, tc, inv, ctx);
 	out.readMissing = await read

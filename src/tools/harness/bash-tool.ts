@@ -6,6 +6,7 @@
  */
 import type { Context, ShellOutputTruncation, ShellOutputView } from "../../agent/index.ts";
 import { applyShellOutputUpdate } from "../../agent/index.ts";
+import { BASH_IDENTITY } from "../bash.ts";
 import { bashSchema } from "../schemas.generated.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../truncate.ts";
 import type { AgentHarnessTool, ExecutionToolContext } from "./types.ts";
@@ -61,7 +62,7 @@ export function createBashTool<TContext extends ExecutionToolContext = Execution
 	return {
 		name: "bash",
 		label: "bash",
-		description: `Execute a bash command in the current working directory. Returns combined stdout and stderr. Output is truncated to last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds.`,
+		description: BASH_IDENTITY.description,
 		parameters: bashSchema,
 		async execute(_toolCallId, { command, timeout }, onUpdate, toolContext, _invocation, context) {
 			checkTimeout(timeout);

@@ -4,14 +4,14 @@
  * through the env given to each call.
  */
 import { type Context, type ExecutionEnv, getOrThrow } from "../../agent/index.ts";
-import { createEditTool as createLocalEditTool, type EditOperations } from "../edit.ts";
+import { createEditTool as createLocalEditTool, EDIT_DESCRIPTION, type EditOperations } from "../edit.ts";
 import { renderDiff } from "../edit-diff.ts";
 import { withFileMutationQueue } from "../file-mutation-queue.ts";
 import { normalizeToolPath, readPathVariants } from "../paths.ts";
-import { createReadTool as createLocalReadTool, type ReadOperations } from "../read.ts";
+import { createReadTool as createLocalReadTool, READ_DESCRIPTION, type ReadOperations } from "../read.ts";
 import { editSchema, readSchema, writeSchema } from "../schemas.generated.ts";
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES } from "../truncate.ts";
 import type { TruncationResult } from "../types.ts";
+import { WRITE_DESCRIPTION } from "../write.ts";
 import { imageMimeType } from "./image-kind.ts";
 import type { AgentHarnessTool, ExecutionToolContext } from "./types.ts";
 import { unifiedPatch } from "./unified-patch.ts";
@@ -120,7 +120,7 @@ export function createReadTool<TContext extends ExecutionToolContext = Execution
 	return {
 		name: "read",
 		label: "read",
-		description: `Read the contents of a file. Supports text files and images (jpg, png, gif, webp, bmp). Images are sent as attachments. For text files, output is truncated to ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.`,
+		description: READ_DESCRIPTION,
 		parameters: readSchema,
 		async execute(toolCallId, params, _onUpdate, { env }, _invocation, context) {
 			const path = await existingVariant(env, await envPath(env, params.path, context), context);
@@ -155,8 +155,7 @@ export function createEditTool<TContext extends ExecutionToolContext = Execution
 	return {
 		name: "edit",
 		label: "edit",
-		description:
-			"Edit a single file using exact text replacement. Every edits[].oldText must match a unique, non-overlapping region of the original file. If two changes affect the same block or nearby lines, merge them into one edit instead of emitting overlapping edits. Do not include large unchanged regions just to connect distant changes.",
+		description: EDIT_DESCRIPTION,
 		parameters: editSchema,
 		...(local.prepareArguments ? { prepareArguments: local.prepareArguments } : {}),
 		async execute(toolCallId, params, _onUpdate, { env }, _invocation, context) {
@@ -208,8 +207,7 @@ export function createWriteTool<TContext extends ExecutionToolContext = Executio
 	return {
 		name: "write",
 		label: "write",
-		description:
-			"Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.",
+		description: WRITE_DESCRIPTION,
 		parameters: writeSchema,
 		async execute(_toolCallId, { path, content }, _onUpdate, { env }, _invocation, context) {
 			const absolute = await envPath(env, path, context);
