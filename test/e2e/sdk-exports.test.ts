@@ -2,7 +2,7 @@
  * Every runtime export of pi 0.87.1's packages exists in ours, as an extension sees it, with the same kind
  * (class, function, object, constant): `@earendil-works/pi-coding-agent`, `pi-ai` (which pi serves from its compat
  * entry, so ours must cover both the root and `/compat`), `pi-agent-core`, and `typebox` (TypeBox 1.x, with
- * `typebox/compile` and `typebox/value`).
+ * `typebox/compile` and `typebox/value`), and `pi-tui` (the terminal UI toolkit).
  *
  * pi's names come from its runnable install in the conformance cache, imported under Node 22; ours from an
  * extension in the compiled binary that prints the keys of each import. Interactive components come with the
@@ -29,6 +29,7 @@ const MODULES = {
 	typebox: "typebox",
 	"typebox/compile": "typebox/compile",
 	"typebox/value": "typebox/value",
+	"@earendil-works/pi-tui": "@earendil-works/pi-tui",
 } as const;
 type Specifier = keyof typeof MODULES;
 
@@ -41,6 +42,7 @@ const SHORT: Record<Specifier, string> = {
 	typebox: "typebox",
 	"typebox/compile": "typebox/compile",
 	"typebox/value": "typebox/value",
+	"@earendil-works/pi-tui": "pi-tui",
 };
 
 /** Interactive-mode components: another issue brings them. */
