@@ -5,7 +5,6 @@
  * that scroll or change (by the image id kept with each rendered image line).
  */
 import { isAbsolute } from "node:path";
-import { pathToFileURL } from "node:url";
 import { homeDir } from "../util/index.ts";
 import { calculateImageCellSize, type ImageCellSize, type ImageDimensions } from "./image-dimensions.ts";
 import { getCapabilities, getCellDimensions } from "./terminal-capabilities.ts";
@@ -286,7 +285,8 @@ export function imageFallback(mimeType: string, dimensions?: ImageDimensions, fi
 	if (filename) {
 		const shown = shortPath(filename);
 		const linked = getCapabilities().hyperlinks && isAbsolute(filename);
-		parts.push(linked ? hyperlink(shown, pathToFileURL(filename).href) : shown);
+		// node:url is loaded only here, for the rare fallback with a linked file name.
+		parts.push(linked ? hyperlink(shown, process.getBuiltinModule("node:url").pathToFileURL(filename).href) : shown);
 	}
 	parts.push(`[${mimeType}]`);
 	if (dimensions) parts.push(`${dimensions.widthPx}x${dimensions.heightPx}`);

@@ -366,6 +366,7 @@ describe("pi-tui images, capabilities and colours match pi-tui 0.87.1", () => {
 		const differing = mine
 			.map((result, i) => ({ case: cases[i], ours: result, pi: theirs[i] }))
 			.filter((row) => JSON.stringify(row.ours) !== JSON.stringify(row.pi));
+		// PI_PARITY_DUMP=<file> writes every differing case, for looking into a failure.
 		if (process.env.PI_PARITY_DUMP) writeFileSync(process.env.PI_PARITY_DUMP, JSON.stringify(differing, null, 1));
 		expect(differing.slice(0, 5)).toEqual([]);
 	}, 60_000);
