@@ -22,6 +22,17 @@ export { Box, Container, Spacer, Text, TruncatedText } from "./basic.ts";
 export { CustomEditor, type CustomEditorOptions, type KeybindingMatcher } from "./custom-editor.ts";
 export { Editor, type EditorOptions, type EditorTheme } from "./editor.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
+export { Image, type ImageOptions, type ImageTheme } from "./image.ts";
+// Terminal images, terminal colours and the clipboard (issue 18 item 1)
+export {
+	calculateImageRows,
+	getGifDimensions,
+	getImageDimensions,
+	getJpegDimensions,
+	getPngDimensions,
+	getWebpDimensions,
+	type ImageDimensions,
+} from "./image-dimensions.ts";
 export { Input, type InputOptions } from "./input.ts";
 export {
 	getKeybindings,
@@ -49,6 +60,7 @@ export {
 } from "./keys.ts";
 export { CancellableLoader, Loader, type LoaderIndicatorOptions } from "./loader.ts";
 export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./markdown.ts";
+export { getNativeClipboard, type NativeClipboard } from "./native-clipboard.ts";
 export {
 	type SelectItem,
 	SelectList,
@@ -57,6 +69,30 @@ export {
 	type SelectListTruncatePrimaryContext,
 } from "./select-list.ts";
 export { type SettingItem, SettingsList, type SettingsListOptions, type SettingsListTheme } from "./settings-list.ts";
+export {
+	type CellDimensions,
+	detectCapabilities,
+	getCapabilities,
+	getCellDimensions,
+	type ImageProtocol,
+	resetCapabilitiesCache,
+	setCapabilities,
+	setCapabilityOverrides,
+	setCellDimensions,
+	type TerminalCapabilities,
+} from "./terminal-capabilities.ts";
+export { parseOsc11BackgroundColor, parseTerminalColorSchemeReport } from "./terminal-colors.ts";
+export {
+	allocateImageId,
+	deleteAllKittyImages,
+	deleteKittyImage,
+	encodeITerm2,
+	encodeKitty,
+	hyperlink,
+	type ImageRenderOptions,
+	imageFallback,
+	renderImage,
+} from "./terminal-image.ts";
 export {
 	type Component,
 	CURSOR_MARKER,
