@@ -49,6 +49,8 @@ interface Case {
 	options?: Record<string, unknown>;
 	transform?: string;
 	hyperlinks?: boolean;
+	/** Part of a streamed sequence: ours renders it with the previous case's component after `setText`. */
+	stream?: number;
 }
 
 function cases(): Case[] {
@@ -82,6 +84,13 @@ function cases(): Case[] {
 		theme: "ansi",
 		transform: "(md, w) => md.toUpperCase() + '\\n\\nwidth ' + w",
 	});
+	// Streaming: every prefix of some documents (unfinished fences, math, tables, lists); pi renders each afresh,
+	// ours feeds them to one component in turn.
+	for (const [stream, n] of [27, 31, 38, 39, 40, 46, 47, 16, 11, 20, 2, 49].entries()) {
+		const { doc, index } = pick(n);
+		for (let end = 1; end <= doc.length; end += 3)
+			out.push({ doc: doc.slice(0, end), index, width: 60, px: 1, py: 0, theme: "ansi", stream });
+	}
 	out.push({ doc: "", index: -1, width: 40, px: 1, py: 1, theme: "ansi" });
 	out.push({ doc: "   \n  ", index: -1, width: 40, px: 1, py: 1, theme: "ansi" });
 	return out;
@@ -162,12 +171,18 @@ describe.skipIf("error" in available)("Markdown and renderLatex match pi-tui 0.8
 		const themes: Record<string, MarkdownTheme> = { real: ourRealTheme() };
 		for (const [name, source] of Object.entries(THEMES)) themes[name] = evaluate(source);
 		const mismatches: string[] = [];
+		let streamed: { stream: number; md: Markdown } | undefined;
 		try {
 			for (const [n, c] of all.entries()) {
 				setMarkdownHyperlinks(c.hyperlinks === true);
 				const style = c.style ? (evaluate(STYLES[c.style] as string) as DefaultTextStyle) : undefined;
 				const options = { ...(c.options ?? {}), ...(c.transform ? { transform: evaluate(c.transform) } : {}) };
-				const md = new Markdown(c.doc, c.px, c.py, themes[c.theme] as MarkdownTheme, style, options);
+				let md: Markdown;
+				if (c.stream !== undefined && streamed?.stream === c.stream) {
+					md = streamed.md;
+					md.setText(c.doc);
+				} else md = new Markdown(c.doc, c.px, c.py, themes[c.theme] as MarkdownTheme, style, options);
+				if (c.stream !== undefined) streamed = { stream: c.stream, md };
 				const ours = md.render(c.width);
 				const theirs = expected[n] as string[];
 				const [ourScreen, theirScreen] = [await linesOnScreen(ours, c.width), await linesOnScreen(theirs, c.width)];
