@@ -3,10 +3,23 @@
  * languages pi colours without loading anything more (its eager set: Python, Java, Go, JavaScript, TypeScript, C,
  * C++, C#, PHP, Ruby, Nix, Bash, Rust, Scala, Kotlin, Swift, Dart, Groovy, Perl, Lua, and their usual aliases).
  * It recognises comments, strings, numbers, keywords, literals, type names and called functions; everything else
- * stays as it is. Each line is styled on its own, so a line can be printed alone.
+ * stays as it is. Each line is styled on its own, so a line can be printed alone. Data and text formats are in
+ * highlight-data.ts.
  */
+import { dataLanguage } from "./highlight-data.ts";
 
-export type TokenKind = "comment" | "string" | "number" | "keyword" | "literal" | "type" | "function";
+export type TokenKind =
+	| "comment"
+	| "string"
+	| "number"
+	| "keyword"
+	| "literal"
+	| "type"
+	| "function"
+	| "attr"
+	| "meta"
+	| "addition"
+	| "deletion";
 
 interface Grammar {
 	lineComment: string[];
@@ -89,9 +102,20 @@ for (const [grammar, names] of [
 	for (const name of names.split(" ")) LANGUAGES[name] = grammar;
 }
 
+let allLanguages = false;
+
+/**
+ * Also colour data and text formats (JSON, YAML, diff, Markdown) from now on, as pi does once its interactive mode
+ * has loaded every language. Resolves at once (nothing is loaded).
+ */
+export function loadAllHighlightLanguages(): Promise<void> {
+	allLanguages = true;
+	return Promise.resolve();
+}
+
 /** Whether `highlightCode` colours this language (name or alias, any case). */
 export function supportsLanguage(name: string): boolean {
-	return Object.hasOwn(LANGUAGES, name.toLowerCase());
+	return Object.hasOwn(LANGUAGES, name.toLowerCase()) || (allLanguages && dataLanguage(name) !== undefined);
 }
 
 export interface Token {
@@ -186,6 +210,12 @@ export function highlightLines(
 	language: string,
 	style: (kind: TokenKind, text: string) => string,
 ): string[] {
+	const byLine = dataLanguage(language);
+	if (byLine) {
+		return code
+			.split("\n")
+			.map((line) => byLine(line).reduce((out, t) => out + (t.kind ? style(t.kind, t.text) : t.text), ""));
+	}
 	const lines: string[] = [""];
 	for (const token of tokenize(code, language)) {
 		token.text.split("\n").forEach((part, index) => {

@@ -35,6 +35,10 @@ const TOKEN_COLORS = {
 	keyword: "syntaxKeyword",
 	type: "syntaxType",
 	function: "syntaxFunction",
+	attr: "syntaxVariable",
+	meta: "muted",
+	addition: "toolDiffAdded",
+	deletion: "toolDiffRemoved",
 } as const satisfies Record<TokenKind, string>;
 
 /**

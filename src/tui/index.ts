@@ -58,7 +58,9 @@ export {
 	parseKey,
 	setKittyProtocolActive,
 } from "./keys.ts";
+export { type RenderLatexOptions, renderLatex } from "./latex/index.ts";
 export { CancellableLoader, Loader, type LoaderIndicatorOptions } from "./loader.ts";
+export { Marked } from "./markdown/marked.ts";
 export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./markdown.ts";
 export { getNativeClipboard, type NativeClipboard } from "./native-clipboard.ts";
 export {

@@ -49,7 +49,5 @@ export const NOT_YET: Record<string, string> = {
 	"pi-tui:MouseRegion": "fullscreen layout components (issue 18 item 2)",
 	"pi-tui:StdinBuffer": "keyboard input (issue 18 item 3)",
 	"pi-tui:getOsc8LinkAtColumn": "width helpers (issue 18 item 4)",
-	"pi-tui:Marked": "markdown (issue 18 item 5)",
-	"pi-tui:renderLatex": "markdown (issue 18 item 5)",
 	"pi-tui:CombinedAutocompleteProvider": "the editor and autocomplete (issue 18 item 5)",
 };

@@ -7,8 +7,9 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ensureRunnablePi } from "../../../scripts/conformance-cache.ts";
 import { currentTheme, loadChalk } from "../../../src/resources/index.ts";
+import { loadAllHighlightLanguages } from "../../../src/sdk/highlight.ts";
 import { highlightCode, initTheme, keyText } from "../../../src/sdk/theme-helpers.ts";
-import { KeybindingsManager, setKeybindings, TUI_KEYBINDINGS } from "../../../src/tui/index.ts";
+import { KeybindingsManager, setKeybindings, stripTerminalSequences, TUI_KEYBINDINGS } from "../../../src/tui/index.ts";
 import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
 
 const PROBE = `
@@ -104,5 +105,40 @@ describe("keybindings", () => {
 			setKeybindings(new KeybindingsManager(TUI_KEYBINDINGS));
 		}
 		expect(keyText("tui.select.up")).toBe("up");
+	});
+});
+
+describe("data and text formats after loadAllHighlightLanguages", () => {
+	beforeAll(async () => {
+		await loadChalk();
+		initTheme("dark");
+	});
+
+	test("JSON, YAML, diff and Markdown are coloured only once every language is loaded, with the text unchanged", async () => {
+		const samples: [string, string][] = [
+			['{"name": "pi", "n": 1.5, "ok": true, "none": null}', "json"],
+			["# comment\nkey: value\nlist:\n  - 1\n  - 'two' # trailing\nflag: yes\n---", "yaml"],
+			["diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-old\n+new\n same", "diff"],
+			["# Title\n- item with `code`\n> quote\n```\nplain", "markdown"],
+		];
+		const t = currentTheme();
+		for (const [code, lang] of samples) {
+			expect(highlightCode(code, lang)).toEqual(code.split("\n").map((line) => t.fg("mdCodeBlock", line)));
+		}
+		await loadAllHighlightLanguages();
+		for (const [code, lang] of samples) {
+			const lines = highlightCode(code, lang);
+			expect(lines.map((line) => stripTerminalSequences(line))).toEqual(code.split("\n"));
+			expect(lines.join("\n")).not.toBe(
+				code
+					.split("\n")
+					.map((line) => t.fg("mdCodeBlock", line))
+					.join("\n"),
+			);
+		}
+		expect(highlightCode('{"k": 2}', "json")[0]).toBe(
+			`{${t.fg("syntaxVariable", '"k"')}: ${t.fg("syntaxNumber", "2")}}`,
+		);
+		expect(highlightCode("+new", "diff")[0]).toBe(t.fg("toolDiffAdded", "+new"));
 	});
 });

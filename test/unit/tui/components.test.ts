@@ -103,12 +103,12 @@ describe("Markdown", () => {
 		const text = plain(new Markdown(source, 0, 0, theme).render(80));
 		expect(text[0]).toBe("Heading");
 		expect(text).toContain("A paragraph with bold, italic, code and a link (https://example.com).");
-		expect(text).toContain("• first item");
-		expect(text).toContain("  • nested");
+		expect(text).toContain("- first item");
+		expect(text).toContain("    - nested");
 		expect(text).toContain("1. one");
 		expect(text).toContain("│ a quote");
 		expect(text).toContain("  const x = 1;");
-		expect(text).toContain("a │ b");
+		expect(text).toContain("│ a │ b │");
 		expect(text.some((line) => line.startsWith("───"))).toBe(true);
 	});
 	test("applies theme functions", () => {
@@ -119,7 +119,7 @@ describe("Markdown", () => {
 			heading: (s: string) => `H(${s})`,
 		};
 		const lines = plain(new Markdown("## Title\n\n**x** `y`", 0, 0, marked).render(40));
-		expect(lines).toEqual(["H(Title)", "", "B(x) C(y)"]);
+		expect(lines).toEqual(["H(B(Title))", "", "B(x) C(y)"]);
 	});
 	test("padding, empty text and width limits", () => {
 		expect(new Markdown("", 1, 1, theme).render(20)).toEqual([]);

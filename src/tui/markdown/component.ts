@@ -1,0 +1,129 @@
+/**
+ * The Markdown component: Markdown text rendered as styled terminal lines, wrapped to the width and padded. The
+ * output is cached per width; underneath, each top-level block's lines are cached per (width, next block type), and
+ * streamed text (each `setText` extending the last) is lexed and rendered again only from its last block.
+ */
+import type { Token } from "marked";
+import type { Component } from "../types.ts";
+import { truncateToWidth, visibleWidth } from "../width.ts";
+import { wrapTextWithAnsi } from "../wrap.ts";
+import { type BlockContext, renderBlock } from "./blocks.ts";
+import { IncrementalLexer } from "./parser.ts";
+import {
+	type DefaultTextStyle,
+	type InlineStyle,
+	type MarkdownOptions,
+	type MarkdownTheme,
+	stylePrefixOf,
+} from "./theme.ts";
+
+const KITTY_IMAGE = "\x1b_G";
+const ITERM_IMAGE = "\x1b]1337;File=";
+
+/** Lines carrying an inline image are passed through untouched (never wrapped or padded). */
+function isImageLine(line: string): boolean {
+	return line.includes(KITTY_IMAGE) || line.includes(ITERM_IMAGE);
+}
+
+interface BlockLines {
+	width: number;
+	next: string | undefined;
+	lines: string[];
+}
+
+export class Markdown implements Component {
+	private options: MarkdownOptions;
+	private lexer = new IncrementalLexer();
+	private blocks = new WeakMap<Token, BlockLines>();
+	private cache: { text: string; width: number; lines: string[] } | undefined;
+	private defaultStyle: InlineStyle | undefined;
+
+	constructor(
+		private text: string,
+		private paddingX: number,
+		private paddingY: number,
+		private theme: MarkdownTheme,
+		private defaultTextStyle?: DefaultTextStyle,
+		options?: MarkdownOptions,
+	) {
+		this.options = options ? { ...options } : {};
+	}
+
+	setText(text: string): void {
+		this.text = text;
+		this.cache = undefined;
+	}
+
+	/** Drops every cached rendering (after a theme change). */
+	invalidate(): void {
+		this.cache = undefined;
+		this.blocks = new WeakMap();
+		this.defaultStyle = undefined;
+	}
+
+	render(width: number): string[] {
+		if (this.cache && this.cache.text === this.text && this.cache.width === width) return this.cache.lines;
+		const contentWidth = Math.max(1, width - this.paddingX * 2);
+		const source = this.options.transform?.(this.text, contentWidth) ?? this.text;
+		if (!source || source.trim() === "") {
+			this.cache = { text: this.text, width, lines: [] };
+			return [];
+		}
+		const tokens = this.lexer.lex(source.replace(/\t/g, "   "));
+		const body: string[] = [];
+		tokens.forEach((token, n) => {
+			for (const line of this.blockLines(token, width, contentWidth, tokens[n + 1]?.type)) body.push(line);
+		});
+		const bg = this.defaultTextStyle?.bgColor;
+		const blank = bg ? bg(" ".repeat(width)) : " ".repeat(width);
+		const padding = new Array<string>(this.paddingY).fill(blank);
+		const lines = [...padding, ...body, ...padding];
+		this.cache = { text: this.text, width, lines };
+		return lines.length > 0 ? lines : [""];
+	}
+
+	/** One block's finished lines (wrapped, with margins and background), from the cache when possible. */
+	private blockLines(token: Token, width: number, contentWidth: number, next: string | undefined): string[] {
+		const cached = this.blocks.get(token);
+		if (cached && cached.width === width && cached.next === next) return cached.lines;
+		const margin = " ".repeat(this.paddingX);
+		const bg = this.defaultTextStyle?.bgColor;
+		const lines: string[] = [];
+		for (const line of renderBlock(this.context(), token, contentWidth, next)) {
+			if (isImageLine(line)) {
+				lines.push(line);
+				continue;
+			}
+			for (const part of wrapTextWithAnsi(line, contentWidth)) {
+				const framed = margin + part + margin;
+				const used = visibleWidth(framed);
+				// Only when the width cannot even hold the padding (pi would overflow the terminal there).
+				const padded = used > width ? truncateToWidth(framed, width, "") : framed + " ".repeat(width - used);
+				lines.push(bg ? bg(padded) : padded);
+			}
+		}
+		this.blocks.set(token, { width, next, lines });
+		return lines;
+	}
+
+	private context(): BlockContext {
+		return { theme: this.theme, options: this.options, defaultStyle: this.inlineDefault() };
+	}
+
+	/** Plain text in the default style: colour, then bold/italic/strikethrough/underline through the theme. */
+	private inlineDefault(): InlineStyle {
+		if (this.defaultStyle) return this.defaultStyle;
+		const style = this.defaultTextStyle;
+		const apply = (text: string): string => {
+			if (!style) return text;
+			let out = style.color ? style.color(text) : text;
+			if (style.bold) out = this.theme.bold(out);
+			if (style.italic) out = this.theme.italic(out);
+			if (style.strikethrough) out = this.theme.strikethrough(out);
+			if (style.underline) out = this.theme.underline(out);
+			return out;
+		};
+		this.defaultStyle = { applyText: apply, stylePrefix: style ? stylePrefixOf(apply) : "" };
+		return this.defaultStyle;
+	}
+}
