@@ -1,7 +1,8 @@
 /** Inline Markdown tokens (emphasis, code spans, links, math, escapes) rendered to one styled string. */
 import type { Token, Tokens } from "marked";
 import { renderLatex } from "../latex/index.ts";
-import { markdownHyperlinks, osc8 } from "./hyperlinks.ts";
+import { hyperlink } from "../terminal-image.ts";
+import { markdownHyperlinks } from "./hyperlinks.ts";
 import type { LatexToken } from "./parser.ts";
 import type { InlineStyle, MarkdownOptions, MarkdownTheme } from "./theme.ts";
 
@@ -76,7 +77,7 @@ export function renderInline(
 /** A link: clickable text when the terminal supports OSC 8, else the text plus ` (url)` unless they are the same. */
 function link(token: Tokens.Link, label: string, theme: MarkdownTheme): string {
 	const styled = theme.link(theme.underline(label));
-	if (markdownHyperlinks()) return osc8(styled, token.href);
+	if (markdownHyperlinks()) return hyperlink(styled, token.href);
 	const bare = token.href.startsWith("mailto:") ? token.href.slice("mailto:".length) : token.href;
 	if (token.text === token.href || token.text === bare) return styled;
 	return styled + theme.linkUrl(` (${token.href})`);
