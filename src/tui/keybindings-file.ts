@@ -2,8 +2,8 @@
  * Reading `<agentDir>/keybindings.json` (pi docs: keybindings.md): an object mapping a keybinding id to one key or
  * a list of keys; a configured value replaces that id's defaults and `[]` unbinds it. Ids of before pi 0.61
  * (`cursorUp`, `selectModel`, …) are read as their namespaced ids (the namespaced one wins when both are there).
- * Nothing here throws or writes: every problem becomes one warning line naming the file and the entry, and the
- * entry is left out (the file stays as it is, for the user to fix).
+ * Nothing here throws or writes: every problem becomes one warning line naming the file and the entry; an unknown
+ * key is left out of its list (an entry with no usable key keeps the defaults), and the file stays as it is.
  */
 import { existsSync, readFileSync } from "../util/index.ts";
 import type { KeybindingDefinitions, KeybindingsConfig } from "./keybindings.ts";
@@ -162,7 +162,9 @@ export function readKeybindingsFile(
 			if (canonicalKeyId(key) === undefined) warnings.push(`${label}: "${name}": unknown key "${key}"`);
 			else valid.push(key as KeyId);
 		}
-		config[id] = typeof value === "string" && valid.length === 1 ? valid[0] : valid;
+		// Nothing usable left: the entry is ignored and the defaults stay, rather than unbinding the action.
+		if (valid.length === 0 && keys.length > 0) continue;
+		config[id] = typeof value === "string" ? valid[0] : valid;
 	}
 	warnings.push(...conflictWarnings(config, label));
 	return { config, warnings };

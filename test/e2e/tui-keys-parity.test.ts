@@ -9,9 +9,11 @@ import {
 	decodeKittyPrintable,
 	isKeyRelease,
 	isKeyRepeat,
+	KeybindingsManager,
 	matchesKey,
 	parseKey,
 	setKittyProtocolActive,
+	TUI_KEYBINDINGS,
 } from "../../src/tui/index.ts";
 import { keyCorpus, keyIds } from "../support/key-corpus.ts";
 import { piTuiReference } from "../support/pi-tui-reference.ts";
@@ -81,7 +83,33 @@ test("parseKey, matchesKey, isKeyRelease, isKeyRepeat, decodeKittyPrintable agre
 			}
 		});
 	}
-	console.log(`tui-keys-parity: ${input.sequences.length} sequences × ${input.ids.length} key ids × 2 modes (ours: ${ourMs} ms)`);
+	console.log(
+		`tui-keys-parity: ${input.sequences.length} sequences × ${input.ids.length} key ids × 2 modes (ours: ${ourMs} ms)`,
+	);
 	expect(mismatches.slice(0, 25).join("\n")).toBe("");
 	expect(mismatches.length).toBe(0);
 }, 600_000);
+
+const MANAGER_EVALUATE = `
+const defaults = Object.fromEntries(Object.entries(api.TUI_KEYBINDINGS).map(([id, d]) => [id, d.defaultKeys]));
+const manager = new api.KeybindingsManager(api.TUI_KEYBINDINGS, input.user);
+const matches = input.sequences.map((seq) => Object.keys(api.TUI_KEYBINDINGS).filter((id) => manager.matches(seq, id)));
+return { defaults, resolved: manager.getResolvedBindings(), conflicts: manager.getConflicts(), matches };`;
+
+test("TUI_KEYBINDINGS defaults and KeybindingsManager agree with pi-tui 0.87.1", async () => {
+	const reference = piTuiReference("tui-keybindings-parity");
+	if (!reference) return;
+	const input = {
+		user: {
+			"tui.select.up": ["ctrl+p", "ctrl+p", "up"],
+			"tui.select.down": "ctrl+p",
+			"tui.altScreen.pageUp": [],
+			"tui.input.submit": ["ctrl+s", "enter"],
+			"app.unknown": "ctrl+x",
+		},
+		sequences: ["\r", "\x1b", "\x10", "\x1b[5~", "\x1b[A", "\x13", "\x1b[13;2u", "\n", "\x1b[1;6A", "\x1f", "a"],
+	};
+	const theirs = await reference.run(`const api = tui;${MANAGER_EVALUATE}`, input);
+	const mine = new Function("api", "input", MANAGER_EVALUATE)({ KeybindingsManager, TUI_KEYBINDINGS }, input);
+	expect(mine).toEqual(theirs);
+}, 120_000);

@@ -49,7 +49,15 @@ export function keyIds(): string[] {
 
 const KITTY_CODES: Record<string, number> = { escape: 27, enter: 13, tab: 9, space: 32, backspace: 127 };
 /** Keys kitty reports in xterm's CSI forms: `CSI 1;m X` letters and `CSI n;m ~` numbers. */
-const CSI_LETTER: Record<string, string> = { up: "A", down: "B", right: "C", left: "D", home: "H", end: "F", clear: "E" };
+const CSI_LETTER: Record<string, string> = {
+	up: "A",
+	down: "B",
+	right: "C",
+	left: "D",
+	home: "H",
+	end: "F",
+	clear: "E",
+};
 const CSI_LETTER_F: Record<string, string> = { f1: "P", f2: "Q", f3: "R", f4: "S" };
 const CSI_NUMBER: Record<string, number> = {
 	insert: 2,

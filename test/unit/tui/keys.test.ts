@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { decodeKittyPrintable, decodePrintableKey, isKeyRelease, isKeyRepeat, Key, matchesKey, parseKey } from "../../../src/tui/index.ts";
+import {
+	decodeKittyPrintable,
+	decodePrintableKey,
+	isKeyRelease,
+	isKeyRepeat,
+	Key,
+	matchesKey,
+	parseKey,
+} from "../../../src/tui/index.ts";
 
 describe("legacy input", () => {
 	test("named keys", () => {
