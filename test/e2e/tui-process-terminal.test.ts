@@ -184,3 +184,44 @@ const t = new ProcessTerminal(); console.log(t.columns + "x" + t.rows);`;
 	expect(run({ COLUMNS: "77", LINES: "11" })).toBe("77x11");
 	expect(run({})).toBe("80x24");
 }, 30_000);
+
+test("drainInput leaves the kitty protocol and swallows input until it goes quiet", async () => {
+	const s = startChild();
+	await s.waitFor(NEGOTIATION);
+	s.send("\x1b[?7u");
+	s.send("\x1b[98u");
+	await s.waitFor("b kitty=true");
+	s.send("dx"); // "x" arrives while draining
+	await s.waitFor("drained");
+	s.send("y");
+	await s.waitFor('key "y" y kitty=false');
+	const out = s.output();
+	expect(out).not.toContain('key "x"');
+	expect(out.indexOf("\x1b[<u")).toBeLessThan(out.indexOf("drained"));
+	s.send("q");
+	expect(await s.exited).toBe(0);
+}, 30_000);
+
+test("a lone ESC is Escape after 10 ms; over SSH it waits 100 ms, so ESC then a key is an Alt chord", async () => {
+	const local = startChild();
+	await local.waitFor(NEGOTIATION);
+	local.send("\x1b[?62c");
+	local.send("\x1b");
+	await Bun.sleep(120);
+	local.send("a");
+	await local.waitFor('key "a"');
+	expect(local.output()).toContain('key "\\u001b" escape');
+
+	const ssh = startChild({ SSH_CONNECTION: "10.0.0.1 5000 10.0.0.2 22" });
+	await ssh.waitFor(NEGOTIATION);
+	ssh.send("\x1b[?62c");
+	ssh.send("\x1b");
+	await Bun.sleep(30);
+	ssh.send("a");
+	await ssh.waitFor("alt+a");
+	expect(ssh.output()).not.toContain("escape");
+	local.send("q");
+	ssh.send("q");
+	expect(await local.exited).toBe(0);
+	expect(await ssh.exited).toBe(0);
+}, 30_000);
