@@ -206,6 +206,7 @@ export function decodeKittyPrintable(data: string): string | undefined {
  */
 export function decodePrintableKey(data: string): string | undefined {
 	const kitty = decodeKittyPrintable(data);
+	if (kitty === "\x7f") return undefined; // kitty's Backspace (CSI 127 u) types nothing
 	if (kitty !== undefined) {
 		// Without the alternate-keys flag a shifted letter comes as its lowercase code with shift held.
 		const key = parseReportedKey(data);

@@ -135,3 +135,18 @@ describe("kitty keyboard protocol (CSI u)", () => {
 		expect(parseKey("\x1b[27;2;13~")).toBe("shift+enter");
 	});
 });
+
+describe("decodePrintableKey (ours, for Editor and Input)", () => {
+	test("legacy text, kitty and modifyOtherKeys printables; control keys type nothing", () => {
+		expect(decodePrintableKey("héllo")).toBe("héllo");
+		expect(decodePrintableKey("\x1b[97u")).toBe("a");
+		expect(decodePrintableKey("\x1b[49:33;2u")).toBe("!");
+		expect(decodePrintableKey("\x1b[27;2;65~")).toBe("A");
+		expect(decodePrintableKey("\x1b[27;5;97~")).toBeUndefined();
+		expect(decodePrintableKey("\x1b[127u")).toBeUndefined();
+		expect(decodePrintableKey("\x1b[13u")).toBeUndefined();
+		expect(decodePrintableKey("\x7f")).toBeUndefined();
+		expect(decodePrintableKey("\x1bx")).toBeUndefined();
+		expect(decodePrintableKey("")).toBeUndefined();
+	});
+});
