@@ -40,11 +40,13 @@ export {
 	type KeybindingConflict,
 	type KeybindingDefinition,
 	type KeybindingDefinitions,
+	type Keybindings,
 	type KeybindingsConfig,
 	KeybindingsManager,
 	setKeybindings,
 	TUI_KEYBINDINGS,
 } from "./keybindings.ts";
+export { type KeybindingsFileResult, readKeybindingsFile } from "./keybindings-file.ts";
 export {
 	decodeKittyPrintable,
 	decodePrintableKey,
@@ -71,6 +73,8 @@ export {
 	type SelectListTruncatePrimaryContext,
 } from "./select-list.ts";
 export { type SettingItem, SettingsList, type SettingsListOptions, type SettingsListTheme } from "./settings-list.ts";
+export { StdinBuffer, type StdinBufferEventMap, type StdinBufferOptions } from "./stdin-buffer.ts";
+export { ProcessTerminal } from "./terminal.ts";
 export {
 	type CellDimensions,
 	detectCapabilities,

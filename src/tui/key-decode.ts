@@ -1,243 +1,218 @@
-/** Decoding of raw terminal key input into key events. See keys.ts for the public API. */
+/**
+ * Reading raw terminal input: the kitty keyboard protocol (`CSI code[:shifted[:base]];mods[:event]u`), xterm's
+ * modified cursor and editing keys (`CSI 1;mods A`, `CSI n;mods ~`), xterm modifyOtherKeys (`CSI 27;mods;code ~`,
+ * what tmux sends with extended keys) and the legacy byte sequences. keys.ts and key-match.ts build the public API
+ * on these pieces; the behaviour follows pi-tui 0.87.1 exactly (the parity test compares both on a large corpus).
+ */
+import type { KeyEventType } from "./key-ids.ts";
 
-export interface Modifiers {
-	ctrl: boolean;
-	shift: boolean;
-	alt: boolean;
-	super: boolean;
+/** Modifier bits as the terminal reports them (the parameter is 1 + these bits). */
+export const MOD = { shift: 1, alt: 2, ctrl: 4, super: 8 } as const;
+/** Caps Lock and Num Lock: reported by kitty, never part of a key id. */
+export const LOCK_BITS = 64 | 128;
+
+/** Code points of keys, with negative stand-ins for keys Unicode has no character for. */
+export const CODE = {
+	escape: 27,
+	tab: 9,
+	enter: 13,
+	space: 32,
+	backspace: 127,
+	keypadEnter: 57414,
+	up: -1,
+	down: -2,
+	right: -3,
+	left: -4,
+	delete: -10,
+	insert: -11,
+	pageUp: -12,
+	pageDown: -13,
+	home: -14,
+	end: -15,
+} as const;
+
+let kittyActive = false;
+
+/** Record whether the terminal accepted the kitty keyboard protocol (set by ProcessTerminal). */
+export function setKittyProtocolActive(active: boolean): void {
+	kittyActive = active;
 }
 
-/** One interpretation of a key sequence. `key` is a base key name ("a", "enter", "pageUp", "!", …). */
-export interface KeyEvent extends Modifiers {
-	key: string;
-	event: "press" | "repeat" | "release";
-	/** True when the input was a kitty `CSI … u` sequence. */
-	kitty: boolean;
-	/** For kitty printable keys: the character the key types (shift applied). */
-	text?: string;
+export function isKittyProtocolActive(): boolean {
+	return kittyActive;
 }
 
-const NO_MODS: Modifiers = { ctrl: false, shift: false, alt: false, super: false };
+export const SYMBOLS: ReadonlySet<string> = new Set("`-=[]\\;',./!@#$%^&*()_+|~{}:<>?");
 
-function ev(key: string, mods: Partial<Modifiers> = {}, extra: Partial<KeyEvent> = {}): KeyEvent {
-	return { key, ...NO_MODS, ...mods, event: "press", kitty: false, ...extra };
+/** Kitty's keypad and keypad-navigation keys, as the key they stand for. */
+const KEYPAD: ReadonlyMap<number, number> = new Map([
+	...Array.from({ length: 10 }, (_, i) => [57399 + i, 48 + i] as [number, number]),
+	[57409, 46],
+	[57410, 47],
+	[57411, 42],
+	[57412, 45],
+	[57413, 43],
+	[57415, 61],
+	[57416, 44],
+	[57417, CODE.left],
+	[57418, CODE.right],
+	[57419, CODE.up],
+	[57420, CODE.down],
+	[57421, CODE.pageUp],
+	[57422, CODE.pageDown],
+	[57423, CODE.home],
+	[57424, CODE.end],
+	[57425, CODE.insert],
+	[57426, CODE.delete],
+]);
+
+export function fromKeypad(code: number): number {
+	return KEYPAD.get(code) ?? code;
 }
 
-/** Decode the xterm/kitty modifier parameter (1 + bitmask); caps/num lock bits are ignored, meta counts as alt. */
-function modifiersFrom(param: string | undefined): Modifiers {
-	const bits = Math.max(0, (Number(param) || 1) - 1);
-	return {
-		shift: (bits & 1) !== 0,
-		alt: (bits & 2) !== 0 || (bits & 32) !== 0,
-		ctrl: (bits & 4) !== 0,
-		super: (bits & 8) !== 0,
-	};
+/** An uppercase letter reported with shift held stands for the lowercase letter key. */
+export function letterIdentity(code: number, modifier: number): number {
+	return (modifier & ~LOCK_BITS & MOD.shift) !== 0 && code >= 65 && code <= 90 ? code + 32 : code;
 }
 
-function eventFrom(param: string | undefined): KeyEvent["event"] {
-	return param === "2" ? "repeat" : param === "3" ? "release" : "press";
+export function isLowerLetterCode(code: number): boolean {
+	return code >= 97 && code <= 122;
 }
 
-/** Kitty functional-key code points (private use area) and C0 codes kitty reports as key codes. */
-const KITTY_CODES: Record<number, string> = {
-	8: "backspace",
-	9: "tab",
-	13: "enter",
-	27: "escape",
-	32: "space",
-	127: "backspace",
-	57399: "0",
-	57400: "1",
-	57401: "2",
-	57402: "3",
-	57403: "4",
-	57404: "5",
-	57405: "6",
-	57406: "7",
-	57407: "8",
-	57408: "9",
-	57409: ".",
-	57410: "/",
-	57411: "*",
-	57412: "-",
-	57413: "+",
-	57414: "enter",
-	57415: "=",
-	57417: "left",
-	57418: "right",
-	57419: "up",
-	57420: "down",
-	57421: "pageUp",
-	57422: "pageDown",
-	57423: "home",
-	57424: "end",
-	57425: "insert",
-	57426: "delete",
-};
-for (let n = 1; n <= 12; n++) KITTY_CODES[57363 + n] = `f${n}`;
+export function isKnownSymbolCode(code: number): boolean {
+	return SYMBOLS.has(String.fromCharCode(code));
+}
 
-/** Final bytes of `CSI [1;mods] X` and `SS3 X` sequences. */
-const LETTER_KEYS: Record<string, string> = {
-	A: "up",
-	B: "down",
-	C: "right",
-	D: "left",
-	H: "home",
-	F: "end",
-	E: "clear",
-	P: "f1",
-	Q: "f2",
-	R: "f3",
-	S: "f4",
-};
+/** A key reported with its modifiers: from kitty's CSI u form or xterm's modified cursor/editing keys. */
+export interface ReportedKey {
+	code: number;
+	/** Modifier bits (the reported parameter minus one). */
+	modifier: number;
+	/** Kitty's alternate keys: the shifted character and the key at that position on a US layout. */
+	shifted?: number;
+	base?: number;
+	event: KeyEventType;
+}
 
-/** Numbers of `CSI n [;mods] ~` sequences. */
-const TILDE_KEYS: Record<string, string> = {
-	"1": "home",
-	"2": "insert",
-	"3": "delete",
-	"4": "end",
-	"5": "pageUp",
-	"6": "pageDown",
-	"7": "home",
-	"8": "end",
-	"11": "f1",
-	"12": "f2",
-	"13": "f3",
-	"14": "f4",
-	"15": "f5",
-	"17": "f6",
-	"18": "f7",
-	"19": "f8",
-	"20": "f9",
-	"21": "f10",
-	"23": "f11",
-	"24": "f12",
+// biome-ignore-start lint/suspicious/noControlCharactersInRegex: terminal input starts with ESC
+const CSI_U = /^\x1b\[(\d+)(?::(\d*))?(?::(\d+))?(?:;(\d+))?(?::(\d+))?u$/;
+const CSI_ARROW = /^\x1b\[1;(\d+)(?::(\d+))?([ABCD])$/;
+const CSI_TILDE = /^\x1b\[(\d+)(?:;(\d+))?(?::(\d+))?~$/;
+const CSI_HOME_END = /^\x1b\[1;(\d+)(?::(\d+))?([HF])$/;
+const MODIFY_OTHER_KEYS = /^\x1b\[27;(\d+);(\d+)~$/;
+// biome-ignore-end lint/suspicious/noControlCharactersInRegex: terminal input starts with ESC
+
+const ARROW_CODES: Record<string, number> = { A: CODE.up, B: CODE.down, C: CODE.right, D: CODE.left };
+const TILDE_CODES: Record<string, number> = {
+	"2": CODE.insert,
+	"3": CODE.delete,
+	"5": CODE.pageUp,
+	"6": CODE.pageDown,
+	"7": CODE.home,
+	"8": CODE.end,
 };
 
-/** The key a code point stands for: a named key, a lowercase letter (with shift for uppercase), or the character. */
-function keyForCodePoint(code: number, mods: Modifiers): { key: string; mods: Modifiers } | undefined {
-	const named = KITTY_CODES[code];
-	if (named) return { key: named, mods };
-	if (code >= 65 && code <= 90) return { key: String.fromCharCode(code + 32), mods: { ...mods, shift: true } };
-	if (code < 32 || (code >= 57344 && code <= 63743)) return undefined;
-	return { key: String.fromCodePoint(code), mods };
+function eventOf(param: string | undefined): KeyEventType {
+	const n = param ? Number.parseInt(param, 10) : 1;
+	return n === 2 ? "repeat" : n === 3 ? "release" : "press";
 }
 
-/** The character a plain or shifted kitty key types, if it is a printable key. */
-function kittyText(code: number, key: string, shift: boolean, shifted: number | undefined, text: string | undefined) {
-	if (text) return String.fromCodePoint(...text.split(":").map(Number));
-	if (key === "space") return " ";
-	const keypad = code >= 57399 && code <= 57415 && code !== 57414;
-	if (KITTY_CODES[code] && !keypad) return undefined;
-	if (shift && shifted) return String.fromCodePoint(shifted);
-	return shift ? key.toUpperCase() : key;
-}
+const modifierOf = (param: string | undefined) => (param ? Number.parseInt(param, 10) : 1) - 1;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences on purpose
-const KITTY_U = /^\x1b\[(\d+)(?::(\d*))?(?::(\d+))?(?:;(\d*)(?::(\d+))?)?(?:;([\d:]*))?u$/;
+// One input is matched against many key ids in a row (every keybinding): remember the last parse.
+let lastReportedInput: string | undefined;
+let lastReported: ReportedKey | undefined;
 
-function decodeKittyU(data: string): KeyEvent[] {
-	const m = KITTY_U.exec(data);
-	if (!m) return [];
-	const code = Number(m[1]);
-	const mods = modifiersFrom(m[4]);
-	const base = keyForCodePoint(code, mods);
-	if (!base) return [];
-	const extra: Partial<KeyEvent> = { event: eventFrom(m[5]), kitty: true };
-	const shifted = m[2] ? Number(m[2]) : undefined;
-	if (!mods.ctrl && !mods.alt && !mods.super) extra.text = kittyText(code, base.key, base.mods.shift, shifted, m[6]);
-	const events = [ev(base.key, base.mods, extra)];
-	// A shifted symbol ("shift+1" reporting "!") also matches the symbol itself.
-	if (shifted && base.mods.shift && !/^[a-z]$/.test(base.key)) {
-		events.push(ev(String.fromCodePoint(shifted), { ...base.mods, shift: false }, extra));
+/** The key of a kitty CSI u sequence or of an xterm modified arrow / editing / Home / End sequence. */
+export function parseReportedKey(data: string): ReportedKey | undefined {
+	if (!data.startsWith("\x1b[")) return undefined;
+	if (data !== lastReportedInput) {
+		lastReported = readReportedKey(data);
+		lastReportedInput = data;
 	}
-	return events;
+	return lastReported;
 }
 
-function decodeCsi(data: string): KeyEvent[] {
-	if (data === "\x1b[Z") return [ev("tab", { shift: true })];
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences on purpose
-	let m = /^\x1b\[(?:1)?(?:;(\d+)(?::(\d+))?)?([A-HPQRS])$/.exec(data);
+function readReportedKey(data: string): ReportedKey | undefined {
+	let m = CSI_U.exec(data);
 	if (m) {
-		const key = LETTER_KEYS[m[3] as string];
-		return key ? [ev(key, modifiersFrom(m[1]), { event: eventFrom(m[2]) })] : [];
+		return {
+			code: Number.parseInt(m[1] as string, 10),
+			shifted: m[2] ? Number.parseInt(m[2], 10) : undefined,
+			base: m[3] ? Number.parseInt(m[3], 10) : undefined,
+			modifier: modifierOf(m[4]),
+			event: eventOf(m[5]),
+		};
 	}
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences on purpose
-	m = /^\x1b\[27;(\d+);(\d+)~$/.exec(data); // xterm modifyOtherKeys
+	m = CSI_ARROW.exec(data);
+	if (m) return { code: ARROW_CODES[m[3] as string] as number, modifier: modifierOf(m[1]), event: eventOf(m[2]) };
+	m = CSI_TILDE.exec(data);
 	if (m) {
-		const base = keyForCodePoint(Number(m[2]), modifiersFrom(m[1]));
-		return base ? [ev(base.key, base.mods)] : [];
+		const code = TILDE_CODES[m[1] as string];
+		if (code !== undefined) return { code, modifier: modifierOf(m[2]), event: eventOf(m[3]) };
 	}
-	// biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences on purpose
-	m = /^\x1b\[(\d+)(?:;(\d+)(?::(\d+))?)?~$/.exec(data);
-	if (m) {
-		const key = TILDE_KEYS[m[1] as string];
-		return key ? [ev(key, modifiersFrom(m[2]), { event: eventFrom(m[3]) })] : [];
-	}
-	return decodeKittyU(data);
+	m = CSI_HOME_END.exec(data);
+	if (m) return { code: m[3] === "H" ? CODE.home : CODE.end, modifier: modifierOf(m[1]), event: eventOf(m[2]) };
+	return undefined;
 }
 
-/** Single-byte (or single-character) legacy input. */
-function decodeLegacyChar(ch: string): KeyEvent[] {
-	const code = ch.codePointAt(0) ?? -1;
-	switch (code) {
-		case 0x0d:
-			return [ev("enter")];
-		case 0x0a:
-			return [ev("j", { ctrl: true }), ev("enter")];
-		case 0x09:
-			return [ev("tab")];
-		case 0x1b:
-			return [ev("escape")];
-		case 0x7f:
-			return [ev("backspace")];
-		case 0x08:
-			return [ev("backspace"), ev("h", { ctrl: true })];
-		case 0x00:
-			return [ev("space", { ctrl: true }), ev("@", { ctrl: true })];
-		case 0x1c:
-			return [ev("\\", { ctrl: true })];
-		case 0x1d:
-			return [ev("]", { ctrl: true })];
-		case 0x1e:
-			return [ev("^", { ctrl: true })];
-		case 0x1f:
-			return [ev("-", { ctrl: true }), ev("_", { ctrl: true })];
-		case 0x20:
-			return [ev("space")];
-	}
-	if (code >= 0x01 && code <= 0x1a) return [ev(String.fromCharCode(code + 96), { ctrl: true })];
-	if (code >= 65 && code <= 90) return [ev(ch.toLowerCase(), { shift: true })];
-	if (code > 0x20) return [ev(ch)];
-	return [];
+/** xterm modifyOtherKeys (`CSI 27 ; mods ; code ~`): the key's code point and modifier bits. */
+export function parseModifyOtherKeys(data: string): { code: number; modifier: number } | undefined {
+	const m = MODIFY_OTHER_KEYS.exec(data);
+	if (!m) return undefined;
+	return { modifier: Number.parseInt(m[1] as string, 10) - 1, code: Number.parseInt(m[2] as string, 10) };
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const NAMED_CODES: ReadonlyMap<number, string> = new Map([
+	[CODE.escape, "escape"],
+	[CODE.tab, "tab"],
+	[CODE.enter, "enter"],
+	[CODE.keypadEnter, "enter"],
+	[CODE.space, "space"],
+	[CODE.backspace, "backspace"],
+	[CODE.delete, "delete"],
+	[CODE.insert, "insert"],
+	[CODE.home, "home"],
+	[CODE.end, "end"],
+	[CODE.pageUp, "pageUp"],
+	[CODE.pageDown, "pageDown"],
+	[CODE.up, "up"],
+	[CODE.down, "down"],
+	[CODE.left, "left"],
+	[CODE.right, "right"],
+]);
 
-function isSingleGrapheme(data: string): boolean {
-	const it = segmenter.segment(data)[Symbol.iterator]();
-	it.next();
-	return it.next().done === true;
+/** "shift+ctrl+alt+super+" order, or undefined when bits other than those four (and the locks) are set. */
+export function withModifiers(keyName: string, modifier: number): string | undefined {
+	const bits = modifier & ~LOCK_BITS;
+	if ((bits & ~(MOD.shift | MOD.ctrl | MOD.alt | MOD.super)) !== 0) return undefined;
+	let prefix = "";
+	if (bits & MOD.shift) prefix += "shift+";
+	if (bits & MOD.ctrl) prefix += "ctrl+";
+	if (bits & MOD.alt) prefix += "alt+";
+	if (bits & MOD.super) prefix += "super+";
+	return prefix + keyName;
 }
 
 /**
- * All interpretations of `data` as one key press, most specific first; empty if `data` is not a single key
- * (for example pasted text or an unknown escape sequence).
+ * The key id of a reported key. A Latin letter, digit or known symbol is taken as reported (remapped layouts
+ * report the character they type); any other character falls back to the base-layout key when there is one, so
+ * Ctrl+С on a Cyrillic layout is ctrl+c.
  */
-export function decodeKeySequence(data: string): KeyEvent[] {
-	if (data.length === 0) return [];
-	if (data.startsWith("\x1b[") && data.length > 2) return decodeCsi(data);
-	if (data.startsWith("\x1bO") && data.length === 3) {
-		const key = LETTER_KEYS[data[2] as string];
-		return key ? [ev(key)] : [];
+export function keyIdOf(code: number, modifier: number, base?: number): string | undefined {
+	const identity = letterIdentity(fromKeypad(code), modifier);
+	const known = isLowerLetterCode(identity) || (identity >= 48 && identity <= 57) || isKnownSymbolCode(identity);
+	const effective = known ? identity : (base ?? identity);
+	let name = NAMED_CODES.get(effective);
+	if (name === undefined) {
+		const ch = String.fromCharCode(effective);
+		if (isLowerLetterCode(effective) || (effective >= 48 && effective <= 57) || SYMBOLS.has(ch)) name = ch;
 	}
-	if (data.startsWith("\x1b") && data.length > 1) {
-		// ESC prefix = alt (legacy "meta sends escape").
-		const rest = data.slice(1);
-		if (!isSingleGrapheme(rest)) return [];
-		return decodeLegacyChar(rest).map((e) => ({ ...e, alt: true }));
-	}
-	if (!isSingleGrapheme(data)) return [];
-	return decodeLegacyChar(data);
+	return name === undefined ? undefined : withModifiers(name, modifier);
+}
+
+/** Windows Terminal sends BS (0x08) for Ctrl+Backspace; elsewhere BS is plain Backspace. */
+export function isWindowsTerminal(): boolean {
+	const env = process.env;
+	return Boolean(env.WT_SESSION) && !env.SSH_CONNECTION && !env.SSH_CLIENT && !env.SSH_TTY;
 }

@@ -74,7 +74,14 @@ export const TUI_KEYBINDINGS = {
 	"tui.altScreen.bottom": def("end", "Scroll to the bottom"),
 } satisfies KeybindingDefinitions;
 
-export type Keybinding = keyof typeof TUI_KEYBINDINGS | (string & {});
+/**
+ * The keybinding ids the toolkit knows. Applications add theirs by declaration merging
+ * (`declare module "@earendil-works/pi-tui" { interface Keybindings { "app.x": true } }`).
+ */
+type TuiKeybindingIds = { [K in keyof typeof TUI_KEYBINDINGS]: true };
+export interface Keybindings extends TuiKeybindingIds {}
+
+export type Keybinding = keyof Keybindings | (string & {});
 
 /** Keys as a list without repeats (a single key or none becomes a list). */
 function keyList(keys: KeyId | KeyId[] | undefined): KeyId[] {

@@ -1,296 +1,221 @@
 /**
- * Keyboard input: decode what a terminal sends (legacy byte sequences, xterm modified keys, and the kitty keyboard
- * protocol's `CSI … u` form with press/repeat/release events) into key ids such as "ctrl+c" or "shift+tab".
+ * Keyboard input API: turn what a terminal sends (legacy bytes, xterm modified keys, modifyOtherKeys, the kitty
+ * keyboard protocol with press/repeat/release events) into key ids such as "ctrl+c" or "shift+tab", and match
+ * input against key ids. Behaviour follows pi-tui 0.87.1 (see test/e2e/tui-keys-parity.test.ts).
  */
-import { decodeKeySequence, type KeyEvent, type Modifiers } from "./key-decode.ts";
+import {
+	fromKeypad,
+	isKittyProtocolActive,
+	isWindowsTerminal,
+	keyIdOf,
+	LOCK_BITS,
+	MOD,
+	parseModifyOtherKeys,
+	parseReportedKey,
+	SYMBOLS,
+} from "./key-decode.ts";
 
-export type { KeyEvent } from "./key-decode.ts";
+export { isKittyProtocolActive, setKittyProtocolActive } from "./key-decode.ts";
+export { type BaseKey, Key, type KeyEventType, type KeyId } from "./key-ids.ts";
+export { matchesKey } from "./key-match.ts";
 
-type Letter =
-	| "a"
-	| "b"
-	| "c"
-	| "d"
-	| "e"
-	| "f"
-	| "g"
-	| "h"
-	| "i"
-	| "j"
-	| "k"
-	| "l"
-	| "m"
-	| "n"
-	| "o"
-	| "p"
-	| "q"
-	| "r"
-	| "s"
-	| "t"
-	| "u"
-	| "v"
-	| "w"
-	| "x"
-	| "y"
-	| "z";
-type Digit = "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9";
-type SymbolKey =
-	| "`"
-	| "-"
-	| "="
-	| "["
-	| "]"
-	| "\\"
-	| ";"
-	| "'"
-	| ","
-	| "."
-	| "/"
-	| "!"
-	| "@"
-	| "#"
-	| "$"
-	| "%"
-	| "^"
-	| "&"
-	| "*"
-	| "("
-	| ")"
-	| "_"
-	| "+"
-	| "|"
-	| "~"
-	| "{"
-	| "}"
-	| ":"
-	| "<"
-	| ">"
-	| "?";
-type SpecialKey =
-	| "escape"
-	| "esc"
-	| "enter"
-	| "return"
-	| "tab"
-	| "space"
-	| "backspace"
-	| "delete"
-	| "insert"
-	| "clear"
-	| "home"
-	| "end"
-	| "pageUp"
-	| "pageDown"
-	| "up"
-	| "down"
-	| "left"
-	| "right"
-	| "f1"
-	| "f2"
-	| "f3"
-	| "f4"
-	| "f5"
-	| "f6"
-	| "f7"
-	| "f8"
-	| "f9"
-	| "f10"
-	| "f11"
-	| "f12";
-export type BaseKey = Letter | Digit | SymbolKey | SpecialKey;
-type ModifierName = "ctrl" | "shift" | "alt" | "super";
-type ModifiedKeyId<K extends string, Remaining extends ModifierName = ModifierName> = {
-	[M in Remaining]: `${M}+${K}` | `${M}+${ModifiedKeyId<K, Exclude<Remaining, M>>}`;
-}[Remaining];
+/** Legacy sequences with a fixed meaning (rxvt modified keys, SS3 keys, old Linux-console function keys, …). */
+const LEGACY_IDS: Record<string, string> = {
+	"\x1bOA": "up",
+	"\x1bOB": "down",
+	"\x1bOC": "right",
+	"\x1bOD": "left",
+	"\x1bOH": "home",
+	"\x1bOF": "end",
+	"\x1b[E": "clear",
+	"\x1bOE": "clear",
+	"\x1bOe": "ctrl+clear",
+	"\x1b[e": "shift+clear",
+	"\x1b[2~": "insert",
+	"\x1b[2$": "shift+insert",
+	"\x1b[2^": "ctrl+insert",
+	"\x1b[3$": "shift+delete",
+	"\x1b[3^": "ctrl+delete",
+	"\x1b[[5~": "pageUp",
+	"\x1b[[6~": "pageDown",
+	"\x1b[a": "shift+up",
+	"\x1b[b": "shift+down",
+	"\x1b[c": "shift+right",
+	"\x1b[d": "shift+left",
+	"\x1bOa": "ctrl+up",
+	"\x1bOb": "ctrl+down",
+	"\x1bOc": "ctrl+right",
+	"\x1bOd": "ctrl+left",
+	"\x1b[5$": "shift+pageUp",
+	"\x1b[6$": "shift+pageDown",
+	"\x1b[7$": "shift+home",
+	"\x1b[8$": "shift+end",
+	"\x1b[5^": "ctrl+pageUp",
+	"\x1b[6^": "ctrl+pageDown",
+	"\x1b[7^": "ctrl+home",
+	"\x1b[8^": "ctrl+end",
+	"\x1bOP": "f1",
+	"\x1bOQ": "f2",
+	"\x1bOR": "f3",
+	"\x1bOS": "f4",
+	"\x1b[11~": "f1",
+	"\x1b[12~": "f2",
+	"\x1b[13~": "f3",
+	"\x1b[14~": "f4",
+	"\x1b[[A": "f1",
+	"\x1b[[B": "f2",
+	"\x1b[[C": "f3",
+	"\x1b[[D": "f4",
+	"\x1b[[E": "f5",
+	"\x1b[15~": "f5",
+	"\x1b[17~": "f6",
+	"\x1b[18~": "f7",
+	"\x1b[19~": "f8",
+	"\x1b[20~": "f9",
+	"\x1b[21~": "f10",
+	"\x1b[23~": "f11",
+	"\x1b[24~": "f12",
+	"\x1bb": "alt+left",
+	"\x1bf": "alt+right",
+	"\x1bp": "alt+up",
+	"\x1bn": "alt+down",
+};
 
-/** Every key id `matchesKey` understands, e.g. "enter", "ctrl+c", "ctrl+shift+p". */
-export type KeyId = BaseKey | ModifiedKeyId<BaseKey>;
+/** Single bytes and ESC pairs whose meaning does not depend on the kitty protocol. */
+const FIXED_IDS: Record<string, string> = {
+	"\x1b": "escape",
+	"\x1c": "ctrl+\\",
+	"\x1d": "ctrl+]",
+	"\x1f": "ctrl+-",
+	"\x1b\x1b": "ctrl+alt+[",
+	"\x1b\x1c": "ctrl+alt+\\",
+	"\x1b\x1d": "ctrl+alt+]",
+	"\x1b\x1f": "ctrl+alt+-",
+	"\t": "tab",
+	"\r": "enter",
+	"\x1bOM": "enter",
+	"\x00": "ctrl+space",
+	" ": "space",
+	"\x7f": "backspace",
+	"\x1b[Z": "shift+tab",
+	"\x1b\x7f": "alt+backspace",
+	"\x1b\b": "alt+backspace",
+};
 
-/** Event types of the kitty keyboard protocol (flag 2). Legacy input is always "press". */
-export type KeyEventType = "press" | "repeat" | "release";
+/** Meanings without the kitty protocol; under kitty these bytes come from terminal key mappings instead. */
+const LEGACY_ONLY_IDS: Record<string, string> = {
+	"\n": "enter",
+	"\x1b\r": "alt+enter",
+	"\x1b ": "alt+space",
+	"\x1bB": "alt+left",
+	"\x1bF": "alt+right",
+};
 
-function mod<P extends string>(prefix: P): <K extends BaseKey>(key: K) => `${P}+${K}` {
-	return <K extends BaseKey>(key: K) => `${prefix}+${key}` as `${P}+${K}`;
-}
+const CURSOR_IDS: Record<string, string> = {
+	"\x1b[A": "up",
+	"\x1b[B": "down",
+	"\x1b[C": "right",
+	"\x1b[D": "left",
+	"\x1b[H": "home",
+	"\x1b[F": "end",
+	"\x1b[5~": "pageUp",
+	"\x1b[6~": "pageDown",
+};
 
-/** Typed key ids: `Key.enter`, `Key.ctrl("c")`, `Key.ctrlShift("p")`, … */
-export const Key = {
-	escape: "escape",
-	esc: "esc",
-	enter: "enter",
-	return: "return",
-	tab: "tab",
-	space: "space",
-	backspace: "backspace",
-	delete: "delete",
-	insert: "insert",
-	clear: "clear",
-	home: "home",
-	end: "end",
-	pageUp: "pageUp",
-	pageDown: "pageDown",
-	up: "up",
-	down: "down",
-	left: "left",
-	right: "right",
-	f1: "f1",
-	f2: "f2",
-	f3: "f3",
-	f4: "f4",
-	f5: "f5",
-	f6: "f6",
-	f7: "f7",
-	f8: "f8",
-	f9: "f9",
-	f10: "f10",
-	f11: "f11",
-	f12: "f12",
-	backtick: "`",
-	hyphen: "-",
-	equals: "=",
-	leftbracket: "[",
-	rightbracket: "]",
-	backslash: "\\",
-	semicolon: ";",
-	quote: "'",
-	comma: ",",
-	period: ".",
-	slash: "/",
-	exclamation: "!",
-	at: "@",
-	hash: "#",
-	dollar: "$",
-	percent: "%",
-	caret: "^",
-	ampersand: "&",
-	asterisk: "*",
-	leftparen: "(",
-	rightparen: ")",
-	underscore: "_",
-	plus: "+",
-	pipe: "|",
-	tilde: "~",
-	leftbrace: "{",
-	rightbrace: "}",
-	colon: ":",
-	lessthan: "<",
-	greaterthan: ">",
-	question: "?",
-	ctrl: mod("ctrl"),
-	shift: mod("shift"),
-	alt: mod("alt"),
-	super: mod("super"),
-	ctrlShift: mod("ctrl+shift"),
-	shiftCtrl: mod("shift+ctrl"),
-	ctrlAlt: mod("ctrl+alt"),
-	altCtrl: mod("alt+ctrl"),
-	shiftAlt: mod("shift+alt"),
-	altShift: mod("alt+shift"),
-	ctrlSuper: mod("ctrl+super"),
-	superCtrl: mod("super+ctrl"),
-	shiftSuper: mod("shift+super"),
-	superShift: mod("super+shift"),
-	altSuper: mod("alt+super"),
-	superAlt: mod("super+alt"),
-	ctrlShiftAlt: mod("ctrl+shift+alt"),
-	ctrlShiftSuper: mod("ctrl+shift+super"),
-} as const;
-
-let kittyActive = false;
-
-/** Record whether the terminal accepted the kitty keyboard protocol (set by the terminal layer). */
-export function setKittyProtocolActive(active: boolean): void {
-	kittyActive = active;
-}
-
-export function isKittyProtocolActive(): boolean {
-	return kittyActive;
-}
-
-const KEY_ALIASES: Record<string, string> = { esc: "escape", return: "enter" };
-
-/** Split a key id into its base key and modifiers ("ctrl++" is ctrl with the plus key). */
-function parseKeyId(keyId: string): (Modifiers & { key: string }) | undefined {
-	const id = keyId.trim();
-	if (id === "") return undefined;
-	const parts = id.endsWith("++") ? [...id.slice(0, -2).split("+"), "+"] : id.split("+");
-	const rawKey = parts.pop();
-	if (rawKey === undefined || rawKey === "") return undefined;
-	const mods: Modifiers = { ctrl: false, shift: false, alt: false, super: false };
-	for (const part of parts) {
-		const name = part.toLowerCase();
-		if (name === "ctrl" || name === "shift" || name === "alt" || name === "super") mods[name] = true;
-		else if (name === "meta" || name === "option") mods.alt = true;
-		else if (name === "cmd") mods.super = true;
-		else return undefined;
+function legacyKeyId(data: string, kitty: boolean): string | undefined {
+	const fixed = LEGACY_IDS[data] ?? FIXED_IDS[data];
+	if (fixed) return fixed;
+	if (data === "\x08") return isWindowsTerminal() ? "ctrl+backspace" : "backspace";
+	if (!kitty) {
+		const legacy = LEGACY_ONLY_IDS[data];
+		if (legacy) return legacy;
+		if (data.length === 2 && data[0] === "\x1b") {
+			const code = data.charCodeAt(1);
+			if (code >= 1 && code <= 26) return `ctrl+alt+${String.fromCharCode(code + 96)}`;
+			const ch = data[1] as string;
+			if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57) || SYMBOLS.has(ch)) return `alt+${ch}`;
+		}
 	}
-	let key = rawKey;
-	if (key.length === 1 && key >= "A" && key <= "Z") {
-		key = key.toLowerCase();
-		mods.shift = true;
-	} else if (key.length > 1) {
-		const lower = key.toLowerCase();
-		key = KEY_ALIASES[lower] ?? (lower === "pageup" ? "pageUp" : lower === "pagedown" ? "pageDown" : lower);
+	const cursor = CURSOR_IDS[data];
+	if (cursor) return cursor;
+	if (data.length === 1) {
+		const code = data.charCodeAt(0);
+		if (code >= 1 && code <= 26) return `ctrl+${String.fromCharCode(code + 96)}`;
+		if (code >= 32 && code <= 126) return data;
 	}
-	return { key, ...mods };
+	return undefined;
 }
 
-function sameKey(event: KeyEvent, wanted: Modifiers & { key: string }): boolean {
-	return (
-		event.key === wanted.key &&
-		event.ctrl === wanted.ctrl &&
-		event.shift === wanted.shift &&
-		event.alt === wanted.alt &&
-		event.super === wanted.super
-	);
-}
-
-/** Whether the raw input `data` is the key `keyId` (press, repeat or release alike). */
-export function matchesKey(data: string, keyId: KeyId): boolean {
-	const wanted = parseKeyId(keyId);
-	if (!wanted) return false;
-	return decodeKeySequence(data).some((event) => sameKey(event, wanted));
-}
-
-function formatKeyId(event: KeyEvent): string {
-	let id = "";
-	if (event.ctrl) id += "ctrl+";
-	if (event.shift) id += "shift+";
-	if (event.alt) id += "alt+";
-	if (event.super) id += "super+";
-	return id + event.key;
-}
-
-/** The key id of the raw input `data` (e.g. "ctrl+c", "shift+tab", "a"), or undefined if it is not one key. */
+/** The key id of raw input `data` ("ctrl+c", "shift+tab", "a", …), or undefined when it is not one known key. */
 export function parseKey(data: string): string | undefined {
-	const event = decodeKeySequence(data)[0];
-	return event ? formatKeyId(event) : undefined;
+	const reported = parseReportedKey(data);
+	if (reported) return keyIdOf(reported.code, reported.modifier, reported.base);
+	const other = parseModifyOtherKeys(data);
+	if (other) return keyIdOf(other.code, other.modifier);
+	const kitty = isKittyProtocolActive();
+	// Under kitty, ESC CR (kitty's mapping) and LF (Ghostty's) are how terminals send Shift+Enter.
+	if (kitty && (data === "\x1b\r" || data === "\n")) return "shift+enter";
+	return legacyKeyId(data, kitty);
 }
 
-/** Whether `data` is a kitty key-release event. */
+/** Pasted text arrives wrapped in bracketed-paste markers and is never a key event, whatever it contains. */
+const PASTE_START = "\x1b[200~";
+const EVENT_FINALS = ["u", "~", "A", "B", "C", "D", "H", "F"];
+
+function hasEventType(data: string, event: "2" | "3"): boolean {
+	if (data.includes(PASTE_START)) return false;
+	return EVENT_FINALS.some((final) => data.includes(`:${event}${final}`));
+}
+
+/** Whether `data` is a kitty key-release event (`…:3u`, `…:3~`, `…:3A`, …). */
 export function isKeyRelease(data: string): boolean {
-	return decodeKeySequence(data)[0]?.event === "release";
+	return hasEventType(data, "3");
 }
 
-/** Whether `data` is a kitty key-repeat event. */
+/** Whether `data` is a kitty key-repeat event (`…:2u`, `…:2~`, `…:2A`, …). */
 export function isKeyRepeat(data: string): boolean {
-	return decodeKeySequence(data)[0]?.event === "repeat";
+	return hasEventType(data, "2");
+}
+
+function codePointText(code: number): string | undefined {
+	if (!Number.isFinite(code) || code < 32) return undefined;
+	try {
+		return String.fromCodePoint(code);
+	} catch {
+		return undefined;
+	}
 }
 
 /**
- * The character a kitty `CSI … u` sequence types, when it is a plain or shifted printable key; undefined for
- * anything else (ctrl/alt combinations, functional keys, releases, legacy input).
+ * The character a kitty CSI u key event types: plain or shifted keys only (the shifted alternate key when shift
+ * is held and reported); undefined for ctrl/alt/super combinations, control keys and anything that is not CSI u.
  */
 export function decodeKittyPrintable(data: string): string | undefined {
-	const event = decodeKeySequence(data)[0];
-	if (!event?.kitty || event.event === "release" || event.ctrl || event.alt || event.super) return undefined;
-	return event.text;
+	if (!data.endsWith("u")) return undefined;
+	const key = parseReportedKey(data);
+	if (!key) return undefined;
+	if ((key.modifier & ~(MOD.shift | LOCK_BITS)) !== 0) return undefined;
+	const code = key.modifier & MOD.shift && key.shifted !== undefined ? key.shifted : key.code;
+	return codePointText(fromKeypad(code));
 }
 
-/** The text a key press types, for both legacy input (a printable character) and kitty sequences. */
+/**
+ * The text a key press types: a kitty or modifyOtherKeys printable key (plain or shifted; a shifted letter is
+ * uppercase even when the terminal does not report the shifted key), or legacy input made only of printable
+ * characters. Not part of pi-tui's exports; our Editor and Input use it.
+ */
 export function decodePrintableKey(data: string): string | undefined {
-	if (data.startsWith("\x1b")) return decodeKittyPrintable(data);
-	if (data.length === 0) return undefined;
+	const kitty = decodeKittyPrintable(data);
+	if (kitty === "\x7f") return undefined; // kitty's Backspace (CSI 127 u) types nothing
+	if (kitty !== undefined) {
+		// Without the alternate-keys flag a shifted letter comes as its lowercase code with shift held.
+		const key = parseReportedKey(data);
+		const shiftedLetter = key && key.modifier & MOD.shift && key.shifted === undefined && /^[a-z]$/.test(kitty);
+		return shiftedLetter ? kitty.toUpperCase() : kitty;
+	}
+	const other = parseModifyOtherKeys(data);
+	if (other) return (other.modifier & ~LOCK_BITS & ~MOD.shift) === 0 ? codePointText(other.code) : undefined;
+	if (data.length === 0 || data.startsWith("\x1b")) return undefined;
 	for (let i = 0; i < data.length; i++) {
 		const code = data.charCodeAt(i);
 		if (code < 0x20 || code === 0x7f) return undefined;

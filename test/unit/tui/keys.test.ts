@@ -1,5 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { decodeKittyPrintable, isKeyRelease, isKeyRepeat, Key, matchesKey, parseKey } from "../../../src/tui/index.ts";
+import {
+	decodeKittyPrintable,
+	decodePrintableKey,
+	isKeyRelease,
+	isKeyRepeat,
+	Key,
+	matchesKey,
+	parseKey,
+} from "../../../src/tui/index.ts";
 
 describe("legacy input", () => {
 	test("named keys", () => {
@@ -27,10 +35,12 @@ describe("legacy input", () => {
 	});
 	test("letters, uppercase as shift, ctrl and alt combinations", () => {
 		expect(parseKey("a")).toBe("a");
-		expect(parseKey("A")).toBe("shift+a");
+		expect(parseKey("A")).toBe("A"); // as pi-tui: a legacy uppercase letter is itself
 		expect(parseKey("\x03")).toBe("ctrl+c");
 		expect(parseKey("\x01")).toBe("ctrl+a");
-		expect(parseKey("\x1bb")).toBe("alt+b");
+		expect(parseKey("\x1bx")).toBe("alt+x");
+		expect(parseKey("\x1bb")).toBe("alt+left"); // readline word-left, as pi-tui
+		expect(matchesKey("\x1bb", "alt+b")).toBe(true);
 		expect(parseKey("\x1b\x7f")).toBe("alt+backspace");
 		expect(parseKey("\x1b\r")).toBe("alt+enter");
 		expect(parseKey("\x1b\x03")).toBe("ctrl+alt+c");
@@ -56,8 +66,9 @@ describe("legacy input", () => {
 		expect(matchesKey("q", "q")).toBe(true);
 		expect(matchesKey("\x1b[A", Key.up)).toBe(true);
 		expect(matchesKey("\x1b[1;5A", Key.up)).toBe(false);
-		expect(matchesKey("\x1b[1;6P", Key.ctrlShift("f1"))).toBe(true);
-		expect(matchesKey("\x1b[1;6P", Key.shiftCtrl("f1"))).toBe(true);
+		expect(matchesKey("\x1bOP", Key.f1)).toBe(true);
+		// as pi-tui: function keys match only unmodified
+		expect(matchesKey("\x1b[1;6P", Key.ctrlShift("f1"))).toBe(false);
 	});
 	test("legacy input is never a release or repeat", () => {
 		expect(isKeyRelease("a")).toBe(false);
@@ -71,7 +82,7 @@ describe("kitty keyboard protocol (CSI u)", () => {
 		expect(parseKey("\x1b[97u")).toBe("a");
 		expect(parseKey("\x1b[97;5u")).toBe("ctrl+a");
 		expect(parseKey("\x1b[99;5u")).toBe("ctrl+c");
-		expect(parseKey("\x1b[112;6u")).toBe("ctrl+shift+p");
+		expect(parseKey("\x1b[112;6u")).toBe("shift+ctrl+p");
 		expect(parseKey("\x1b[112;7u")).toBe("ctrl+alt+p");
 		expect(parseKey("\x1b[107;9u")).toBe("super+k");
 		expect(parseKey("\x1b[13u")).toBe("enter");
@@ -92,9 +103,10 @@ describe("kitty keyboard protocol (CSI u)", () => {
 		expect(matchesKey("\x1b[117;6u", "ctrl+u")).toBe(false);
 		expect(matchesKey("\x1b[99;5u", Key.ctrl("c"))).toBe(true);
 	});
-	test("shifted symbols match both the shifted key and the symbol", () => {
+	test("a shifted symbol is shift + its key; the typed text is the shifted character", () => {
 		expect(parseKey("\x1b[49:33;2u")).toBe("shift+1");
-		expect(matchesKey("\x1b[49:33;2u", "!")).toBe(true);
+		expect(matchesKey("\x1b[49:33;2u", "shift+1")).toBe(true);
+		expect(matchesKey("\x1b[49:33;2u", "!")).toBe(false);
 		expect(decodeKittyPrintable("\x1b[49:33;2u")).toBe("!");
 	});
 	test("press, repeat and release events", () => {
@@ -109,16 +121,32 @@ describe("kitty keyboard protocol (CSI u)", () => {
 	});
 	test("decodeKittyPrintable returns typed text for plain and shifted keys only", () => {
 		expect(decodeKittyPrintable("\x1b[97u")).toBe("a");
-		expect(decodeKittyPrintable("\x1b[97;2u")).toBe("A");
+		expect(decodeKittyPrintable("\x1b[97:65;2u")).toBe("A");
+		expect(decodePrintableKey("\x1b[97;2u")).toBe("A");
 		expect(decodeKittyPrintable("\x1b[32u")).toBe(" ");
 		expect(decodeKittyPrintable("\x1b[97;5u")).toBeUndefined();
 		expect(decodeKittyPrintable("\x1b[13u")).toBeUndefined();
-		expect(decodeKittyPrintable("\x1b[97;1:3u")).toBeUndefined();
+		expect(decodeKittyPrintable("\x1b[97;1:3u")).toBe("a"); // releases are filtered by the TUI, not here
 		expect(decodeKittyPrintable("a")).toBeUndefined();
-		expect(decodeKittyPrintable("\x1b[97;2;65u")).toBe("A");
+		expect(decodeKittyPrintable("\x1b[97;2;65u")).toBeUndefined(); // associated text is not read, as pi-tui
 	});
 	test("xterm modifyOtherKeys form", () => {
 		expect(parseKey("\x1b[27;5;97~")).toBe("ctrl+a");
 		expect(parseKey("\x1b[27;2;13~")).toBe("shift+enter");
+	});
+});
+
+describe("decodePrintableKey (ours, for Editor and Input)", () => {
+	test("legacy text, kitty and modifyOtherKeys printables; control keys type nothing", () => {
+		expect(decodePrintableKey("héllo")).toBe("héllo");
+		expect(decodePrintableKey("\x1b[97u")).toBe("a");
+		expect(decodePrintableKey("\x1b[49:33;2u")).toBe("!");
+		expect(decodePrintableKey("\x1b[27;2;65~")).toBe("A");
+		expect(decodePrintableKey("\x1b[27;5;97~")).toBeUndefined();
+		expect(decodePrintableKey("\x1b[127u")).toBeUndefined();
+		expect(decodePrintableKey("\x1b[13u")).toBeUndefined();
+		expect(decodePrintableKey("\x7f")).toBeUndefined();
+		expect(decodePrintableKey("\x1bx")).toBeUndefined();
+		expect(decodePrintableKey("")).toBeUndefined();
 	});
 });
