@@ -23,6 +23,7 @@ export { CustomEditor, type CustomEditorOptions, type KeybindingMatcher } from "
 export { Editor, type EditorOptions, type EditorTheme } from "./editor.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
 export { Input, type InputOptions } from "./input.ts";
+export { formatKeyText, keyText } from "./key-hints.ts";
 export {
 	getKeybindings,
 	type Keybinding,

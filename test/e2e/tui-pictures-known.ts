@@ -29,4 +29,22 @@ export const KNOWN_DIFFERENCES: Record<string, KnownPictureDifference> = {
 			"the header prints VERSION from pi-coding-agent: pi shows 'v0.87.1', ours the binary's own version " +
 			"('v0.1.0'); VERSION is ours by design (PI_COMPAT_VERSION carries 0.87.1), so this stays",
 	},
+	qna: {
+		owner: "editor",
+		reason:
+			"Loader renders its spinner line alone; pi-tui's Loader draws a blank row above it, so everything inside " +
+			"BorderedLoader sits one row higher (row 2 of qna/loader: pi '', ours ' ⠋ Extracting questions using…')",
+	},
+	handoff: {
+		owner: "editor",
+		reason:
+			"Loader has no blank row above the spinner as pi-tui's Loader does (row 2 of handoff/loader: pi '', " +
+			"ours ' ⠋ Generating handoff prompt...')",
+	},
+	summarize: {
+		owner: "markdown",
+		reason:
+			"Markdown draws unordered list items with '• ' where pi-tui keeps the source bullet '- ' " +
+			"(row 10 of summarize/summary at 80 columns: pi ' - Driver loads…', ours ' • Driver loads…')",
+	},
 };

@@ -123,6 +123,26 @@ async function runStep(
 			}
 			return;
 		}
+		case "entry-render": {
+			const entry = [...rec.appendedEntries].reverse().find((e) => e.customType === step.customType);
+			if (!entry) throw new Error(`no entry of type ${step.customType}`);
+			const renderer = rec.entryRenderers.get(step.customType);
+			if (!renderer) throw new Error(`no entry renderer for ${step.customType}`);
+			const theme = (ctx.ui as { theme: unknown }).theme;
+			const sessionEntry = {
+				type: "custom",
+				id: "e1",
+				parentId: "m2",
+				timestamp: "2025-01-15T12:00:02.000Z",
+				customType: entry.customType,
+				data: entry.data,
+			};
+			const component = renderer(sessionEntry, { expanded: step.expanded ?? false }, theme) as
+				| DrawableComponent
+				| undefined;
+			out[`${prefix}/${step.label}`] = component ? drawAt(component, widths, rec) : {};
+			return;
+		}
 		case "message-render": {
 			const message =
 				step.message ?? [...rec.sentMessages].reverse().find((sent) => sent.customType === step.customType);

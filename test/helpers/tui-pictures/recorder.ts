@@ -42,6 +42,8 @@ export interface Recording {
 	commands: Map<string, { handler: Handler }>;
 	tools: Map<string, ToolLike>;
 	messageRenderers: Map<string, Handler>;
+	entryRenderers: Map<string, Handler>;
+	appendedEntries: Array<{ customType: string; data: unknown }>;
 	handlers: Map<string, Handler[]>;
 	sentMessages: Array<Record<string, unknown>>;
 	notifications: string[];
@@ -103,6 +105,38 @@ const BRANCH = [
 	},
 ];
 
+/** What `ctx.modelRegistry.complete` answers: a short Markdown summary. */
+const COMPLETION = {
+	role: "assistant",
+	content: [
+		{
+			type: "text",
+			text: [
+				"## Goal",
+				"Make the **picture tests** pass at every width.",
+				"",
+				"## Progress",
+				"- Driver loads each example with a recording API",
+				"- Screens compared through `@xterm/headless`",
+				"",
+				"## Next steps",
+				"1. Fix the remaining *border* differences",
+				"2. Shrink the known-differences table",
+				"",
+				"```ts",
+				"const widths = [40, 80, 120];",
+				"```",
+			].join("\n"),
+		},
+	],
+	api: "anthropic-messages",
+	provider: "anthropic",
+	model: "claude-sonnet-4-5",
+	usage: { input: 10, output: 20, cacheRead: 0, cacheWrite: 0, totalTokens: 30, cost: { total: 0 } },
+	stopReason: "stop",
+	timestamp: 1736942402000,
+};
+
 const TOOLS = ["read", "bash", "edit", "write", "grep", "find", "ls"].map((name) => ({
 	name,
 	description: `${name} tool`,
@@ -114,6 +148,8 @@ export function createRecording(host: PictureHost, cwd: string): Recording {
 		commands: new Map(),
 		tools: new Map(),
 		messageRenderers: new Map(),
+		entryRenderers: new Map(),
+		appendedEntries: [],
 		handlers: new Map(),
 		sentMessages: [],
 		notifications: [],
@@ -243,9 +279,19 @@ export function createRecording(host: PictureHost, cwd: string): Recording {
 		mode: "tui",
 		hasUI: true,
 		cwd,
-		ui,
+		ui: acceptingRest(ui),
 		model: MODEL,
-		modelRegistry: { find: () => undefined, getAvailable: () => [MODEL], getAll: () => [MODEL] },
+		modelRegistry: {
+			find: (provider: string, id: string) => ({ ...MODEL, provider, id, name: id }),
+			getAvailable: () => [MODEL],
+			getAll: () => [MODEL],
+			hasConfiguredAuth: () => true,
+			// The answer arrives on the next clock tick, so a loader shown meanwhile can be drawn.
+			complete: () =>
+				new Promise((resolve) => {
+					setTimeout(() => resolve(COMPLETION), 1000);
+				}),
+		},
 		sessionManager: {
 			getEntries: () => BRANCH,
 			getBranch: () => BRANCH,
@@ -275,6 +321,12 @@ export function createRecording(host: PictureHost, cwd: string): Recording {
 		registerMessageRenderer(customType: string, renderer: Handler) {
 			rec.messageRenderers.set(customType, renderer);
 		},
+		registerEntryRenderer(customType: string, renderer: Handler) {
+			rec.entryRenderers.set(customType, renderer);
+		},
+		appendEntry(customType: string, data: unknown) {
+			rec.appendedEntries.push({ customType, data });
+		},
 		on(event: string, handler: Handler) {
 			const list = rec.handlers.get(event) ?? [];
 			list.push(handler);
@@ -297,13 +349,19 @@ export function createRecording(host: PictureHost, cwd: string): Recording {
 		exec: async () => ({ stdout: "", stderr: "", code: 0, killed: false }),
 		events: { on: () => () => {}, emit() {} },
 	};
-	// Everything else an extension may call at load time (registerFlag, registerShortcut, appendEntry, …) is
-	// accepted and ignored: it draws nothing.
-	rec.api = new Proxy(api, {
-		get(target, key) {
-			if (typeof key === "string" && !(key in target)) return () => undefined;
-			return target[key as string];
+	rec.api = acceptingRest(api);
+	return rec;
+}
+
+/**
+ * `target` with every other method an extension may call (registerFlag, registerShortcut, setWorkingVisible, …)
+ * accepted and ignored: those draw nothing.
+ */
+function acceptingRest<T extends object>(target: T): T {
+	return new Proxy(target, {
+		get(object, key) {
+			if (typeof key === "string" && !(key in object)) return () => undefined;
+			return (object as Record<string | symbol, unknown>)[key];
 		},
 	});
-	return rec;
 }

@@ -20,6 +20,7 @@ export type PictureStep =
 			expanded?: boolean;
 			isError?: boolean;
 	  }
+	| { type: "entry-render"; label: string; customType: string; expanded?: boolean }
 	| {
 			type: "message-render";
 			label: string;
@@ -375,6 +376,85 @@ export const SCENARIOS: PictureScenario[] = [
 				args: { path: "notes/todo.md", content: "# Todo\n\n- one\n- two\n" },
 				result: { content: [text("Successfully wrote 22 bytes to notes/todo.md")], details: undefined },
 			},
+		],
+	},
+	{
+		extension: "qna",
+		steps: [
+			{ type: "command", name: "qna" },
+			{ type: "draw", label: "loader" },
+			{ type: "tick", count: 1 },
+			{ type: "draw", label: "done" },
+		],
+	},
+	{
+		extension: "handoff",
+		steps: [
+			{ type: "command", name: "handoff", args: "finish the picture tests" },
+			{ type: "draw", label: "loader" },
+			{ type: "keys", keys: [KEY.escape] },
+			{ type: "draw", label: "cancelled" },
+		],
+	},
+	{
+		extension: "summarize",
+		steps: [
+			{ type: "command", name: "summarize" },
+			{ type: "tick", count: 1 },
+			{ type: "draw", label: "summary" },
+		],
+	},
+	{
+		extension: "border-status-editor",
+		steps: [
+			SESSION_START,
+			{ type: "keys", keys: [..."status in the border"] },
+			{ type: "draw", label: "idle" },
+			{ type: "event", name: "agent_start" },
+			{ type: "tick", count: 2 },
+			{ type: "draw", label: "working" },
+		],
+	},
+	{
+		extension: "entry-renderer",
+		steps: [
+			{ type: "command", name: "status-card", args: "Nightly build is green" },
+			{ type: "entry-render", label: "card", customType: "status-card" },
+		],
+	},
+	{
+		extension: "truncated-tool",
+		steps: [
+			{
+				type: "tool-render",
+				tool: "rg",
+				label: "matches",
+				args: { pattern: "drawPictures", path: "test", glob: "*.ts" },
+				result: {
+					content: [text("test/a.ts:1:drawPictures()\ntest/b.ts:9:drawPictures(host)")],
+					details: { pattern: "drawPictures", matchCount: 2, truncation: { truncated: true } },
+				},
+				expanded: true,
+			},
+		],
+	},
+	{
+		extension: "minimal-mode",
+		steps: [
+			{ type: "tool-render", tool: "read", label: "read", args: { path: "src/tui/index.ts", offset: 5, limit: 10 } },
+			{
+				type: "tool-render",
+				tool: "bash",
+				label: "bash",
+				args: { command: "ls -la", timeout: 30 },
+				result: { content: [text("total 0\ndrwxr-xr-x  2 pi pi 40 .")] },
+				expanded: true,
+			},
+			{ type: "tool-render", tool: "write", label: "write", args: { path: "a/b.txt", content: "one\ntwo" } },
+			{ type: "tool-render", tool: "edit", label: "edit", args: { path: "a/b.txt", edits: [] } },
+			{ type: "tool-render", tool: "find", label: "find", args: { pattern: "*.ts", path: "src", limit: 5 } },
+			{ type: "tool-render", tool: "grep", label: "grep", args: { pattern: "TODO", glob: "*.ts", limit: 3 } },
+			{ type: "tool-render", tool: "ls", label: "ls", args: { path: "src", limit: 20 } },
 		],
 	},
 ];
