@@ -33,7 +33,7 @@ describe("BorderedLoader", () => {
 		expect(rows.at(-2)).toBe("");
 		expect(rows.at(-3)).toBe(" escape/ctrl+c cancel");
 		expect(rows.at(-4)).toBe("");
-		expect(lines.join("\n")).toContain("<dim>escape/ctrl+c</dim><muted> cancel</muted>");
+		expect(loader.render(80).join("\n")).toContain("<dim>escape/ctrl+c</dim><muted> cancel</muted>");
 		loader.dispose();
 	});
 	test("without cancelling: no hint, still a blank row above the bottom border", () => {
