@@ -104,6 +104,64 @@ const QUESTION = {
 	],
 };
 
+const SUBAGENT_USAGE = {
+	input: 1200,
+	output: 340,
+	cacheRead: 800,
+	cacheWrite: 0,
+	cost: 0.0123,
+	contextTokens: 2340,
+	turns: 2,
+};
+
+function subagentRun(agent: string, task: string, answer: string) {
+	return {
+		agent,
+		agentSource: "user",
+		task,
+		exitCode: 0,
+		messages: [
+			{
+				role: "assistant",
+				content: [
+					{ type: "text", text: "Looking around." },
+					{ type: "toolCall", id: "t1", name: "grep", arguments: { pattern: "drawPictures", path: "test" } },
+					{ type: "toolCall", id: "t2", name: "read", arguments: { path: "test/helpers/tui-pictures/driver.ts" } },
+				],
+			},
+			{ role: "assistant", content: [{ type: "text", text: answer }] },
+		],
+		stderr: "",
+		usage: SUBAGENT_USAGE,
+		model: "claude-haiku-4-5",
+		stopReason: "stop",
+	};
+}
+
+const SUBAGENT_SINGLE_ARGS = { agent: "scout", task: "Find where the pictures are drawn and who calls it" };
+const SUBAGENT_ANSWER = "## Found\n\n- `driver.ts` draws every scenario\n- `sides.ts` runs both sides\n\nAll **good**.";
+const SUBAGENT_SINGLE = {
+	content: [text(SUBAGENT_ANSWER)],
+	details: {
+		mode: "single",
+		agentScope: "user",
+		projectAgentsDir: null,
+		results: [subagentRun("scout", SUBAGENT_SINGLE_ARGS.task, SUBAGENT_ANSWER)],
+	},
+};
+const SUBAGENT_PARALLEL = {
+	content: [text("2/2 succeeded")],
+	details: {
+		mode: "parallel",
+		agentScope: "user",
+		projectAgentsDir: null,
+		results: [
+			subagentRun("scout", SUBAGENT_SINGLE_ARGS.task, SUBAGENT_ANSWER),
+			subagentRun("planner", "Plan the fix", "1. Change the border\n2. Run the tests"),
+		],
+	},
+};
+
 export const SCENARIOS: PictureScenario[] = [
 	{
 		extension: "overlay-test",
@@ -455,6 +513,29 @@ export const SCENARIOS: PictureScenario[] = [
 			{ type: "tool-render", tool: "find", label: "find", args: { pattern: "*.ts", path: "src", limit: 5 } },
 			{ type: "tool-render", tool: "grep", label: "grep", args: { pattern: "TODO", glob: "*.ts", limit: 3 } },
 			{ type: "tool-render", tool: "ls", label: "ls", args: { path: "src", limit: 20 } },
+		],
+	},
+	{
+		extension: "subagent/index",
+		name: "subagent",
+		steps: [
+			{ type: "tool-render", tool: "subagent", label: "single", args: SUBAGENT_SINGLE_ARGS, result: SUBAGENT_SINGLE },
+			{
+				type: "tool-render",
+				tool: "subagent",
+				label: "single-expanded",
+				args: SUBAGENT_SINGLE_ARGS,
+				result: SUBAGENT_SINGLE,
+				expanded: true,
+			},
+			{
+				type: "tool-render",
+				tool: "subagent",
+				label: "parallel-expanded",
+				args: { tasks: [SUBAGENT_SINGLE_ARGS, { agent: "planner", task: "Plan the fix" }] },
+				result: SUBAGENT_PARALLEL,
+				expanded: true,
+			},
 		],
 	},
 ];
