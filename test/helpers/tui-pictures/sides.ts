@@ -73,7 +73,19 @@ export function piPictures(pi: RunnablePi, world: PictureWorld, examplesDir: str
 }
 
 export async function ourPictures(world: PictureWorld, examplesDir: string): Promise<Pictures> {
+	const saved = Object.fromEntries(Object.keys(world.env).map((key) => [key, process.env[key]]));
 	Object.assign(process.env, world.env);
+	try {
+		return await drawOurs(world, examplesDir);
+	} finally {
+		for (const [key, value] of Object.entries(saved)) {
+			if (value === undefined) delete process.env[key];
+			else process.env[key] = value;
+		}
+	}
+}
+
+async function drawOurs(world: PictureWorld, examplesDir: string): Promise<Pictures> {
 	const [{ loadVirtualModules }, { createModuleLoader }, sdk, resources, tui] = await Promise.all([
 		import("../../../src/sdk/virtual-modules.ts"),
 		import("../../../src/extensions/index.ts"),
