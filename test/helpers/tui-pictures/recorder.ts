@@ -192,7 +192,8 @@ export function createRecording(host: PictureHost, cwd: string): Recording {
 			rows: 24,
 			write() {},
 		},
-		showOverlay(component: DrawableComponent) {
+		showOverlay(component: DrawableComponent, options?: { nonCapturing?: boolean }) {
+			if (!options?.nonCapturing) focus(component);
 			const entry = { kind: "overlay", component, closed: false };
 			rec.live.push(entry);
 			return overlayHandle(entry);
@@ -221,6 +222,7 @@ export function createRecording(host: PictureHost, cwd: string): Recording {
 				resolve(value);
 			};
 			entry.component = (await factory(rec.tui, host.theme, host.keybindings, done)) as DrawableComponent;
+			focus(entry.component);
 			rec.live.push(entry);
 			options?.onHandle?.(overlayHandle(entry));
 			return result;
@@ -253,13 +255,9 @@ export function createRecording(host: PictureHost, cwd: string): Recording {
 				: undefined;
 		},
 		setEditorComponent(factory?: Handler) {
-			rec.editor = factory
-				? {
-						kind: "editor",
-						component: factory(rec.tui, host.editorTheme(), host.keybindings) as DrawableComponent,
-						closed: false,
-					}
-				: undefined;
+			const component = factory?.(rec.tui, host.editorTheme(), host.keybindings) as DrawableComponent | undefined;
+			if (component) focus(component);
+			rec.editor = component ? { kind: "editor", component, closed: false } : undefined;
 		},
 		setStatus() {},
 		setWorkingMessage() {},
@@ -351,6 +349,13 @@ export function createRecording(host: PictureHost, cwd: string): Recording {
 	};
 	rec.api = acceptingRest(api);
 	return rec;
+}
+
+/** As the TUI does when it gives a Focusable component the focus: it then draws its cursor. */
+function focus(component: DrawableComponent): void {
+	if (component && typeof component === "object" && "focused" in component) {
+		(component as { focused: boolean }).focused = true;
+	}
 }
 
 /**
