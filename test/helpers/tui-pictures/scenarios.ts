@@ -3,6 +3,8 @@
  * components, the keys typed into them, the timer ticks, and sample tool calls/results/messages for its renderers.
  * Plain data, read by both sides of the picture comparison. Erasable TypeScript only (Node strips the types).
  */
+import { RENDERER_SCENARIOS } from "./renderer-scenarios.ts";
+import { KEY, QUESTION, QUESTIONNAIRE, text } from "./samples.ts";
 
 export type PictureStep =
 	| { type: "event"; name: string; event?: Record<string, unknown> }
@@ -37,20 +39,7 @@ export interface PictureScenario {
 	steps: PictureStep[];
 }
 
-export const KEY = {
-	up: "\x1b[A",
-	down: "\x1b[B",
-	right: "\x1b[C",
-	left: "\x1b[D",
-	enter: "\r",
-	tab: "\t",
-	escape: "\x1b",
-	space: " ",
-} as const;
-
 const SESSION_START: PictureStep = { type: "event", name: "session_start", event: { reason: "startup" } };
-
-const text = (value: string) => ({ type: "text", text: value });
 
 /**
  * The overlay-qa-tests commands, each opened alone and drawn before and after a few ticks and keys.
@@ -70,97 +59,6 @@ const QA_COMMANDS = [
 	"overlay-focus",
 	"overlay-streaming",
 ];
-
-const QUESTIONNAIRE = {
-	questions: [
-		{
-			id: "lang",
-			label: "Language",
-			prompt: "Which language should the new service use?",
-			options: [
-				{ value: "ts", label: "TypeScript", description: "Same as the rest of the monorepo" },
-				{ value: "go", label: "Go", description: "Small static binaries" },
-			],
-		},
-		{
-			id: "db",
-			label: "Database",
-			prompt: "Where should it store its data?",
-			options: [
-				{ value: "pg", label: "Postgres" },
-				{ value: "sqlite", label: "SQLite", description: "One file next to the binary" },
-			],
-			allowOther: false,
-		},
-	],
-};
-
-const QUESTION = {
-	question: "Which test runner should the project use for its end-to-end suite?",
-	options: [
-		{ label: "bun test", description: "Already used for unit tests" },
-		{ label: "vitest" },
-		{ label: "node:test", description: "No dependency at all" },
-	],
-};
-
-const SUBAGENT_USAGE = {
-	input: 1200,
-	output: 340,
-	cacheRead: 800,
-	cacheWrite: 0,
-	cost: 0.0123,
-	contextTokens: 2340,
-	turns: 2,
-};
-
-function subagentRun(agent: string, task: string, answer: string) {
-	return {
-		agent,
-		agentSource: "user",
-		task,
-		exitCode: 0,
-		messages: [
-			{
-				role: "assistant",
-				content: [
-					{ type: "text", text: "Looking around." },
-					{ type: "toolCall", id: "t1", name: "grep", arguments: { pattern: "drawPictures", path: "test" } },
-					{ type: "toolCall", id: "t2", name: "read", arguments: { path: "test/helpers/tui-pictures/driver.ts" } },
-				],
-			},
-			{ role: "assistant", content: [{ type: "text", text: answer }] },
-		],
-		stderr: "",
-		usage: SUBAGENT_USAGE,
-		model: "claude-haiku-4-5",
-		stopReason: "stop",
-	};
-}
-
-const SUBAGENT_SINGLE_ARGS = { agent: "scout", task: "Find where the pictures are drawn and who calls it" };
-const SUBAGENT_ANSWER = "## Found\n\n- `driver.ts` draws every scenario\n- `sides.ts` runs both sides\n\nAll **good**.";
-const SUBAGENT_SINGLE = {
-	content: [text(SUBAGENT_ANSWER)],
-	details: {
-		mode: "single",
-		agentScope: "user",
-		projectAgentsDir: null,
-		results: [subagentRun("scout", SUBAGENT_SINGLE_ARGS.task, SUBAGENT_ANSWER)],
-	},
-};
-const SUBAGENT_PARALLEL = {
-	content: [text("2/2 succeeded")],
-	details: {
-		mode: "parallel",
-		agentScope: "user",
-		projectAgentsDir: null,
-		results: [
-			subagentRun("scout", SUBAGENT_SINGLE_ARGS.task, SUBAGENT_ANSWER),
-			subagentRun("planner", "Plan the fix", "1. Change the border\n2. Run the tests"),
-		],
-	},
-};
 
 export const SCENARIOS: PictureScenario[] = [
 	{
@@ -399,44 +297,6 @@ export const SCENARIOS: PictureScenario[] = [
 		],
 	},
 	{
-		extension: "built-in-tool-renderer",
-		steps: [
-			{
-				type: "tool-render",
-				tool: "read",
-				label: "read",
-				args: { path: "src/main.ts", offset: 10, limit: 20 },
-				result: { content: [text("line one\nline two\nline three")], details: undefined },
-				expanded: true,
-			},
-			{
-				type: "tool-render",
-				tool: "bash",
-				label: "bash",
-				args: { command: "npm test -- --reporter=dot", timeout: 60 },
-				result: { content: [text("....\n4 passing\n\nExit code: 1")], details: undefined },
-			},
-			{
-				type: "tool-render",
-				tool: "edit",
-				label: "edit",
-				args: { path: "src/util/strings.ts", edits: [{ oldText: "a", newText: "b" }] },
-				result: {
-					content: [text("Successfully replaced 1 block(s) in src/util/strings.ts.")],
-					details: { diff: "-1 const a = 1;\n+1 const a = 2;\n 2 export { a };", firstChangedLine: 1 },
-				},
-				expanded: true,
-			},
-			{
-				type: "tool-render",
-				tool: "write",
-				label: "write",
-				args: { path: "notes/todo.md", content: "# Todo\n\n- one\n- two\n" },
-				result: { content: [text("Successfully wrote 22 bytes to notes/todo.md")], details: undefined },
-			},
-		],
-	},
-	{
 		extension: "qna",
 		steps: [
 			{ type: "command", name: "qna" },
@@ -480,62 +340,5 @@ export const SCENARIOS: PictureScenario[] = [
 			{ type: "entry-render", label: "card", customType: "status-card" },
 		],
 	},
-	{
-		extension: "truncated-tool",
-		steps: [
-			{
-				type: "tool-render",
-				tool: "rg",
-				label: "matches",
-				args: { pattern: "drawPictures", path: "test", glob: "*.ts" },
-				result: {
-					content: [text("test/a.ts:1:drawPictures()\ntest/b.ts:9:drawPictures(host)")],
-					details: { pattern: "drawPictures", matchCount: 2, truncation: { truncated: true } },
-				},
-				expanded: true,
-			},
-		],
-	},
-	{
-		extension: "minimal-mode",
-		steps: [
-			{ type: "tool-render", tool: "read", label: "read", args: { path: "src/tui/index.ts", offset: 5, limit: 10 } },
-			{
-				type: "tool-render",
-				tool: "bash",
-				label: "bash",
-				args: { command: "ls -la", timeout: 30 },
-				result: { content: [text("total 0\ndrwxr-xr-x  2 pi pi 40 .")] },
-				expanded: true,
-			},
-			{ type: "tool-render", tool: "write", label: "write", args: { path: "a/b.txt", content: "one\ntwo" } },
-			{ type: "tool-render", tool: "edit", label: "edit", args: { path: "a/b.txt", edits: [] } },
-			{ type: "tool-render", tool: "find", label: "find", args: { pattern: "*.ts", path: "src", limit: 5 } },
-			{ type: "tool-render", tool: "grep", label: "grep", args: { pattern: "TODO", glob: "*.ts", limit: 3 } },
-			{ type: "tool-render", tool: "ls", label: "ls", args: { path: "src", limit: 20 } },
-		],
-	},
-	{
-		extension: "subagent/index",
-		name: "subagent",
-		steps: [
-			{ type: "tool-render", tool: "subagent", label: "single", args: SUBAGENT_SINGLE_ARGS, result: SUBAGENT_SINGLE },
-			{
-				type: "tool-render",
-				tool: "subagent",
-				label: "single-expanded",
-				args: SUBAGENT_SINGLE_ARGS,
-				result: SUBAGENT_SINGLE,
-				expanded: true,
-			},
-			{
-				type: "tool-render",
-				tool: "subagent",
-				label: "parallel-expanded",
-				args: { tasks: [SUBAGENT_SINGLE_ARGS, { agent: "planner", task: "Plan the fix" }] },
-				result: SUBAGENT_PARALLEL,
-				expanded: true,
-			},
-		],
-	},
+	...RENDERER_SCENARIOS,
 ];
