@@ -205,7 +205,6 @@ export {
 export {
 	BorderedLoader,
 	CustomEditor,
-	DynamicBorder,
 	truncateToVisualLines,
 	type VisualTruncateResult,
 } from "../tui/index.ts";
@@ -222,6 +221,7 @@ export {
 	runPrintMode,
 } from "./session-api.ts";
 export {
+	DynamicBorder,
 	getEditorTheme,
 	getLanguageFromPath,
 	getMarkdownTheme,

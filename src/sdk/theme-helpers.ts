@@ -6,9 +6,11 @@
 import chalkInstance from "chalk";
 import { currentTheme, initTheme as initRunTheme, useChalk } from "../resources/index.ts";
 import {
+	DynamicBorder as BorderRule,
 	type EditorTheme,
-	getKeybindings,
+	formatKeyText,
 	type Keybinding,
+	keyText,
 	type MarkdownTheme,
 	type SelectListTheme,
 	type SettingsListTheme,
@@ -165,24 +167,6 @@ export function getSettingsListTheme(): SettingsListTheme {
 	};
 }
 
-/** A key id as people read it: `ctrl+shift+p`, `alt` shown as `option` on macOS, alternatives joined by `/`. */
-export function formatKeyText(key: string, options: { capitalize?: boolean } = {}): string {
-	const part = (name: string) => {
-		const shown = process.platform === "darwin" && name.toLowerCase() === "alt" ? "option" : name;
-		return options.capitalize ? shown.charAt(0).toUpperCase() + shown.slice(1) : shown;
-	};
-	return key
-		.split("/")
-		.map((alternative) => alternative.split("+").map(part).join("+"))
-		.join("/");
-}
-
-/** The keys bound to a keybinding, as text (`ctrl+c/escape`); "" when none is bound. */
-export function keyText(keybinding: Keybinding): string {
-	const keys = getKeybindings().getKeys(keybinding);
-	return keys.length === 0 ? "" : formatKeyText(keys.join("/"));
-}
-
 /** "<keys> <description>" in the theme's hint colours (keys dim, description muted). */
 export function keyHint(keybinding: Keybinding, description: string): string {
 	return currentTheme().fg("dim", keyText(keybinding)) + currentTheme().fg("muted", ` ${description}`);
@@ -191,4 +175,13 @@ export function keyHint(keybinding: Keybinding, description: string): string {
 /** Like `keyHint` for a key written out (`"ctrl+o"`) instead of a keybinding name. */
 export function rawKeyHint(key: string, description: string): string {
 	return currentTheme().fg("dim", formatKeyText(key)) + currentTheme().fg("muted", ` ${description}`);
+}
+
+export { keyText };
+
+/** pi-coding-agent's DynamicBorder: without a colour, the rule is drawn in the run theme's `border` colour. */
+export class DynamicBorder extends BorderRule {
+	constructor(color: (text: string) => string = (text) => currentTheme().fg("border", text)) {
+		super(color);
+	}
 }

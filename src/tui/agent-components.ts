@@ -4,6 +4,7 @@
  */
 import { Container, Spacer, Text } from "./basic.ts";
 import type { EditorTheme } from "./editor.ts";
+import { keyText } from "./key-hints.ts";
 import { CancellableLoader, Loader } from "./loader.ts";
 import type { MarkdownTheme } from "./markdown.ts";
 import type { SelectListTheme } from "./select-list.ts";
@@ -74,7 +75,7 @@ export function getEditorTheme(): EditorTheme {
 	return { borderColor: style.border, selectList: getSelectListTheme() };
 }
 
-/** A full-width horizontal rule, coloured by `color`. */
+/** A horizontal rule as wide as the space it is given (at least one column), coloured by `color`. */
 export class DynamicBorder implements Component {
 	constructor(private readonly color: Style = (text) => text) {}
 
@@ -83,7 +84,7 @@ export class DynamicBorder implements Component {
 	}
 
 	render(width: number): string[] {
-		return [this.color("─".repeat(Math.max(0, width)))];
+		return [this.color("─".repeat(Math.max(1, width)))];
 	}
 }
 
@@ -97,7 +98,10 @@ function colorOf(theme: unknown, name: string): Style {
 	return typeof fg === "function" ? (text) => fg.call(theme, name, text) : (text) => text;
 }
 
-/** A spinner with a message between two borders; Escape cancels it unless `cancellable` is false. */
+/**
+ * A spinner with a message between two borders (the theme's `border` colour), with a blank row above the bottom
+ * border. Escape (the `tui.select.cancel` keys) cancels it, and a hint says so, unless `cancellable` is false.
+ */
 export class BorderedLoader extends Container {
 	private readonly loader: Loader;
 	private readonly cancellable: boolean;
@@ -108,16 +112,19 @@ export class BorderedLoader extends Container {
 		this.cancellable = options.cancellable ?? true;
 		const accent = colorOf(theme, "accent");
 		const muted = colorOf(theme, "muted");
+		const border = colorOf(theme, "border");
 		this.loader = this.cancellable
 			? new CancellableLoader(tui, accent, muted, message)
 			: new Loader(tui, accent, muted, message);
-		this.addChild(new DynamicBorder(accent));
+		this.addChild(new DynamicBorder(border));
 		this.addChild(this.loader);
 		if (this.cancellable) {
 			this.addChild(new Spacer(1));
-			this.addChild(new Text(colorOf(theme, "dim")("esc cancel"), 1, 0));
+			const hint = colorOf(theme, "dim")(keyText("tui.select.cancel")) + muted(" cancel");
+			this.addChild(new Text(hint, 1, 0));
 		}
-		this.addChild(new DynamicBorder(accent));
+		this.addChild(new Spacer(1));
+		this.addChild(new DynamicBorder(border));
 	}
 
 	/** Aborted when the user cancels (never, for a non-cancellable loader). */
@@ -135,6 +142,8 @@ export class BorderedLoader extends Container {
 
 	/** Stop the spinner. */
 	dispose(): void {
-		this.loader.stop();
+		const loader = this.loader as Loader & { dispose?: () => void };
+		if (typeof loader.dispose === "function") loader.dispose();
+		else loader.stop();
 	}
 }

@@ -34,6 +34,7 @@ export {
 	type ImageDimensions,
 } from "./image-dimensions.ts";
 export { Input, type InputOptions } from "./input.ts";
+export { formatKeyText, keyText } from "./key-hints.ts";
 export {
 	getKeybindings,
 	type Keybinding,
