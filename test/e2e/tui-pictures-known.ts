@@ -41,16 +41,4 @@ export const KNOWN_DIFFERENCES: Record<string, KnownPictureDifference> = {
 			"Loader has no blank row above the spinner as pi-tui's Loader does (row 2 of handoff/loader: pi '', " +
 			"ours ' ⠋ Generating handoff prompt...')",
 	},
-	summarize: {
-		owner: "markdown",
-		reason:
-			"Markdown draws unordered list items with '• ' where pi-tui keeps the source bullet '- ' " +
-			"(row 10 of summarize/summary at 80 columns: pi ' - Driver loads…', ours ' • Driver loads…')",
-	},
-	"subagent/index": {
-		owner: "markdown",
-		reason:
-			"the agent's Markdown answer lists items with '• ' where pi-tui keeps '- ' " +
-			"(row 10 of subagent/parallel-expanded/result at 80 columns: pi '- driver.ts draws every scenario', ours '• driver.ts …')",
-	},
 };
