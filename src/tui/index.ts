@@ -49,6 +49,9 @@ export {
 } from "./keys.ts";
 export { CancellableLoader, Loader, type LoaderIndicatorOptions } from "./loader.ts";
 export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./markdown.ts";
+export { compositeTuiLine, isViewportTUI, VIEWPORT_TUI, type ViewportTUI } from "./render/composite.ts";
+export { type MainScreenRenderState, TuiMainScreen } from "./render/main-screen.ts";
+export { TuiBase } from "./render/tui-base.ts";
 export {
 	type SelectItem,
 	SelectList,
