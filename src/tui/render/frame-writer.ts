@@ -20,54 +20,40 @@ function byteLength(text: string): number {
 }
 
 export class FrameWriter {
-	private parts: string[] = [];
-	private units = 0;
+	private buffer = "";
 
 	constructor(private readonly write: (data: string) => void) {}
 
 	get isEmpty(): boolean {
-		return this.units === 0;
+		return this.buffer.length === 0;
 	}
 
 	append(text: string): void {
-		if (text.length === 0) return;
-		this.parts.push(text);
-		this.units += text.length;
+		this.buffer += text;
 	}
 
 	/** Write everything appended (nothing when empty) inside one synchronized update. */
 	flush(): void {
-		if (this.units === 0) return;
-		const parts = this.parts;
-		this.parts = [];
-		const units = this.units;
-		this.units = 0;
-		if (units + SYNC_BEGIN.length + SYNC_END.length <= SAFE_UNITS) {
-			this.write(SYNC_BEGIN + parts.join("") + SYNC_END);
+		if (this.buffer.length === 0) return;
+		const data = SYNC_BEGIN + this.buffer + SYNC_END;
+		this.buffer = "";
+		if (data.length <= SAFE_UNITS) {
+			this.write(data);
 			return;
 		}
-		let chunk = SYNC_BEGIN;
-		let chunkBytes = SYNC_BEGIN.length;
-		const emit = (): void => {
-			if (chunk.length > 0) this.write(chunk);
-			chunk = "";
-			chunkBytes = 0;
-		};
-		const add = (piece: string): void => {
-			const bytes = byteLength(piece);
-			if (chunkBytes + bytes > MAX_WRITE_BYTES) emit();
-			chunk += piece;
-			chunkBytes += bytes;
-		};
-		for (const part of [...parts, SYNC_END]) {
-			let offset = 0;
-			while (offset < part.length) {
-				let end = Math.min(part.length, offset + SAFE_UNITS);
-				if (end < part.length && isHighSurrogate(part.charCodeAt(end - 1))) end -= 1;
-				add(part.slice(offset, end));
-				offset = end;
-			}
+		const bytes = byteLength(data);
+		if (bytes <= MAX_WRITE_BYTES) {
+			this.write(data);
+			return;
 		}
-		emit();
+		// All ASCII: one unit is one byte. Otherwise cut where even 3-byte units fit.
+		const units = bytes === data.length ? MAX_WRITE_BYTES : SAFE_UNITS;
+		let offset = 0;
+		while (offset < data.length) {
+			let end = Math.min(data.length, offset + units);
+			if (end < data.length && isHighSurrogate(data.charCodeAt(end - 1))) end -= 1;
+			this.write(data.slice(offset, end));
+			offset = end;
+		}
 	}
 }

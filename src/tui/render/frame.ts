@@ -11,6 +11,7 @@ import type { Component, OverlayBounds, OverlayOptions } from "../types.ts";
 import { CURSOR_MARKER } from "../types.ts";
 import { sliceByColumn, visibleWidth } from "../width.ts";
 import { compositeTuiLine, isImageLine, LINE_RESET } from "./composite.ts";
+import { FrameView } from "./frame-view.ts";
 import { resolveOverlayLayout } from "./overlay-layout.ts";
 
 /** Where problems in components are reported (each is reported once by the TUI). */
@@ -33,11 +34,18 @@ export interface FrameCursor {
 	col: number;
 }
 
-export interface Frame {
-	/** Lines to write (each ends with LINE_RESET unless it is an image line). */
-	lines: string[];
-	/** Where the bottom-most cursor marker of the visible part was, if any. */
-	cursor: FrameCursor | null;
+export class Frame {
+	constructor(
+		/** Lines to write (each ends with LINE_RESET unless it is an image line). */
+		readonly view: FrameView,
+		/** Where the bottom-most cursor marker of the visible part was, if any. */
+		readonly cursor: FrameCursor | null,
+	) {}
+
+	/** All lines as one array (built on first use). */
+	get lines(): string[] {
+		return this.view.toArray();
+	}
 }
 
 /** An overlay to draw this frame, bottom-most first. */
@@ -49,13 +57,25 @@ export interface OverlayDraw {
 }
 
 const TAB = /\t/g;
-const THAI_LAO_AM = /[\u0e33\u0eb3]/;
+const SPECIAL = /[\t\u0e33\u0eb3]/;
 const THAI_LAO_AM_ALL = /[\u0e33\u0eb3]/g;
 const plainRender = Container.prototype.render;
+
+/** Tabs as three spaces; Thai/Lao AM split into its two parts (terminals disagree on its width otherwise). */
+function expand(line: string): string {
+	if (!SPECIAL.test(line)) return line;
+	return line.replace(TAB, "   ").replace(THAI_LAO_AM_ALL, (ch) => (ch === "\u0e33" ? "\u0e4d\u0e32" : "\u0ecd\u0eb2"));
+}
 
 function errorText(error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error);
 	return message.split("\n")[0] ?? "";
+}
+
+function isBlank(block: string[]): boolean {
+	if (block.length > 8) return false;
+	for (const line of block) if (line !== "") return false;
+	return true;
 }
 
 export class FrameBuilder {
@@ -95,17 +115,17 @@ export class FrameBuilder {
 
 	/** One line made safe to write: tabs expanded, Thai/Lao AM decomposed, markers removed, cut to `width`. */
 	prepareLine(raw: string, width: number, owner: Component): { text: string; markerCol: number } {
-		if (isImageLine(raw)) return { text: raw, markerCol: -1 };
 		let line = raw;
-		if (line.includes("\t")) line = line.replace(TAB, "   ");
-		if (THAI_LAO_AM.test(line))
-			line = line.replace(THAI_LAO_AM_ALL, (ch) => (ch === "\u0e33" ? "\u0e4d\u0e32" : "\u0ecd\u0eb2"));
 		let markerCol = -1;
-		const marker = line.indexOf(CURSOR_MARKER);
-		if (marker !== -1) {
-			markerCol = visibleWidth(line.slice(0, marker));
-			line = line.split(CURSOR_MARKER).join("");
+		if (line.includes("\x1b")) {
+			if (isImageLine(line)) return { text: line, markerCol: -1 };
+			const marker = line.indexOf(CURSOR_MARKER);
+			if (marker !== -1) {
+				markerCol = visibleWidth(expand(line.slice(0, marker)));
+				line = line.split(CURSOR_MARKER).join("");
+			}
 		}
+		line = expand(line);
 		const lineWidth = visibleWidth(line);
 		if (lineWidth > width) {
 			this.sink.overwide(owner, lineWidth, width);
@@ -115,9 +135,22 @@ export class FrameBuilder {
 		return { text: line, markerCol };
 	}
 
+	private readonly blanks: ProcessedBlock[] = [];
+
+	/** Empty lines (spacers) are shared: a Spacer returns a fresh array every frame. */
+	private blank(count: number): ProcessedBlock {
+		let block = this.blanks[count];
+		if (!block) {
+			block = { width: -1, lines: new Array<string>(count).fill(LINE_RESET), markers: [] };
+			if (count < 64) this.blanks[count] = block;
+		}
+		return block;
+	}
+
 	private process(block: string[], width: number, owner: Component): ProcessedBlock {
 		const cached = this.processed.get(block);
 		if (cached && cached.width === width) return cached;
+		if (isBlank(block)) return this.blank(block.length);
 		const lines = new Array<string>(block.length);
 		const markers: number[] = [];
 		for (let i = 0; i < block.length; i++) {
@@ -132,41 +165,47 @@ export class FrameBuilder {
 
 	/**
 	 * The frame for `roots` on a `width`×`height` terminal. With overlays, the frame is padded to at least the
-	 * terminal height (`padForOverlays`) and overlays are composited over its bottom `height` rows.
+	 * terminal height and overlays are composited over its bottom `height` rows. Costs one render call and one
+	 * cache lookup per leaf component; lines are not copied.
 	 */
 	build(roots: readonly Component[], width: number, height: number, overlays: readonly OverlayDraw[]): Frame {
 		const owners: Component[] = [];
 		const blocks: string[][] = [];
 		this.collect(roots, width, owners, blocks);
+		const processed = new Array<readonly string[]>(blocks.length);
+		const starts = new Array<number>(blocks.length);
+		const markerBlocks: number[] = [];
+		const markerSets: number[][] = [];
 		let total = 0;
-		const processed = new Array<ProcessedBlock>(blocks.length);
 		for (let b = 0; b < blocks.length; b++) {
 			const block = this.process(blocks[b] as string[], width, owners[b] as Component);
-			processed[b] = block;
+			processed[b] = block.lines;
+			starts[b] = total;
+			if (block.markers.length > 0) {
+				markerBlocks.push(b);
+				markerSets.push(block.markers);
+			}
 			total += block.lines.length;
 		}
-		const lines = new Array<string>(total);
-		let offset = 0;
 		let cursor: FrameCursor | null = null;
 		const viewportTop = Math.max(0, total - height);
-		for (const block of processed) {
-			const src = block.lines;
-			for (let i = 0; i < src.length; i++) lines[offset + i] = src[i] as string;
-			for (let m = 0; m < block.markers.length; m += 2) {
-				const row = offset + (block.markers[m] as number);
-				if (row >= viewportTop && (cursor === null || row >= cursor.row)) {
-					cursor = { row, col: block.markers[m + 1] as number };
-				}
+		for (let k = 0; k < markerBlocks.length; k++) {
+			const offset = starts[markerBlocks[k] as number] as number;
+			const markers = markerSets[k] as number[];
+			for (let m = 0; m < markers.length; m += 2) {
+				const row = offset + (markers[m] as number);
+				if (row >= viewportTop && (cursor === null || row >= cursor.row))
+					cursor = { row, col: markers[m + 1] as number };
 			}
-			offset += src.length;
 		}
-		if (overlays.length === 0) return { lines, cursor };
-		return this.overlay(lines, cursor, width, height, overlays);
+		const view = FrameView.fromBlocks(processed, starts, total);
+		if (overlays.length === 0) return new Frame(view, cursor);
+		return this.overlay(view, cursor, width, height, overlays);
 	}
 
 	/** Composite `overlays` (bottom-most first) over the bottom `height` rows of `base` (padded to `height`). */
 	overlay(
-		base: string[],
+		base: FrameView,
 		baseCursor: FrameCursor | null,
 		width: number,
 		height: number,
@@ -184,16 +223,16 @@ export class FrameBuilder {
 			needed = Math.max(needed, row + lines.length);
 		}
 		const workingHeight = Math.max(base.length, height, needed);
-		const lines = base.slice();
-		while (lines.length < workingHeight) lines.push(LINE_RESET);
+		const rows = new Map<number, string>();
+		const lineAt = (index: number): string => rows.get(index) ?? base.line(index);
 		const top = Math.max(0, workingHeight - height);
 		let cursor = baseCursor && baseCursor.row >= top ? { ...baseCursor } : null;
 		for (const overlay of drawn) {
 			for (let i = 0; i < overlay.lines.length; i++) {
 				const index = top + overlay.row + i;
-				if (index < 0 || index >= lines.length) continue;
+				if (index < 0 || index >= workingHeight) continue;
 				const prepared = this.prepareLine(overlay.lines[i] ?? "", overlay.width, overlay.component);
-				const baseLine = lines[index] as string;
+				const baseLine = lineAt(index);
 				const composed = compositeTuiLine(
 					baseLine.endsWith(LINE_RESET) ? baseLine.slice(0, -LINE_RESET.length) : baseLine,
 					prepared.text,
@@ -201,7 +240,7 @@ export class FrameBuilder {
 					overlay.width,
 					width,
 				);
-				lines[index] = isImageLine(composed) ? composed : composed + LINE_RESET;
+				rows.set(index, isImageLine(composed) ? composed : composed + LINE_RESET);
 				const coversCursor =
 					cursor !== null &&
 					cursor.row === index &&
@@ -213,6 +252,6 @@ export class FrameBuilder {
 				}
 			}
 		}
-		return { lines, cursor };
+		return new Frame(base.withRows(rows, workingHeight), cursor);
 	}
 }

@@ -9,6 +9,7 @@
  */
 import type { TuiMode, TuiStopOptions } from "../types.ts";
 import type { Frame } from "./frame.ts";
+import { FrameView } from "./frame-view.ts";
 import { FrameWriter } from "./frame-writer.ts";
 import { TuiBase } from "./tui-base.ts";
 
@@ -31,7 +32,7 @@ function isTermux(): boolean {
 
 export class TuiMainScreen extends TuiBase {
 	readonly mode: TuiMode = "regular";
-	private previousLines: string[] = [];
+	private previous: FrameView = FrameView.of([]);
 	/** 0 before the first frame; -1 after a forced reset (next frame clears and redraws everything). */
 	private previousWidth = 0;
 	private previousHeight = 0;
@@ -42,7 +43,7 @@ export class TuiMainScreen extends TuiBase {
 
 	captureRenderState(): MainScreenRenderState {
 		return {
-			previousLines: this.previousLines,
+			previousLines: this.previous.toArray(),
 			previousWidth: this.previousWidth,
 			previousHeight: this.previousHeight,
 			cursorRow: this.cursorRow,
@@ -51,7 +52,7 @@ export class TuiMainScreen extends TuiBase {
 	}
 
 	restoreRenderState(state: MainScreenRenderState): void {
-		this.previousLines = state.previousLines;
+		this.previous = FrameView.of(state.previousLines);
 		this.previousWidth = state.previousWidth;
 		this.previousHeight = state.previousHeight;
 		this.cursorRow = state.cursorRow;
@@ -61,7 +62,7 @@ export class TuiMainScreen extends TuiBase {
 	}
 
 	protected override resetRenderState(): void {
-		this.previousLines = [];
+		this.previous = FrameView.of([]);
 		this.previousWidth = -1;
 		this.previousHeight = -1;
 		this.parkedAt = undefined;
@@ -77,9 +78,9 @@ export class TuiMainScreen extends TuiBase {
 	}
 
 	protected override beforeTerminalStop(options: TuiStopOptions): void {
-		if (options.preserveScreen || this.previousLines.length === 0) return;
+		if (options.preserveScreen || this.previous.length === 0) return;
 		const out = new FrameWriter((data) => this.terminal.write(data));
-		this.moveTo(out, Math.max(this.previousLines.length - 1, this.firstVisibleRow()));
+		this.moveTo(out, Math.max(this.previous.length - 1, this.firstVisibleRow()));
 		out.append("\r\n");
 		out.flush();
 		this.cursorRow += 1;
@@ -121,12 +122,12 @@ export class TuiMainScreen extends TuiBase {
 		if (forced || (!first && width !== this.previousWidth)) this.redraw(out, frame, height, "all");
 		else if (first) this.redraw(out, frame, height, "here");
 		else if (height !== this.previousHeight && !isTermux()) this.redraw(out, frame, height, "visible");
-		else if (this.getClearOnShrink() && frame.lines.length < this.maxRow + 1 && !this.hasOverlayEntries) {
+		else if (this.getClearOnShrink() && frame.view.length < this.maxRow + 1 && !this.hasOverlayEntries) {
 			this.redraw(out, frame, height, "visible");
 		} else if (!this.update(out, frame, height)) this.redraw(out, frame, height, "visible");
 		this.placeCursor(out, frame, height);
 		out.flush();
-		this.previousLines = frame.lines;
+		this.previous = frame.view;
 		this.previousWidth = width;
 		this.previousHeight = height;
 	}
@@ -137,7 +138,7 @@ export class TuiMainScreen extends TuiBase {
 	 * change, forced redraw: lines rewrap, so the old scrollback no longer matches).
 	 */
 	private redraw(out: FrameWriter, frame: Frame, height: number, scope: "here" | "visible" | "all"): void {
-		const lines = frame.lines;
+		const lines = frame.view;
 		if (scope !== "here") {
 			this.fullRedrawCount += 1;
 			out.append(CLEAR_SCREEN_HOME);
@@ -146,7 +147,7 @@ export class TuiMainScreen extends TuiBase {
 		const start = scope === "visible" ? Math.max(0, lines.length - height) : 0;
 		for (let i = start; i < lines.length; i++) {
 			if (i > start) out.append("\r\n");
-			out.append(lines[i] as string);
+			out.append(lines.line(i));
 		}
 		this.cursorRow = Math.max(start, lines.length - 1);
 		this.maxRow = this.cursorRow;
@@ -155,20 +156,21 @@ export class TuiMainScreen extends TuiBase {
 
 	/** Rewrite the changed visible lines; false when the new content ends above the screen (needs a redraw). */
 	private update(out: FrameWriter, frame: Frame, height: number): boolean {
-		const next = frame.lines;
-		const prev = this.previousLines;
+		const next = frame.view;
+		const prev = this.previous;
 		if (next === prev) return true;
 		const top = this.firstVisibleRow(height);
 		if (next.length < prev.length && next.length > 0 && next.length - 1 < top) return false;
 		const common = Math.min(next.length, prev.length);
 		for (let i = top; i < common; i++) {
-			if (next[i] !== prev[i]) {
-				this.writeLine(out, i, next[i] as string);
+			const line = next.line(i);
+			if (line !== prev.line(i)) {
+				this.writeLine(out, i, line);
 				this.parkedAt = undefined;
 			}
 		}
 		for (let i = Math.max(prev.length, top); i < next.length; i++) {
-			this.writeLine(out, i, next[i] as string);
+			this.writeLine(out, i, next.line(i));
 			this.parkedAt = undefined;
 		}
 		for (let i = Math.max(next.length, top); i < prev.length; i++) {
@@ -183,7 +185,7 @@ export class TuiMainScreen extends TuiBase {
 	/** Park the hardware cursor at the cursor marker (shown only with the hardware cursor on), else hide it. */
 	private placeCursor(out: FrameWriter, frame: Frame, height: number): void {
 		const cursor = frame.cursor;
-		const visible = cursor !== null && cursor.row < frame.lines.length && cursor.row >= this.firstVisibleRow(height);
+		const visible = cursor !== null && cursor.row < frame.view.length && cursor.row >= this.firstVisibleRow(height);
 		if (visible && cursor) {
 			const parked = this.parkedAt;
 			if (!parked || parked.row !== cursor.row || parked.col !== cursor.col) {

@@ -23,7 +23,9 @@ import { CURSOR_MARKER } from "../types.ts";
 import { visibleWidth } from "../width.ts";
 import { ColorQueries, cellSizeOfReply } from "./color-replies.ts";
 import { isImageLine, LINE_RESET } from "./composite.ts";
-import { type Frame, FrameBuilder, type FrameCursor } from "./frame.ts";
+import type { Frame, FrameCursor } from "./frame.ts";
+import { FrameBuilder } from "./frame.ts";
+import { FrameView } from "./frame-view.ts";
 import { OverlayStack } from "./overlay-stack.ts";
 import { ProcessGuard } from "./process-guard.ts";
 
@@ -358,7 +360,7 @@ export abstract class TuiBase extends Container implements TUI {
 	/** Composite the visible overlays over `lines` (already prepared or raw) as a frame would. */
 	protected compositeOverlays(lines: string[], termWidth: number, termHeight: number): string[] {
 		if (this.overlays.entries.length === 0) return lines;
-		return this.frames.overlay(lines, null, termWidth, termHeight, this.overlays.draws()).lines;
+		return this.frames.overlay(FrameView.of(lines), null, termWidth, termHeight, this.overlays.draws()).lines;
 	}
 
 	/** Append the style/hyperlink reset to every line except image lines (tabs expanded first). */
