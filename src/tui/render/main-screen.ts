@@ -119,12 +119,25 @@ export class TuiMainScreen extends TuiBase {
 		const out = new FrameWriter((data) => this.terminal.write(data));
 		const first = this.previousWidth === 0;
 		const forced = this.previousWidth === -1;
-		if (forced || (!first && width !== this.previousWidth)) this.redraw(out, frame, height, "all");
-		else if (first) this.redraw(out, frame, height, "here");
-		else if (height !== this.previousHeight && !isTermux()) this.redraw(out, frame, height, "visible");
-		else if (this.getClearOnShrink() && frame.view.length < this.maxRow + 1 && !this.hasOverlayEntries) {
+		const why = (reason: string) =>
+			this.logRedraw(`${reason} (prev=${this.previous.length}, new=${frame.view.length}, height=${height})`);
+		if (forced) {
+			why("forced");
+			this.redraw(out, frame, height, "all");
+		} else if (!first && width !== this.previousWidth) {
+			why(`terminal width changed (${this.previousWidth} -> ${width})`);
+			this.redraw(out, frame, height, "all");
+		} else if (first) this.redraw(out, frame, height, "here");
+		else if (height !== this.previousHeight && !isTermux()) {
+			why(`terminal height changed (${this.previousHeight} -> ${height}), visible rows only`);
 			this.redraw(out, frame, height, "visible");
-		} else if (!this.update(out, frame, height)) this.redraw(out, frame, height, "visible");
+		} else if (this.getClearOnShrink() && frame.view.length < this.maxRow + 1 && !this.hasOverlayEntries) {
+			why(`clearOnShrink (rows used=${this.maxRow + 1}), visible rows only`);
+			this.redraw(out, frame, height, "visible");
+		} else if (!this.update(out, frame, height)) {
+			why("content now ends above the screen, visible rows only");
+			this.redraw(out, frame, height, "visible");
+		}
 		this.placeCursor(out, frame, height);
 		out.flush();
 		this.previous = frame.view;
@@ -145,10 +158,12 @@ export class TuiMainScreen extends TuiBase {
 			if (scope === "all") out.append(CLEAR_SCROLLBACK);
 		} else out.append("\r");
 		const start = scope === "visible" ? Math.max(0, lines.length - height) : 0;
-		for (let i = start; i < lines.length; i++) {
-			if (i > start) out.append("\r\n");
-			out.append(lines.line(i));
-		}
+		if (start === 0) out.append(lines.toArray().join("\r\n"));
+		else
+			for (let i = start; i < lines.length; i++) {
+				if (i > start) out.append("\r\n");
+				out.append(lines.line(i));
+			}
 		this.cursorRow = Math.max(start, lines.length - 1);
 		this.maxRow = this.cursorRow;
 		this.parkedAt = undefined;
@@ -160,7 +175,8 @@ export class TuiMainScreen extends TuiBase {
 		const prev = this.previous;
 		if (next === prev) return true;
 		const top = this.firstVisibleRow(height);
-		if (next.length < prev.length && next.length > 0 && next.length - 1 < top) return false;
+		// The new content ends above the screen: nothing of it could be shown by rewriting visible rows.
+		if (next.length < prev.length && next.length - 1 < top) return false;
 		const common = Math.min(next.length, prev.length);
 		for (let i = top; i < common; i++) {
 			const line = next.line(i);

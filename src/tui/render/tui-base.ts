@@ -3,8 +3,6 @@
  * overlays, input dispatch, render scheduling, colour-scheme queries, start/stop with the terminal restored however
  * the process ends, and the frame pipeline. A screen subclass only writes frames (`doRender`).
  */
-import * as path from "node:path";
-import { nodeFs } from "../../util/index.ts";
 import { Container } from "../basic.ts";
 import { isKeyRelease, matchesKey } from "../keys.ts";
 import type {
@@ -23,6 +21,7 @@ import { CURSOR_MARKER } from "../types.ts";
 import { visibleWidth } from "../width.ts";
 import { ColorQueries, cellSizeOfReply } from "./color-replies.ts";
 import { isImageLine, LINE_RESET } from "./composite.ts";
+import { appendDebugLog } from "./debug-log.ts";
 import type { Frame, FrameCursor } from "./frame.ts";
 import { FrameBuilder } from "./frame.ts";
 import { FrameView } from "./frame-view.ts";
@@ -130,24 +129,17 @@ export abstract class TuiBase extends Container implements TUI {
 		return this.frames.build(this.getMountedRoots(), width, height, draws);
 	}
 
-	/** Report `notice` once per `key`. */
+	/** With PI_TUI_DEBUG_REDRAW=1 and a log directory: note why a frame was redrawn in full. */
+	protected logRedraw(reason: string): void {
+		if (process.env.PI_TUI_DEBUG_REDRAW === "1") appendDebugLog(this.logDirectory, `fullRender: ${reason}`);
+	}
+
+	/** Report `notice` once per `key` (to `onRenderProblem`, else to the debug log). */
 	protected report(key: string, notice: string): void {
 		if (this.reported.has(key)) return;
 		this.reported.add(key);
-		if (this.onRenderProblem) {
-			this.onRenderProblem(notice);
-			return;
-		}
-		if (this.logDirectory === undefined) return;
-		try {
-			nodeFs().mkdirSync(this.logDirectory, { recursive: true });
-			nodeFs().appendFileSync(
-				path.join(this.logDirectory, "pi-tui-debug.log"),
-				`[${new Date().toISOString()}] ${notice}\n`,
-			);
-		} catch {
-			// A debug log that cannot be written must not break rendering.
-		}
+		if (this.onRenderProblem) this.onRenderProblem(notice);
+		else appendDebugLog(this.logDirectory, notice);
 	}
 
 	get fullRedraws(): number {

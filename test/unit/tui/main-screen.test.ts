@@ -233,3 +233,34 @@ test("frames are wrapped in synchronized output", async () => {
 	expect(term.written.startsWith("\x1b[?2026h")).toBe(true);
 	expect(term.written.endsWith("\x1b[?2026l")).toBe(true);
 });
+
+test("content that now ends above the screen is redrawn on the screen (scrollback kept)", async () => {
+	const { tui, term } = setup(20, 4);
+	const body = new Lines(numbered(12));
+	tui.addChild(body);
+	tui.renderNow();
+	body.set(["short", "list"]);
+	tui.renderNow();
+	let screen = await term.screen();
+	expect(screen.lines).toEqual(["short", "list", "", ""]);
+	expect(screen.scrollback).toContain("line 0");
+	body.set([]);
+	tui.renderNow();
+	body.set(["back"]);
+	tui.renderNow();
+	screen = await term.screen();
+	expect(screen.lines[0]).toBe("back");
+	expect(term.written).not.toContain("\x1b[3J");
+});
+
+test("a huge frame is written in chunks of at most 1 MiB", async () => {
+	const { tui, term } = setup(100, 10);
+	const body = new Lines(Array.from({ length: 30_000 }, (_, i) => `${i} ${"é".repeat(60)}`));
+	tui.addChild(body);
+	tui.renderNow();
+	expect(term.writes.length).toBeGreaterThan(2);
+	expect(Math.max(...term.writes)).toBeLessThanOrEqual(1024 * 1024);
+	const screen = await term.screen();
+	expect(screen.lines.at(-1)).toBe(`29999 ${"é".repeat(60)}`);
+	expect(screen.scrollback.length).toBeGreaterThan(9000);
+});
