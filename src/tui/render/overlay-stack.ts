@@ -4,7 +4,15 @@
  * removed in between.
  */
 import { Container } from "../basic.ts";
-import type { Component, OverlayBounds, OverlayHandle, OverlayOptions, OverlayUnfocusOptions } from "../types.ts";
+import type {
+	Component,
+	OverlayBounds,
+	OverlayHandle,
+	OverlayOptions,
+	OverlayUnfocusOptions,
+	TuiMouseEvent,
+	TuiMouseEventResult,
+} from "../types.ts";
 import { isFocusable } from "../types.ts";
 import type { OverlayDraw } from "./frame.ts";
 
@@ -246,6 +254,34 @@ export class OverlayStack {
 					entry.bounds = bounds;
 				},
 			}));
+	}
+
+	/**
+	 * Offer a mouse event to the top-most visible overlay under the pointer, in its local coordinates. `hit` says an
+	 * overlay covers the cell (so what lies below must not get the event); `result` is what its handler answered.
+	 */
+	dispatchMouse(event: TuiMouseEvent): { hit: boolean; entry?: OverlayEntry; result?: TuiMouseEventResult } {
+		const hits = this.entries
+			.filter((e) => e.bounds !== undefined && this.isVisible(e))
+			.sort((a, b) => b.focusOrder - a.focusOrder);
+		for (const entry of hits) {
+			const b = entry.bounds as OverlayBounds;
+			const inside =
+				event.screenX >= b.col &&
+				event.screenX < b.col + b.width &&
+				event.screenY >= b.row &&
+				event.screenY < b.row + b.height;
+			if (!inside) continue;
+			const result = entry.component.handleMouse?.({
+				...event,
+				x: event.screenX - b.col,
+				y: event.screenY - b.row,
+				width: b.width,
+				height: b.height,
+			});
+			return { hit: true, entry, ...(result ? { result } : {}) };
+		}
+		return { hit: false };
 	}
 
 	/** The overlay (drawn on top) containing `component`, or `component` itself. */

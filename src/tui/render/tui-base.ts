@@ -15,6 +15,7 @@ import type {
 	TUI,
 	TuiInputListener,
 	TuiMode,
+	TuiMouseEvent,
 	TuiStopOptions,
 } from "../types.ts";
 import { CURSOR_MARKER } from "../types.ts";
@@ -191,6 +192,11 @@ export abstract class TuiBase extends Container implements TUI {
 
 	protected isOverlayFocused(): boolean {
 		return this.overlays.isOverlayFocused();
+	}
+
+	/** Give a mouse event to the top-most overlay under the pointer (fullscreen mode); see OverlayStack.dispatchMouse. */
+	protected dispatchMouseToOverlay(event: TuiMouseEvent): ReturnType<OverlayStack["dispatchMouse"]> {
+		return this.overlays.dispatchMouse(event);
 	}
 
 	/** Clicking a control inside an overlay focuses the overlay that holds it. */
