@@ -3,7 +3,7 @@
  * overlay replaced and blank rows added below. A renderer that only looks at the visible rows never pays for the
  * thousands above them; `toArray()` builds the flat list for whoever needs it (once per frame at most).
  */
-import { LINE_RESET } from "./composite.ts";
+import { isImageLine, LINE_RESET } from "./composite.ts";
 
 export class FrameView {
 	private flat: string[] | undefined;
@@ -19,21 +19,35 @@ export class FrameView {
 		/** Total rows, ≥ baseLength (rows below the blocks are empty). */
 		readonly length: number,
 		private readonly overrides: ReadonlyMap<number, string> | undefined,
+		/** Some line places an inline image (the renderer then takes the slower, image-aware path). */
+		readonly hasImages: boolean,
 	) {}
 
 	static of(lines: readonly string[]): FrameView {
-		return new FrameView([lines], [0], lines.length, lines.length, undefined);
+		return new FrameView([lines], [0], lines.length, lines.length, undefined, lines.some(isImageLine));
 	}
 
-	static fromBlocks(blocks: readonly (readonly string[])[], starts: readonly number[], total: number): FrameView {
-		return new FrameView(blocks, starts, total, total, undefined);
+	static fromBlocks(
+		blocks: readonly (readonly string[])[],
+		starts: readonly number[],
+		total: number,
+		hasImages: boolean,
+	): FrameView {
+		return new FrameView(blocks, starts, total, total, undefined, hasImages);
 	}
 
 	/** The same frame with rows replaced and `length` rows in all. */
 	withRows(overrides: ReadonlyMap<number, string>, length: number): FrameView {
 		const merged = new Map(this.overrides ?? []);
 		for (const [row, line] of overrides) merged.set(row, line);
-		return new FrameView(this.blocks, this.starts, this.baseLength, Math.max(length, this.length), merged);
+		return new FrameView(
+			this.blocks,
+			this.starts,
+			this.baseLength,
+			Math.max(length, this.length),
+			merged,
+			this.hasImages,
+		);
 	}
 
 	line(row: number): string {

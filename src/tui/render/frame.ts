@@ -27,6 +27,7 @@ interface ProcessedBlock {
 	width: number;
 	lines: string[];
 	markers: number[];
+	images: boolean;
 }
 
 export interface FrameCursor {
@@ -141,7 +142,7 @@ export class FrameBuilder {
 	private blank(count: number): ProcessedBlock {
 		let block = this.blanks[count];
 		if (!block) {
-			block = { width: -1, lines: new Array<string>(count).fill(LINE_RESET), markers: [] };
+			block = { width: -1, lines: new Array<string>(count).fill(LINE_RESET), markers: [], images: false };
 			if (count < 64) this.blanks[count] = block;
 		}
 		return block;
@@ -153,12 +154,15 @@ export class FrameBuilder {
 		if (isBlank(block)) return this.blank(block.length);
 		const lines = new Array<string>(block.length);
 		const markers: number[] = [];
+		let images = false;
 		for (let i = 0; i < block.length; i++) {
 			const prepared = this.prepareLine(block[i] ?? "", width, owner);
-			lines[i] = isImageLine(prepared.text) ? prepared.text : prepared.text + LINE_RESET;
+			const image = isImageLine(prepared.text);
+			images ||= image;
+			lines[i] = image ? prepared.text : prepared.text + LINE_RESET;
 			if (prepared.markerCol >= 0) markers.push(i, prepared.markerCol);
 		}
-		const result = { width, lines, markers };
+		const result = { width, lines, markers, images };
 		this.processed.set(block, result);
 		return result;
 	}
@@ -177,9 +181,11 @@ export class FrameBuilder {
 		const markerBlocks: number[] = [];
 		const markerSets: number[][] = [];
 		let total = 0;
+		let images = false;
 		for (let b = 0; b < blocks.length; b++) {
 			const block = this.process(blocks[b] as string[], width, owners[b] as Component);
 			processed[b] = block.lines;
+			images ||= block.images;
 			starts[b] = total;
 			if (block.markers.length > 0) {
 				markerBlocks.push(b);
@@ -198,7 +204,7 @@ export class FrameBuilder {
 					cursor = { row, col: markers[m + 1] as number };
 			}
 		}
-		const view = FrameView.fromBlocks(processed, starts, total);
+		const view = FrameView.fromBlocks(processed, starts, total, images);
 		if (overlays.length === 0) return new Frame(view, cursor);
 		return this.overlay(view, cursor, width, height, overlays);
 	}

@@ -11,6 +11,7 @@ import type { TuiMode, TuiStopOptions } from "../types.ts";
 import type { Frame } from "./frame.ts";
 import { FrameView } from "./frame-view.ts";
 import { FrameWriter } from "./frame-writer.ts";
+import { DELETE_ALL_IMAGES, deleteImagesOf, kittyHeader, reservedRows } from "./image-rows.ts";
 import { TuiBase } from "./tui-base.ts";
 
 const CLEAR_LINE = "\x1b[2K";
@@ -154,15 +155,21 @@ export class TuiMainScreen extends TuiBase {
 		const lines = frame.view;
 		if (scope !== "here") {
 			this.fullRedrawCount += 1;
+			if (this.previous.hasImages) out.append(DELETE_ALL_IMAGES);
 			out.append(CLEAR_SCREEN_HOME);
 			if (scope === "all") out.append(CLEAR_SCROLLBACK);
 		} else out.append("\r");
 		const start = scope === "visible" ? Math.max(0, lines.length - height) : 0;
-		if (start === 0) out.append(lines.toArray().join("\r\n"));
+		if (start === 0 && !lines.hasImages) out.append(lines.toArray().join("\r\n"));
 		else
 			for (let i = start; i < lines.length; i++) {
 				if (i > start) out.append("\r\n");
-				out.append(lines.line(i));
+				const reserved = lines.hasImages ? reservedRows((r) => lines.line(r), i, lines.length) : 1;
+				if (reserved > 1 && reserved <= height) {
+					// Make room first so placing the image cannot scroll the screen, then place it on its first row.
+					out.append(`${"\r\n".repeat(reserved - 1)}\x1b[${reserved - 1}A${lines.line(i)}\x1b[${reserved - 1}B`);
+					i += reserved - 1;
+				} else out.append(lines.line(i));
 			}
 		this.cursorRow = Math.max(start, lines.length - 1);
 		this.maxRow = this.cursorRow;
@@ -177,6 +184,10 @@ export class TuiMainScreen extends TuiBase {
 		const top = this.firstVisibleRow(height);
 		// The new content ends above the screen: nothing of it could be shown by rewriting visible rows.
 		if (next.length < prev.length && next.length - 1 < top) return false;
+		if (next.hasImages || prev.hasImages) {
+			this.updateWithImages(out, next, prev, top, height);
+			return true;
+		}
 		const common = Math.min(next.length, prev.length);
 		for (let i = top; i < common; i++) {
 			const line = next.line(i);
@@ -196,6 +207,44 @@ export class TuiMainScreen extends TuiBase {
 			this.parkedAt = undefined;
 		}
 		return true;
+	}
+
+	/**
+	 * The same rewrite when images are involved: a changed row inside an image's rows rewrites the whole group, the
+	 * images on rewritten or cleared rows are deleted, and an image is placed after its rows were cleared.
+	 */
+	private updateWithImages(out: FrameWriter, next: FrameView, prev: FrameView, top: number, height: number): void {
+		const end = Math.max(next.length, prev.length);
+		const changed = new Uint8Array(Math.max(0, end - top));
+		for (let i = top; i < end; i++)
+			if (i >= next.length || i >= prev.length || next.line(i) !== prev.line(i)) changed[i - top] = 1;
+		for (const view of [prev, next]) {
+			const line = (r: number) => view.line(r);
+			for (let i = top; i < view.length; i++) {
+				if (!kittyHeader(view.line(i))) continue;
+				const rows = reservedRows(line, i, view.length);
+				if (changed.subarray(i - top, i - top + rows).some((c) => c === 1)) changed.fill(1, i - top, i - top + rows);
+				i += rows - 1;
+			}
+		}
+		for (let i = top; i < Math.min(end, prev.length); i++)
+			if (changed[i - top]) out.append(deleteImagesOf(prev.line(i)));
+		for (let i = top; i < end; i++) {
+			if (!changed[i - top]) continue;
+			this.parkedAt = undefined;
+			if (i >= next.length) {
+				this.moveTo(out, i);
+				out.append(`\r${CLEAR_LINE}`);
+				continue;
+			}
+			const line = next.line(i);
+			const rows = kittyHeader(line) ? reservedRows((r) => next.line(r), i, next.length) : 1;
+			if (rows > 1 && rows <= height) {
+				for (let r = 1; r < rows; r++) this.writeLine(out, i + r, next.line(i + r));
+				this.writeLine(out, i, line);
+				i += rows - 1;
+			} else this.writeLine(out, i, line);
+		}
 	}
 
 	/** Park the hardware cursor at the cursor marker (shown only with the hardware cursor on), else hide it. */

@@ -264,3 +264,27 @@ test("a huge frame is written in chunks of at most 1 MiB", async () => {
 	expect(screen.lines.at(-1)).toBe(`29999 ${"é".repeat(60)}`);
 	expect(screen.scrollback.length).toBeGreaterThan(9000);
 });
+
+test("kitty image rows stay together; a replaced image is deleted, an untouched one is not", async () => {
+	const { tui, term } = setup(30, 8);
+	const image = "\x1b_Ga=T,f=100,q=2,C=1,i=7,r=3;QUJD\x1b\\";
+	const picture = new Lines([image, "", ""]);
+	const after = new Lines(["caption"]);
+	tui.addChild(new Lines(["above"]));
+	tui.addChild(picture);
+	tui.addChild(after);
+	tui.renderNow();
+	expect(term.written).toContain(image);
+	expect((await term.screen()).lines.slice(0, 5)).toEqual(["above", "", "", "", "caption"]);
+	let before = term.written.length;
+	after.set(["caption 2"]);
+	tui.renderNow();
+	expect(term.written.slice(before)).not.toContain("a=d");
+	expect((await term.screen()).lines[4]).toBe("caption 2");
+	before = term.written.length;
+	picture.set(["no image any more"]);
+	tui.renderNow();
+	const frame = term.written.slice(before);
+	expect(frame).toContain("\x1b_Ga=d,d=I,i=7,q=2\x1b\\");
+	expect((await term.screen()).lines.slice(0, 4)).toEqual(["above", "no image any more", "caption 2", ""]);
+});
