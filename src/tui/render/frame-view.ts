@@ -5,6 +5,9 @@
  */
 import { isImageLine, LINE_RESET } from "./composite.ts";
 
+/** CRLF-joined text of processed blocks (they are immutable once built). */
+const joinedBlocks = new WeakMap<readonly string[], string>();
+
 export class FrameView {
 	private flat: string[] | undefined;
 	/** Index of the block the last lookup hit (rows are mostly read in order). */
@@ -82,6 +85,23 @@ export class FrameView {
 			this.hint = b;
 		}
 		return (blocks[b] as readonly string[])[row - (starts[b] as number)] as string;
+	}
+
+	/** All lines joined with CRLF; each block's part is cached, so a redraw joins blocks, not lines. */
+	joined(): string {
+		if (this.overrides !== undefined && this.overrides.size > 0) return this.toArray().join("\r\n");
+		const parts: string[] = [];
+		for (const block of this.blocks) {
+			if (block.length === 0) continue;
+			let text = joinedBlocks.get(block);
+			if (text === undefined) {
+				text = block.join("\r\n");
+				joinedBlocks.set(block, text);
+			}
+			parts.push(text);
+		}
+		for (let row = this.baseLength; row < this.length; row++) parts.push(LINE_RESET);
+		return parts.join("\r\n");
 	}
 
 	toArray(): string[] {
