@@ -66,6 +66,9 @@ export { CancellableLoader, Loader, type LoaderIndicatorOptions } from "./loader
 export { Marked } from "./markdown/marked.ts";
 export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./markdown.ts";
 export { getNativeClipboard, type NativeClipboard } from "./native-clipboard.ts";
+export { compositeTuiLine, isViewportTUI, VIEWPORT_TUI, type ViewportTUI } from "./render/composite.ts";
+export { type MainScreenRenderState, TuiMainScreen } from "./render/main-screen.ts";
+export { TuiBase } from "./render/tui-base.ts";
 export {
 	type SelectItem,
 	SelectList,
