@@ -3,53 +3,15 @@
  * and the colour-scheme report (`CSI ? 997 ; 1|2 n`, answer to `CSI ? 996 n` and sent unasked while notifications
  * are on).
  */
+import {
+	isOsc11BackgroundColorResponse,
+	parseOsc11BackgroundColor,
+	parseTerminalColorSchemeReport,
+} from "../terminal-colors.ts";
 import type { RgbColor, TerminalColorScheme } from "../types.ts";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal replies start with ESC
-const OSC11_REPLY = /^\x1b\]11;([^\x07\x1b]*)(?:\x07|\x1b\\)$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal replies start with ESC
-const SCHEME_REPORT = /^(?:\x1b\[\?997;([12])n)+$/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal replies start with ESC
 const CELL_SIZE_REPLY = /^\x1b\[6;(\d+);(\d+)t$/;
-
-export function isBackgroundColorReply(data: string): boolean {
-	return OSC11_REPLY.test(data);
-}
-
-/** A hex channel of 1–4 digits scaled to 0–255. */
-function channel(hex: string | undefined): number | undefined {
-	if (hex === undefined || !/^[0-9a-f]{1,4}$/i.test(hex)) return undefined;
-	return Math.round((Number.parseInt(hex, 16) / (16 ** hex.length - 1)) * 255);
-}
-
-function rgb(parts: (string | undefined)[]): RgbColor | undefined {
-	const [r, g, b] = parts.map(channel);
-	return r === undefined || g === undefined || b === undefined ? undefined : { r, g, b };
-}
-
-/** The colour in an OSC 11 reply (`rgb:RRRR/GGGG/BBBB`, `rgba:…`, `#RRGGBB` or `#RRRRGGGGBBBB`). */
-export function backgroundColorOfReply(data: string): RgbColor | undefined {
-	const value = OSC11_REPLY.exec(data)?.[1]?.trim();
-	if (value === undefined) return undefined;
-	if (value.startsWith("#")) {
-		const hex = value.slice(1);
-		const size = hex.length === 6 ? 2 : hex.length === 12 ? 4 : 0;
-		if (size === 0) return undefined;
-		return rgb([hex.slice(0, size), hex.slice(size, 2 * size), hex.slice(2 * size)]);
-	}
-	return rgb(
-		value
-			.replace(/^rgba?:/i, "")
-			.split("/")
-			.slice(0, 3),
-	);
-}
-
-/** "dark" or "light" for a colour-scheme report (the last one wins when several arrive together). */
-export function colorSchemeOfReport(data: string): TerminalColorScheme | undefined {
-	if (!SCHEME_REPORT.test(data)) return undefined;
-	return data.endsWith("2n") ? "light" : "dark";
-}
 
 /** Cell size in pixels from a `CSI 6 ; height ; width t` reply. */
 export function cellSizeOfReply(data: string): { widthPx: number; heightPx: number } | undefined {
@@ -112,17 +74,17 @@ export class ColorQueries {
 
 	/** True when `data` was a colour reply (and was handled), so it goes no further. */
 	consume(data: string): boolean {
-		if (this.expectedReplies > 0 && isBackgroundColorReply(data)) {
+		if (this.expectedReplies > 0 && isOsc11BackgroundColorResponse(data)) {
 			this.expectedReplies -= 1;
 			const query = this.background.shift();
 			if (query && !query.settled) {
 				query.settled = true;
 				clearTimeout(query.timer);
-				query.resolve(backgroundColorOfReply(data));
+				query.resolve(parseOsc11BackgroundColor(data));
 			}
 			return true;
 		}
-		const scheme = colorSchemeOfReport(data);
+		const scheme = parseTerminalColorSchemeReport(data);
 		if (!scheme) return false;
 		for (const listener of [...this.schemeListeners]) listener(scheme);
 		return true;

@@ -5,6 +5,7 @@
  */
 import { Container } from "../basic.ts";
 import { isKeyRelease, matchesKey } from "../keys.ts";
+import { getCapabilities, setCellDimensions } from "../terminal-capabilities.ts";
 import type {
 	Component,
 	OverlayHandle,
@@ -112,7 +113,9 @@ export abstract class TuiBase extends Container implements TUI {
 	protected beforeTerminalStop(_options: TuiStopOptions): void {}
 	protected afterTerminalStop(_options: TuiStopOptions): void {}
 	/** Called with the terminal's cell size in pixels when it answers `CSI 16 t` (images use it). */
-	protected onCellSize(_size: { widthPx: number; heightPx: number }): void {}
+	protected onCellSize(size: { widthPx: number; heightPx: number }): void {
+		setCellDimensions(size);
+	}
 
 	/** Hide the terminal cursor now (subclasses that track its state override and call super). */
 	protected hideHardwareCursor(): void {
@@ -219,6 +222,8 @@ export abstract class TuiBase extends Container implements TUI {
 			() => this.requestRender(),
 		);
 		this.afterTerminalStart();
+		// Images are sized in cells from the cell's pixel size; only terminals that show images are asked for it.
+		if (getCapabilities().images) this.terminal.write("\x1b[16t");
 		this.terminal.hideCursor();
 		if (this.schemeNotifications) this.terminal.write("\x1b[?2031h");
 		this.requestRender();
