@@ -32,6 +32,7 @@ const MARK = 2; // any combining mark
 const SILENT = 4; // default-ignorable, control, mark or surrogate: zero width on its own
 const NON_PRINTING = 8; // SILENT plus format characters: skipped when looking for a cluster's base
 const WIDE = 16;
+const LONE = 32; // never joins a neighbour into one grapheme cluster
 const KNOWN = 128;
 
 /** Spacing marks, less three that terminals draw as combining, plus non-spacing marks legacy wcwidth tables widen. */
@@ -44,9 +45,29 @@ const NON_PRINTING_RE = /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}
 const bmpClasses = new Uint8Array(0x10000);
 const astralClasses = new Map<number, number>();
 
+/** True when the segmenter makes one cluster of `text`. */
+function oneCluster(text: string): boolean {
+	let n = 0;
+	for (const _ of graphemeSegmenter.segment(text)) if (++n > 1) return false;
+	return true;
+}
+
+/**
+ * Whether `ch` can never join a neighbour: it neither extends what precedes it (Extend, ZWJ, SpacingMark), nor is
+ * a prefix (Prepend), nor pairs with itself or a trailing jamo (Hangul, regional indicators). Together with CR
+ * (CR LF) these are the only grapheme break rules that join, so a run made only of such code points is one cluster
+ * per code point and needs no segmenter.
+ */
+function isLone(ch: string): boolean {
+	return (
+		ch !== "\r" && !oneCluster(`a${ch}`) && !oneCluster(`${ch}a`) && !oneCluster(ch + ch) && !oneCluster(`${ch}\u11a8`)
+	);
+}
+
 function classify(cp: number): number {
 	const ch = String.fromCodePoint(cp);
 	let bits = KNOWN;
+	if (isLone(ch)) bits |= LONE;
 	if (SPACING_RE.test(ch)) bits |= SPACING;
 	if (MARK_RE.test(ch)) bits |= MARK;
 	if (SILENT_RE.test(ch)) bits |= SILENT | NON_PRINTING;
@@ -141,6 +162,48 @@ function clusterWidth(cluster: string): number {
 const singleWidths = new Uint8Array(0x10000);
 const clusterCache = new Map<string, number>();
 const CLUSTER_CACHE_SIZE = 1024;
+
+/** True when every code point of `run` is its own grapheme cluster (see `isLone`). */
+function allLone(run: string): boolean {
+	for (let i = 0; i < run.length; i++) {
+		const c = run.charCodeAt(i);
+		if (c >= 0x20 && c < 0x7f) continue;
+		const cp = run.codePointAt(i) as number;
+		if (!(classOf(cp) & LONE)) return false;
+		if (cp > 0xffff) i++;
+	}
+	return true;
+}
+
+/**
+ * Call `each` with every grapheme cluster of `run` (text without control sequences) and its width, until `each`
+ * returns true; returns whether it did. Runs made of code points that never join skip the segmenter.
+ */
+export function forEachGrapheme(run: string, each: (grapheme: string, width: number) => boolean | undefined): boolean {
+	if (allLone(run)) {
+		for (let i = 0; i < run.length; ) {
+			const c = run.charCodeAt(i);
+			const next = run.charCodeAt(i + 1);
+			const size = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+			const grapheme = size === 1 ? run.charAt(i) : run.slice(i, i + 2);
+			if (each(grapheme, graphemeWidth(grapheme))) return true;
+			i += size;
+		}
+		return false;
+	}
+	for (const { segment } of graphemeSegmenter.segment(run)) if (each(segment, graphemeWidth(segment))) return true;
+	return false;
+}
+
+/** Columns of a run of text without control sequences. */
+export function runWidth(run: string): number {
+	let width = 0;
+	forEachGrapheme(run, (_grapheme, w) => {
+		width += w;
+		return false;
+	});
+	return width;
+}
 
 /** Columns one grapheme cluster occupies in a terminal. */
 export function graphemeWidth(cluster: string): number {

@@ -14,7 +14,7 @@ import {
 	sequenceEnd,
 	stripTerminalSequences,
 } from "./ansi.ts";
-import { graphemeSegmenter, graphemeWidth, TAB_WIDTH } from "./grapheme.ts";
+import { forEachGrapheme, graphemeWidth, runWidth, TAB_WIDTH } from "./grapheme.ts";
 
 export { graphemeWidth, osc8Uri, stripTerminalSequences, TAB_WIDTH };
 
@@ -25,16 +25,6 @@ export interface TerminalToken {
 	escape: boolean;
 	/** Columns the token occupies; 0 for control sequences. */
 	width: number;
-}
-
-/** Call `each` for every grapheme of a run of text that holds no control sequence. */
-function forEachGrapheme(run: string, each: (grapheme: string, width: number) => boolean | undefined): boolean {
-	if (isPrintableAscii(run)) {
-		for (let i = 0; i < run.length; i++) if (each(run.charAt(i), 1)) return true;
-		return false;
-	}
-	for (const { segment } of graphemeSegmenter.segment(run)) if (each(segment, graphemeWidth(segment))) return true;
-	return false;
 }
 
 /** Split a terminal string into control sequences and graphemes (graphemes segmented between sequences). */
@@ -69,9 +59,7 @@ export function visibleWidth(str: string): number {
 	// Tabs become spaces before anything else, and graphemes are segmented across removed sequences.
 	let clean = str.includes("\t") ? str.replaceAll("\t", "   ") : str;
 	clean = stripTerminalSequences(clean);
-	let width = 0;
-	if (isPrintableAscii(clean)) width = clean.length;
-	else for (const { segment } of graphemeSegmenter.segment(clean)) width += graphemeWidth(segment);
+	const width = isPrintableAscii(clean) ? clean.length : runWidth(clean);
 	if (widthCache.size >= WIDTH_CACHE_SIZE) {
 		const oldest = widthCache.keys().next().value;
 		if (oldest !== undefined) widthCache.delete(oldest);

@@ -4,8 +4,8 @@
  * close underline and hyperlinks at each break and re-open the styling on the next line, carry styling across
  * newlines, and trim trailing whitespace from wrapped lines. Lines are not padded.
  */
-import { isPrintableAscii, StyleState, sequenceEnd } from "./ansi.ts";
-import { graphemeSegmenter, graphemeWidth } from "./grapheme.ts";
+import { StyleState, sequenceEnd } from "./ansi.ts";
+import { forEachGrapheme } from "./grapheme.ts";
 import { visibleWidth } from "./width.ts";
 
 /** Characters of the CJK scripts: each is a word of its own for wrapping. */
@@ -13,14 +13,19 @@ const CJK =
 	/[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\p{Script_Extensions=Hangul}\p{Script_Extensions=Bopomofo}]/u;
 
 /** Visit the control sequences and graphemes of `text` in order (graphemes are segmented between sequences). */
-function scan(text: string, onCode: (code: string) => void, onGrapheme: (grapheme: string) => void): void {
+function scan(
+	text: string,
+	onCode: (code: string) => void,
+	onGrapheme: (grapheme: string, width: number) => void,
+): void {
 	let pos = 0;
 	let runStart = 0;
 	const flushRun = (end: number) => {
 		if (end <= runStart) return;
-		const run = text.slice(runStart, end);
-		if (isPrintableAscii(run)) for (let i = 0; i < run.length; i++) onGrapheme(run.charAt(i));
-		else for (const { segment } of graphemeSegmenter.segment(run)) onGrapheme(segment);
+		forEachGrapheme(text.slice(runStart, end), (grapheme, width) => {
+			onGrapheme(grapheme, width);
+			return false;
+		});
 	};
 	while (pos < text.length) {
 		const esc = text.indexOf("\x1b", pos);
@@ -90,8 +95,7 @@ function breakWord(word: string, width: number, style: StyleState): string[] {
 			row += code;
 			style.apply(code);
 		},
-		(grapheme) => {
-			const w = graphemeWidth(grapheme);
+		(grapheme, w) => {
 			if (rowWidth + w > width) {
 				rows.push(row + style.lineEndCloser());
 				row = style.opener();
