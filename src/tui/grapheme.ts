@@ -33,12 +33,15 @@ const SILENT = 4; // default-ignorable, control, mark or surrogate: zero width o
 const NON_PRINTING = 8; // SILENT plus format characters: skipped when looking for a cluster's base
 const WIDE = 16;
 const LONE = 32; // never joins a neighbour into one grapheme cluster
+const CJK = 64; // Han, Hiragana, Katakana, Hangul or Bopomofo (script extensions): wrapping may break around it
 const KNOWN = 128;
 
 /** Spacing marks, less three that terminals draw as combining, plus non-spacing marks legacy wcwidth tables widen. */
 const SPACING_RE =
 	/^(?:[\p{Spacing_Mark}--[\u1734\u302E\u302F]]|[\u065F\u0F7F\u102B\u102C\u1031\u1033-\u1035\u1038\u103A-\u103E])$/v;
 const MARK_RE = /^\p{Mark}$/u;
+const CJK_RE =
+	/[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\p{Script_Extensions=Hangul}\p{Script_Extensions=Bopomofo}]/u;
 const SILENT_RE = /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Mark}\p{Surrogate}]$/v;
 const NON_PRINTING_RE = /^[\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Mark}\p{Surrogate}]$/v;
 
@@ -68,6 +71,7 @@ function classify(cp: number): number {
 	const ch = String.fromCodePoint(cp);
 	let bits = KNOWN;
 	if (isLone(ch)) bits |= LONE;
+	if (CJK_RE.test(ch)) bits |= CJK;
 	if (SPACING_RE.test(ch)) bits |= SPACING;
 	if (MARK_RE.test(ch)) bits |= MARK;
 	if (SILENT_RE.test(ch)) bits |= SILENT | NON_PRINTING;
@@ -163,35 +167,52 @@ const singleWidths = new Uint8Array(0x10000);
 const clusterCache = new Map<string, number>();
 const CLUSTER_CACHE_SIZE = 1024;
 
-/** True when every code point of `run` is its own grapheme cluster (see `isLone`). */
-function allLone(run: string): boolean {
-	for (let i = 0; i < run.length; i++) {
+/** True when `grapheme` holds a CJK character (wrapping treats it as a word of its own). */
+export function hasCjk(grapheme: string): boolean {
+	const first = grapheme.codePointAt(0);
+	if (first === undefined) return false;
+	if (grapheme.length === (first > 0xffff ? 2 : 1)) return first >= 0x80 && (classOf(first) & CJK) !== 0;
+	return CJK_RE.test(grapheme);
+}
+
+/**
+ * Where segmenting must start: the start of the code point before the first one that may join a neighbour (see
+ * `isLone`), or the run's length when none may. Everything before it is one cluster per code point.
+ */
+function loneUntil(run: string): number {
+	let previous = 0;
+	for (let i = 0; i < run.length; ) {
 		const c = run.charCodeAt(i);
-		if (c >= 0x20 && c < 0x7f) continue;
+		if (c >= 0x20 && c < 0x7f) {
+			previous = i++;
+			continue;
+		}
 		const cp = run.codePointAt(i) as number;
-		if (!(classOf(cp) & LONE)) return false;
-		if (cp > 0xffff) i++;
+		if (!(classOf(cp) & LONE)) return previous;
+		previous = i;
+		i += cp > 0xffff ? 2 : 1;
 	}
-	return true;
+	return run.length;
 }
 
 /**
  * Call `each` with every grapheme cluster of `run` (text without control sequences) and its width, until `each`
- * returns true; returns whether it did. Runs made of code points that never join skip the segmenter.
+ * returns true; returns whether it did. The part before any code point that may join skips the segmenter.
  */
 export function forEachGrapheme(run: string, each: (grapheme: string, width: number) => boolean | undefined): boolean {
-	if (allLone(run)) {
-		for (let i = 0; i < run.length; ) {
-			const c = run.charCodeAt(i);
-			const next = run.charCodeAt(i + 1);
-			const size = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
-			const grapheme = size === 1 ? run.charAt(i) : run.slice(i, i + 2);
-			if (each(grapheme, graphemeWidth(grapheme))) return true;
-			i += size;
-		}
-		return false;
+	const lone = loneUntil(run);
+	for (let i = 0; i < lone; ) {
+		const c = run.charCodeAt(i);
+		const next = run.charCodeAt(i + 1);
+		const size = c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+		const grapheme = size === 1 ? run.charAt(i) : run.slice(i, i + 2);
+		if (each(grapheme, graphemeWidth(grapheme))) return true;
+		i += size;
 	}
-	for (const { segment } of graphemeSegmenter.segment(run)) if (each(segment, graphemeWidth(segment))) return true;
+	if (lone >= run.length) return false;
+	for (const { segment } of graphemeSegmenter.segment(lone === 0 ? run : run.slice(lone))) {
+		if (each(segment, graphemeWidth(segment))) return true;
+	}
 	return false;
 }
 

@@ -5,12 +5,8 @@
  * newlines, and trim trailing whitespace from wrapped lines. Lines are not padded.
  */
 import { StyleState, sequenceEnd } from "./ansi.ts";
-import { forEachGrapheme } from "./grapheme.ts";
+import { forEachGrapheme, hasCjk } from "./grapheme.ts";
 import { visibleWidth } from "./width.ts";
-
-/** Characters of the CJK scripts: each is a word of its own for wrapping. */
-const CJK =
-	/[\p{Script_Extensions=Han}\p{Script_Extensions=Hiragana}\p{Script_Extensions=Katakana}\p{Script_Extensions=Hangul}\p{Script_Extensions=Bopomofo}]/u;
 
 /** Visit the control sequences and graphemes of `text` in order (graphemes are segmented between sequences). */
 function scan(
@@ -43,13 +39,21 @@ function scan(
 	flushRun(text.length);
 }
 
+interface Word {
+	text: string;
+	/** Columns, or -1 when only measuring the joined text gives pi-tui's figure (see `splitWords`). */
+	width: number;
+}
+
 /**
  * Split a line into words: runs of spaces, runs of other graphemes, and single CJK graphemes. Control sequences
- * go with the grapheme after them (or the last word when nothing follows).
+ * go with the grapheme after them (or the last word when nothing follows). A word's width is the sum of its
+ * graphemes' unless a sequence sits between two of them or it holds a tab: pi-tui measures the word's text joined
+ * (and tabs as spaces), which can cluster differently, so such words are measured later.
  */
-function splitWords(line: string): string[] {
-	const words: string[] = [];
-	let current = "";
+function splitWords(line: string): Word[] {
+	const words: Word[] = [];
+	let current: Word = { text: "", width: 0 };
 	let currentIsSpace = false;
 	let pending = "";
 	scan(
@@ -57,30 +61,32 @@ function splitWords(line: string): string[] {
 		(code) => {
 			pending += code;
 		},
-		(grapheme) => {
+		(grapheme, w) => {
 			const space = grapheme === " ";
-			if (!space && (grapheme.length > 1 || grapheme.charCodeAt(0) >= 0x80) && CJK.test(grapheme)) {
-				if (current) words.push(current);
-				current = "";
-				words.push(pending + grapheme);
+			if (!space && hasCjk(grapheme)) {
+				if (current.text) words.push(current);
+				current = { text: "", width: 0 };
+				words.push({ text: pending + grapheme, width: w });
 				pending = "";
 				return;
 			}
-			if (current && currentIsSpace !== space) {
+			if (current.text && currentIsSpace !== space) {
 				words.push(current);
-				current = "";
+				current = { text: "", width: 0 };
 			}
-			current += pending + grapheme;
+			if ((pending && current.text) || grapheme === "\t") current.width = -1;
+			else if (current.width >= 0) current.width += w;
+			current.text += pending + grapheme;
 			pending = "";
 			currentIsSpace = space;
 		},
 	);
 	if (pending) {
-		if (current) current += pending;
-		else if (words.length > 0) words[words.length - 1] += pending;
-		else current = pending;
+		const last = words[words.length - 1];
+		if (current.text || !last) current.text += pending;
+		else last.text += pending;
 	}
-	if (current) words.push(current);
+	if (current.text) words.push(current);
 	return words;
 }
 
@@ -116,8 +122,8 @@ function wrapLine(line: string, width: number): string[] {
 	const style = new StyleState();
 	let row = "";
 	let rowWidth = 0;
-	for (const word of splitWords(line)) {
-		const wordWidth = visibleWidth(word);
+	for (const { text: word, width: measured } of splitWords(line)) {
+		const wordWidth = measured >= 0 ? measured : visibleWidth(word);
 		const blank = word.trim() === "";
 		if (wordWidth > width && !blank) {
 			if (row) rows.push(row + style.lineEndCloser());
