@@ -1,4 +1,4 @@
-/** Layout primitives: Container, Box, Text, TruncatedText, Spacer. */
+/** Layout primitives, rendering as pi-tui 0.87.1's: Container, Box, Text, TruncatedText, Spacer. */
 import type { Component } from "./types.ts";
 import { padToWidth, truncateToWidth, visibleWidth } from "./width.ts";
 import { wrapTextWithAnsi } from "./wrap.ts";
@@ -32,12 +32,13 @@ export class Container implements Component {
 	}
 
 	invalidate(): void {
-		for (const child of this.children) child.invalidate();
+		// Components written for older versions may lack invalidate().
+		for (const child of this.children) child.invalidate?.();
 	}
 
 	render(width: number): string[] {
 		const lines: string[] = [];
-		for (const child of this.children) lines.push(...child.render(width));
+		for (const child of this.children) for (const line of child.render(width)) lines.push(line);
 		return lines;
 	}
 }
@@ -55,11 +56,26 @@ export class Spacer implements Component {
 	}
 
 	render(_width: number): string[] {
-		return Array.from({ length: Math.max(0, this.lines) }, () => "");
+		const lines: string[] = [];
+		for (let i = 0; i < this.lines; i++) lines.push("");
+		return lines;
 	}
 }
 
-/** Word-wrapped text with horizontal/vertical padding and an optional background applied to whole lines. */
+/**
+ * `line` padded with spaces to `width` columns. A line wider than that (pi-tui lets one through at tiny widths, and
+ * its renderer then stops with an error) is cut to the width instead.
+ */
+function fill(line: string, width: number): string {
+	const w = visibleWidth(line);
+	return w > width ? truncateToWidth(line, width, "", true) : line + " ".repeat(width - w);
+}
+
+/**
+ * Word-wrapped text with side margins (`paddingX`, narrowed when the width is too small) and `paddingY` blank lines
+ * above and below; every line is padded to the full width and painted with the background function if there is
+ * one. Blank text renders no lines. The result is cached until the text or the width changes.
+ */
 export class Text implements Component {
 	private cache: { text: string; width: number; lines: string[] } | undefined;
 
@@ -85,27 +101,31 @@ export class Text implements Component {
 	}
 
 	render(width: number): string[] {
-		if (this.cache && this.cache.text === this.text && this.cache.width === width) return this.cache.lines;
-		const lines = this.text.trim() === "" ? [] : this.layout(width);
+		const cache = this.cache;
+		if (cache && cache.text === this.text && cache.width === width) return cache.lines;
+		const lines = !this.text || this.text.trim() === "" ? [] : this.layout(width);
 		this.cache = { text: this.text, width, lines };
 		return lines;
 	}
 
 	private layout(width: number): string[] {
-		const contentWidth = Math.max(1, width - this.paddingX * 2);
-		const margin = " ".repeat(this.paddingX);
+		const paddingX = Math.min(this.paddingX, Math.max(0, Math.floor((width - 1) / 2)));
+		const contentWidth = Math.max(1, width - paddingX * 2);
+		const margin = " ".repeat(Math.max(0, paddingX));
 		const bg = this.customBgFn;
-		const finish = (line: string) => {
-			const fitted = fitLine(line, width);
-			return bg ? bg(fitted) : fitted;
-		};
-		const blank = Array.from({ length: this.paddingY }, () => finish(""));
-		const body = wrapTextWithAnsi(expandTabs(this.text), contentWidth).map((line) => finish(margin + line));
+		const body: string[] = [];
+		for (const line of wrapTextWithAnsi(this.text.replace(/\t/g, "   "), contentWidth)) {
+			const framed = margin + line + margin;
+			body.push(bg ? bg(fill(framed, width)) : fill(framed, width));
+		}
+		const empty = " ".repeat(Math.max(0, width));
+		const blank: string[] = [];
+		for (let i = 0; i < this.paddingY; i++) blank.push(bg ? bg(empty) : empty);
 		return [...blank, ...body, ...blank];
 	}
 }
 
-/** The first line of a text, cut to the width with an ellipsis. */
+/** The first line of a text, cut to the width with "...", between margins and blank lines; padded to the width. */
 export class TruncatedText implements Component {
 	constructor(
 		private text: string,
@@ -118,17 +138,27 @@ export class TruncatedText implements Component {
 	}
 
 	render(width: number): string[] {
-		const contentWidth = Math.max(0, width - this.paddingX * 2);
-		const first = expandTabs(this.text.split("\n")[0] ?? "");
-		const line = fitLine(" ".repeat(this.paddingX) + truncateToWidth(first, contentWidth), width);
-		const blank = Array.from({ length: this.paddingY }, () => " ".repeat(Math.max(0, width)));
-		return [...blank, line, ...blank];
+		const empty = " ".repeat(Math.max(0, width));
+		const newline = this.text.indexOf("\n");
+		const first = newline === -1 ? this.text : this.text.slice(0, newline);
+		const margin = " ".repeat(Math.max(0, this.paddingX));
+		const framed = margin + truncateToWidth(first, Math.max(1, width - this.paddingX * 2)) + margin;
+		const lines: string[] = [];
+		for (let i = 0; i < this.paddingY; i++) lines.push(empty);
+		lines.push(fill(framed, width));
+		for (let i = 0; i < this.paddingY; i++) lines.push(empty);
+		return lines;
 	}
 }
 
-/** A container that pads its children and paints an optional background over every line. */
+/**
+ * A container that indents its children by `paddingX`, adds `paddingY` blank lines above and below, pads every line
+ * to the width and paints it with the background function. No children (or no child lines) renders nothing. The
+ * result is reused while the children's lines, the width and the background (sampled) stay the same.
+ */
 export class Box implements Component {
 	children: Component[] = [];
+	private cache: { width: number; childLines: string[]; bgSample: string | undefined; lines: string[] } | undefined;
 
 	constructor(
 		private paddingX = 1,
@@ -138,36 +168,59 @@ export class Box implements Component {
 
 	addChild(component: Component): void {
 		this.children.push(component);
+		this.cache = undefined;
 	}
 
 	removeChild(component: Component): void {
 		const index = this.children.indexOf(component);
-		if (index !== -1) this.children.splice(index, 1);
+		if (index === -1) return;
+		this.children.splice(index, 1);
+		this.cache = undefined;
 	}
 
 	clear(): void {
 		this.children = [];
+		this.cache = undefined;
 	}
 
+	/** A new background shows on the next render (the cache notices a different sample). */
 	setBgFn(bgFn?: (text: string) => string): void {
 		this.bgFn = bgFn;
 	}
 
 	invalidate(): void {
-		for (const child of this.children) child.invalidate();
+		this.cache = undefined;
+		for (const child of this.children) child.invalidate?.();
 	}
 
 	render(width: number): string[] {
+		if (this.children.length === 0) return [];
 		const contentWidth = Math.max(1, width - this.paddingX * 2);
-		const inner: string[] = [];
-		for (const child of this.children) inner.push(...child.render(contentWidth));
-		if (inner.length === 0) return [];
-		const margin = " ".repeat(this.paddingX);
-		const finish = (line: string) => {
-			const fitted = fitLine(line, width);
-			return this.bgFn ? this.bgFn(fitted) : fitted;
-		};
-		const blank = Array.from({ length: this.paddingY }, () => finish(""));
-		return [...blank, ...inner.map((line) => finish(margin + line)), ...blank];
+		const indent = " ".repeat(Math.max(0, this.paddingX));
+		const childLines: string[] = [];
+		for (const child of this.children) for (const line of child.render(contentWidth)) childLines.push(indent + line);
+		if (childLines.length === 0) return [];
+		const bgSample = this.bgFn ? this.bgFn("test") : undefined;
+		const cache = this.cache;
+		if (
+			cache &&
+			cache.width === width &&
+			cache.bgSample === bgSample &&
+			cache.childLines.length === childLines.length &&
+			cache.childLines.every((line, i) => line === childLines[i])
+		) {
+			return cache.lines;
+		}
+		const lines: string[] = [];
+		for (let i = 0; i < this.paddingY; i++) lines.push(this.finish("", width));
+		for (const line of childLines) lines.push(this.finish(line, width));
+		for (let i = 0; i < this.paddingY; i++) lines.push(this.finish("", width));
+		this.cache = { width, childLines, bgSample, lines };
+		return lines;
+	}
+
+	private finish(line: string, width: number): string {
+		const padded = fill(line, width);
+		return this.bgFn ? this.bgFn(padded) : padded;
 	}
 }

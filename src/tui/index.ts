@@ -129,5 +129,5 @@ export {
 	type TuiStopOptions,
 } from "./types.ts";
 export { truncateToVisualLines, type VisualTruncateResult } from "./visual-truncate.ts";
-export { sliceByColumn, stripTerminalSequences, truncateToWidth, visibleWidth } from "./width.ts";
+export { getOsc8LinkAtColumn, sliceByColumn, stripTerminalSequences, truncateToWidth, visibleWidth } from "./width.ts";
 export { wrapTextWithAnsi } from "./wrap.ts";

@@ -1,214 +1,277 @@
 /**
- * Terminal cell arithmetic: how many columns a string occupies once escape sequences are ignored, and cutting
- * strings to a column budget without breaking escape sequences or graphemes.
+ * Terminal cell arithmetic, as pi-tui 0.87.1 computes it: how many columns a string occupies once control sequences
+ * are ignored, cutting a string to a column budget, and taking a column range out of a line. Control sequences are
+ * those of `ansi.ts`; grapheme widths come from `grapheme.ts`. Printable-ASCII text takes fast paths throughout:
+ * these run for every line of every frame.
  */
+import {
+	findSequence,
+	isPrintableAscii,
+	openLinkCloser,
+	osc8LinkUrl,
+	osc8Uri,
+	type SequenceSpan,
+	sequenceEnd,
+	stripTerminalSequences,
+} from "./ansi.ts";
+import { forEachGrapheme, graphemeWidth, runWidth, TAB_WIDTH } from "./grapheme.ts";
 
-/** One piece of a terminal string: an escape sequence (zero width) or one grapheme (0–2 columns). */
+export { graphemeWidth, osc8Uri, stripTerminalSequences, TAB_WIDTH };
+
+/** One piece of a terminal string: a control sequence (zero width) or one grapheme. */
 export interface TerminalToken {
 	text: string;
-	/** True for an escape sequence (CSI, OSC, APC, DCS, …). */
+	/** True for a control sequence. */
 	escape: boolean;
-	/** Columns the token occupies; 0 for escapes. */
+	/** Columns the token occupies; 0 for control sequences. */
 	width: number;
 }
 
-/** A tab counts as this many columns, matching how the components expand tabs. */
-export const TAB_WIDTH = 3;
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-
-/** Length of the escape sequence starting at `pos` (which holds ESC), or 0 if the ESC is a bare key press. */
-function escapeLength(str: string, pos: number): number {
-	const next = str[pos + 1];
-	if (next === undefined) return 1;
-	if (next === "[") {
-		// CSI: parameter bytes 0x30–0x3F, intermediate bytes 0x20–0x2F, final byte 0x40–0x7E.
-		let i = pos + 2;
-		while (i < str.length) {
-			const code = str.charCodeAt(i);
-			if (code >= 0x40 && code <= 0x7e) return i - pos + 1;
-			if (code < 0x20 || code > 0x3f) return i - pos; // malformed: end the sequence before the stray byte
-			i++;
-		}
-		return str.length - pos;
-	}
-	if (next === "]" || next === "_" || next === "P" || next === "^" || next === "X") {
-		// String sequences end with BEL or ST (ESC \).
-		for (let i = pos + 2; i < str.length; i++) {
-			const ch = str[i];
-			if (ch === "\x07") return i - pos + 1;
-			if (ch === "\x1b" && str[i + 1] === "\\") return i - pos + 2;
-		}
-		return str.length - pos;
-	}
-	// Two-character escapes (ESC 7, ESC =, ESC ( B …) are zero width too.
-	if (next === "(" || next === ")") return Math.min(3, str.length - pos);
-	return 2;
-}
-
-const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
-const EMOJI_PRESENTATION = /\p{Emoji_Presentation}/u;
-const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
-/** Combining marks, variation selectors, zero-width joiners/spaces and other format characters. */
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
-
-/** East Asian Wide / Fullwidth ranges (inclusive), sorted. Emoji are handled separately. */
-const WIDE_RANGES: readonly (readonly [number, number])[] = [
-	[0x1100, 0x115f],
-	[0x2329, 0x232a],
-	[0x2e80, 0x303e],
-	[0x3041, 0x33ff],
-	[0x3400, 0x4dbf],
-	[0x4e00, 0x9fff],
-	[0xa000, 0xa4cf],
-	[0xa960, 0xa97f],
-	[0xac00, 0xd7a3],
-	[0xf900, 0xfaff],
-	[0xfe10, 0xfe19],
-	[0xfe30, 0xfe6f],
-	[0xff00, 0xff60],
-	[0xffe0, 0xffe6],
-	[0x16fe0, 0x16fe4],
-	[0x17000, 0x18aff],
-	[0x1b000, 0x1b2ff],
-	[0x1f200, 0x1f2ff],
-	[0x20000, 0x2fffd],
-	[0x30000, 0x3fffd],
-];
-
-function isWideCodePoint(cp: number): boolean {
-	let lo = 0;
-	let hi = WIDE_RANGES.length - 1;
-	while (lo <= hi) {
-		const mid = (lo + hi) >> 1;
-		const range = WIDE_RANGES[mid] as readonly [number, number];
-		if (cp < range[0]) hi = mid - 1;
-		else if (cp > range[1]) lo = mid + 1;
-		else return true;
-	}
-	return false;
-}
-
-/** Columns one grapheme cluster occupies. */
-export function graphemeWidth(grapheme: string): number {
-	const cp = grapheme.codePointAt(0);
-	if (cp === undefined) return 0;
-	if (cp === 0x09) return TAB_WIDTH;
-	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
-	if (cp < 0x7f) return 1;
-	const first = String.fromCodePoint(cp);
-	if (ZERO_WIDTH.test(first)) return grapheme.length > first.length ? graphemeWidth(grapheme.slice(first.length)) : 0;
-	if (EMOJI_PRESENTATION.test(first)) return 2;
-	// A text-presentation pictograph made emoji by VS16, or a ZWJ sequence.
-	if (PICTOGRAPHIC.test(first) && (grapheme.includes("\ufe0f") || grapheme.includes("\u200d"))) return 2;
-	return isWideCodePoint(cp) ? 2 : 1;
-}
-
-/** Split a terminal string into escape sequences and graphemes. */
+/** Split a terminal string into control sequences and graphemes (graphemes segmented between sequences). */
 export function tokenize(str: string): TerminalToken[] {
 	const tokens: TerminalToken[] = [];
+	const span: SequenceSpan = { start: 0, end: 0 };
 	let pos = 0;
+	const push = (text: string, width: number) => {
+		tokens.push({ text, escape: false, width });
+		return false;
+	};
 	while (pos < str.length) {
-		const esc = str.indexOf("\x1b", pos);
-		const end = esc === -1 ? str.length : esc;
-		if (end > pos) {
-			for (const { segment } of segmenter.segment(str.slice(pos, end))) {
-				tokens.push({ text: segment, escape: false, width: graphemeWidth(segment) });
-			}
-		}
-		if (esc === -1) break;
-		const len = escapeLength(str, esc);
-		tokens.push({ text: str.slice(esc, esc + len), escape: true, width: 0 });
-		pos = esc + len;
+		const found = findSequence(str, pos, span);
+		const runEnd = found ? span.start : str.length;
+		if (runEnd > pos) forEachGrapheme(str.slice(pos, runEnd), push);
+		if (!found) break;
+		tokens.push({ text: str.slice(span.start, span.end), escape: true, width: 0 });
+		pos = span.end;
 	}
 	return tokens;
 }
 
-/** Remove CSI, OSC, APC, DCS and other escape sequences, keeping the visible text. */
-export function stripTerminalSequences(str: string): string {
-	if (!str.includes("\x1b")) return str;
-	let out = "";
-	for (const token of tokenize(str)) if (!token.escape) out += token.text;
-	return out;
-}
+const WIDTH_CACHE_SIZE = 512;
+const widthCache = new Map<string, number>();
 
-/** Columns `str` occupies in a terminal: escapes count 0, wide CJK and emoji 2, combining marks 0. */
+/** Columns `str` occupies in a terminal: control sequences 0, tabs 3, wide CJK and emoji 2, combining marks 0. */
 export function visibleWidth(str: string): number {
-	if (ASCII_PRINTABLE.test(str)) return str.length;
-	let width = 0;
-	for (const token of tokenize(str)) width += token.width;
+	if (str.length === 0) return 0;
+	if (isPrintableAscii(str)) return str.length;
+	const cached = widthCache.get(str);
+	if (cached !== undefined) return cached;
+	// Tabs become spaces before anything else, and graphemes are segmented across removed sequences.
+	let clean = str.includes("\t") ? str.replaceAll("\t", "   ") : str;
+	clean = stripTerminalSequences(clean);
+	const width = isPrintableAscii(clean) ? clean.length : runWidth(clean);
+	if (widthCache.size >= WIDTH_CACHE_SIZE) {
+		const oldest = widthCache.keys().next().value;
+		if (oldest !== undefined) widthCache.delete(oldest);
+	}
+	widthCache.set(str, width);
 	return width;
-}
-
-const RESET = "\x1b[0m";
-const OSC8_CLOSE = "\x1b]8;;\x07";
-
-/** The URI of an OSC 8 hyperlink sequence ("" for the closing one), or undefined if `token` is not OSC 8. */
-export function osc8Uri(token: string): string | undefined {
-	if (!token.startsWith("\x1b]8;")) return undefined;
-	const end = token.endsWith("\x07") ? -1 : token.endsWith("\x1b\\") ? -2 : token.length;
-	const body = token.slice(0, end);
-	return body.slice(body.indexOf(";", 4) + 1);
-}
-
-/** Sequences that close what `text` left open (SGR styling, hyperlinks), to append after cutting it. */
-function closers(usedSgr: boolean, linkOpen: boolean): string {
-	return (usedSgr ? RESET : "") + (linkOpen ? OSC8_CLOSE : "");
-}
-
-/**
- * Cut `text` to at most `maxWidth` columns, appending `ellipsis` when something was removed. Escape sequences are
- * kept intact and styling is reset before the ellipsis. With `pad`, spaces fill the result to exactly `maxWidth`.
- */
-export function truncateToWidth(text: string, maxWidth: number, ellipsis = "...", pad = false): string {
-	const limit = Math.max(0, Math.floor(maxWidth));
-	const width = visibleWidth(text);
-	if (width <= limit) return pad ? text + " ".repeat(limit - width) : text;
-	const ellipsisWidth = visibleWidth(ellipsis);
-	if (ellipsisWidth > limit) return truncateToWidth(ellipsis, limit, "", pad);
-	const budget = limit - ellipsisWidth;
-	let out = "";
-	let used = 0;
-	let usedSgr = false;
-	let linkOpen = false;
-	for (const token of tokenize(text)) {
-		if (token.escape) {
-			const uri = osc8Uri(token.text);
-			if (uri !== undefined) linkOpen = uri !== "";
-			else usedSgr = true;
-			out += token.text;
-			continue;
-		}
-		if (used + token.width > budget) break;
-		out += token.text;
-		used += token.width;
-	}
-	const result = out + closers(usedSgr, linkOpen) + ellipsis;
-	return pad ? result + " ".repeat(Math.max(0, limit - used - ellipsisWidth)) : result;
-}
-
-/**
- * The visible columns [startCol, startCol + length) of `line`, with the escape sequences that precede them kept so
- * styling carries over. With `strict`, a wide grapheme straddling the end is dropped rather than included.
- */
-export function sliceByColumn(line: string, startCol: number, length: number, strict = false): string {
-	const end = startCol + length;
-	let col = 0;
-	let out = "";
-	for (const token of tokenize(line)) {
-		if (token.escape) {
-			if (col <= end) out += token.text;
-			continue;
-		}
-		if (col >= end) break;
-		if (col >= startCol && (!strict || col + token.width <= end)) out += token.text;
-		col += token.width;
-	}
-	return out;
 }
 
 /** Pad `text` with spaces on the right to `width` columns (never truncates). */
 export function padToWidth(text: string, width: number): string {
 	const missing = width - visibleWidth(text);
 	return missing > 0 ? text + " ".repeat(missing) : text;
+}
+
+/**
+ * The longest start of `text` that fits `maxWidth` columns. Text runs are split at tabs and control sequences;
+ * sequences are kept only when a grapheme after them is.
+ */
+function clipFragment(text: string, maxWidth: number): { text: string; width: number } {
+	if (maxWidth <= 0 || text.length === 0) return { text: "", width: 0 };
+	if (isPrintableAscii(text)) {
+		const clipped = text.slice(0, maxWidth);
+		return { text: clipped, width: clipped.length };
+	}
+	let out = "";
+	let width = 0;
+	let pending = "";
+	const take = (grapheme: string, w: number) => {
+		if (width + w > maxWidth) return true;
+		out += pending + grapheme;
+		pending = "";
+		width += w;
+		return false;
+	};
+	for (const piece of pieces(text)) {
+		if (piece.code) pending += piece.text;
+		else if (forEachGrapheme(piece.text, take)) break;
+	}
+	return { text: out, width };
+}
+
+/** Control sequences and text runs of `text`; a run never contains a tab except as the whole run "\t". */
+function* pieces(text: string): Generator<{ code: boolean; text: string }> {
+	let pos = 0;
+	while (pos < text.length) {
+		if (text.charCodeAt(pos) === 0x1b) {
+			const end = sequenceEnd(text, pos);
+			if (end !== -1) {
+				yield { code: true, text: text.slice(pos, end) };
+				pos = end;
+				continue;
+			}
+		}
+		if (text.charCodeAt(pos) === 0x09) {
+			yield { code: false, text: "\t" };
+			pos++;
+			continue;
+		}
+		let end = pos + 1;
+		while (end < text.length) {
+			const c = text.charCodeAt(end);
+			if (c === 0x09 || (c === 0x1b && sequenceEnd(text, end) !== -1)) break;
+			end++;
+		}
+		yield { code: false, text: text.slice(pos, end) };
+		pos = end;
+	}
+}
+
+const RESET = "\x1b[0m";
+
+/** `prefix`, then what closes its open hyperlink and styling, then the ellipsis, padded on request. */
+function finishCut(
+	prefix: string,
+	prefixWidth: number,
+	ellipsis: string,
+	ellipsisWidth: number,
+	maxWidth: number,
+	pad: boolean,
+) {
+	let out = prefix + openLinkCloser(prefix) + RESET;
+	if (ellipsis.length > 0) out += ellipsis + RESET;
+	return pad ? out + " ".repeat(Math.max(0, maxWidth - prefixWidth - ellipsisWidth)) : out;
+}
+
+/**
+ * Cut `text` to at most `maxWidth` columns, ending with `ellipsis` when something was removed (the styling and any
+ * open hyperlink are closed before it). Text that fits comes back unchanged. With `pad`, spaces fill the result to
+ * exactly `maxWidth` columns.
+ */
+export function truncateToWidth(text: string, maxWidth: number, ellipsis = "...", pad = false): string {
+	if (maxWidth <= 0) return "";
+	if (text.length === 0) return pad ? " ".repeat(maxWidth) : "";
+	const ellipsisWidth = visibleWidth(ellipsis);
+	if (ellipsisWidth >= maxWidth) {
+		const textWidth = visibleWidth(text);
+		if (textWidth <= maxWidth) return pad ? text + " ".repeat(maxWidth - textWidth) : text;
+		const clipped = clipFragment(ellipsis, maxWidth);
+		if (clipped.width === 0) return pad ? " ".repeat(maxWidth) : "";
+		return finishCut("", 0, clipped.text, clipped.width, maxWidth, pad);
+	}
+	const budget = maxWidth - ellipsisWidth;
+	if (isPrintableAscii(text)) {
+		if (text.length <= maxWidth) return pad ? text + " ".repeat(maxWidth - text.length) : text;
+		return finishCut(text.slice(0, budget), budget, ellipsis, ellipsisWidth, maxWidth, pad);
+	}
+	// Keep graphemes while they fit the budget; stop reading once the whole text is known to be too wide.
+	let kept = "";
+	let keptWidth = 0;
+	let pending = "";
+	let seen = 0;
+	let keeping = true;
+	const visit = (grapheme: string, w: number) => {
+		if (keeping && keptWidth + w <= budget) {
+			kept += pending + grapheme;
+			pending = "";
+			keptWidth += w;
+		} else {
+			keeping = false;
+			pending = "";
+		}
+		seen += w;
+		return seen > maxWidth;
+	};
+	let overflowed = false;
+	if (!text.includes("\x1b") && !text.includes("\t")) overflowed = forEachGrapheme(text, visit);
+	else {
+		for (const piece of pieces(text)) {
+			if (piece.code) pending += piece.text;
+			else if (piece.text === "\t") overflowed = visit("\t", TAB_WIDTH);
+			else overflowed = forEachGrapheme(piece.text, visit);
+			if (overflowed) break;
+		}
+	}
+	if (!overflowed) return pad ? text + " ".repeat(Math.max(0, maxWidth - seen)) : text;
+	return finishCut(kept, keptWidth, ellipsis, ellipsisWidth, maxWidth, pad);
+}
+
+/**
+ * The visible columns [startCol, startCol + length) of `line`. Control sequences inside the range are kept, and
+ * those before it are carried to the first kept grapheme so its styling holds. With `strict`, a wide grapheme that
+ * would end past the range is left out.
+ */
+export function sliceByColumn(line: string, startCol: number, length: number, strict = false): string {
+	return sliceWithWidth(line, startCol, length, strict).text;
+}
+
+/** `sliceByColumn`, also giving the columns the result occupies. */
+export function sliceWithWidth(
+	line: string,
+	startCol: number,
+	length: number,
+	strict = false,
+): { text: string; width: number } {
+	if (length <= 0) return { text: "", width: 0 };
+	const endCol = startCol + length;
+	if (Number.isInteger(startCol) && Number.isInteger(length) && isPrintableAscii(line)) {
+		const from = Math.max(0, startCol);
+		const text = line.slice(from, Math.max(from, endCol));
+		return { text, width: text.length };
+	}
+	let out = "";
+	let width = 0;
+	let col = 0;
+	let pending = "";
+	const visit = (grapheme: string, w: number) => {
+		if (col >= startCol && col < endCol && (!strict || col + w <= endCol)) {
+			out += pending + grapheme;
+			pending = "";
+			width += w;
+		}
+		col += w;
+		return col >= endCol;
+	};
+	const span: SequenceSpan = { start: 0, end: 0 };
+	let pos = 0;
+	while (pos < line.length) {
+		const found = findSequence(line, pos, span);
+		const runEnd = found ? span.start : line.length;
+		if (runEnd > pos && forEachGrapheme(line.slice(pos, runEnd), visit)) break;
+		if (!found) break;
+		const code = line.slice(span.start, span.end);
+		if (col >= startCol && col < endCol) out += code;
+		else if (col < startCol) pending += code;
+		pos = span.end;
+	}
+	return { text: out, width };
+}
+
+/** The URL of the OSC 8 hyperlink covering visible column `column` of `line`, or undefined. */
+export function getOsc8LinkAtColumn(line: string, column: number): string | undefined {
+	let url: string | undefined;
+	let col = 0;
+	let found: string | undefined;
+	const visit = (_grapheme: string, w: number) => {
+		if (column >= col && column < col + w) return true;
+		col += w;
+		return false;
+	};
+	const span: SequenceSpan = { start: 0, end: 0 };
+	let pos = 0;
+	while (pos < line.length) {
+		const more = findSequence(line, pos, span);
+		const runEnd = more ? span.start : line.length;
+		if (runEnd > pos && forEachGrapheme(line.slice(pos, runEnd), visit)) {
+			found = url;
+			break;
+		}
+		if (!more) break;
+		const link = osc8LinkUrl(line.slice(span.start, span.end));
+		if (link !== undefined) url = link || undefined;
+		pos = span.end;
+	}
+	return found;
 }

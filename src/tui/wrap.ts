@@ -1,189 +1,165 @@
-/** Word wrapping for terminal strings that may carry ANSI styling. */
-import { osc8Uri, type TerminalToken, tokenize } from "./width.ts";
+/**
+ * Word wrapping for terminal strings that may carry styling, with pi-tui 0.87.1's rules: break at spaces, put each
+ * CJK character in a word of its own (so CJK text breaks anywhere), break a word longer than the line by columns,
+ * close underline and hyperlinks at each break and re-open the styling on the next line, carry styling across
+ * newlines, and trim trailing whitespace from wrapped lines. Lines are not padded.
+ */
+import { StyleState, sequenceEnd } from "./ansi.ts";
+import { forEachGrapheme, hasCjk } from "./grapheme.ts";
+import { visibleWidth } from "./width.ts";
 
-const RESET = "\x1b[0m";
-const OSC8_CLOSE = "\x1b]8;;\x07";
-
-/** SGR attribute slots: setting codes and the code that clears each slot. */
-const SGR_SLOTS: Record<number, string> = {
-	1: "bold",
-	2: "dim",
-	3: "italic",
-	4: "underline",
-	5: "blink",
-	7: "inverse",
-};
-Object.assign(SGR_SLOTS, { 8: "hidden", 9: "strike", 53: "overline" });
-const SGR_CLEARS: Record<number, string[]> = {
-	22: ["bold", "dim"],
-	23: ["italic"],
-	24: ["underline"],
-	25: ["blink"],
-	27: ["inverse"],
-	28: ["hidden"],
-	29: ["strike"],
-	39: ["fg"],
-	49: ["bg"],
-	55: ["overline"],
-};
-
-/** The styling in force at some point of a string: active SGR attributes and an open hyperlink. */
-class StyleState {
-	private slots = new Map<string, string>();
-	private link: string | undefined;
-
-	apply(token: string): void {
-		const uri = osc8Uri(token);
-		if (uri !== undefined) {
-			this.link = uri ? token : undefined;
-			return;
-		}
-		if (!token.startsWith("\x1b[") || !token.endsWith("m")) return;
-		const params = token.slice(2, -1).split(";");
-		for (let i = 0; i < params.length; i++) {
-			const param = params[i] ?? "";
-			const code = Number(param.split(":")[0] || "0");
-			if (code === 0) this.slots.clear();
-			else if (SGR_SLOTS[code]) this.slots.set(SGR_SLOTS[code], param);
-			else if (SGR_CLEARS[code]) for (const slot of SGR_CLEARS[code]) this.slots.delete(slot);
-			else if ((code >= 30 && code <= 37) || (code >= 90 && code <= 97)) this.slots.set("fg", param);
-			else if ((code >= 40 && code <= 47) || (code >= 100 && code <= 107)) this.slots.set("bg", param);
-			else if (code === 38 || code === 48 || code === 58) {
-				// Extended colour: 38;5;n or 38;2;r;g;b (colon forms arrive as one parameter).
-				const extra = param.includes(":") ? 0 : params[i + 1] === "5" ? 2 : params[i + 1] === "2" ? 4 : 0;
-				const value = params.slice(i, i + 1 + extra).join(";");
-				this.slots.set(code === 38 ? "fg" : code === 48 ? "bg" : "underlineColor", value);
-				i += extra;
-			}
-		}
-	}
-
-	/** Sequences that re-establish this state at the start of a line. */
-	opener(): string {
-		const sgr = [...this.slots.values()].map((value) => `\x1b[${value}m`).join("");
-		return sgr + (this.link ?? "");
-	}
-
-	/** Sequences that end this state at the end of a line, so nothing bleeds into the padding. */
-	closer(): string {
-		return (this.link ? OSC8_CLOSE : "") + (this.slots.size > 0 ? RESET : "");
-	}
-}
-
-interface Segment {
-	tokens: TerminalToken[];
-	width: number;
-	space: boolean;
-}
-
-function isSpace(token: TerminalToken): boolean {
-	return !token.escape && (token.text === " " || token.text === "\t");
-}
-
-/** Group tokens into runs of spaces and runs of non-spaces; escapes stay with the run they appear in. */
-function segments(tokens: TerminalToken[]): Segment[] {
-	const out: Segment[] = [];
-	let current: Segment | undefined;
-	for (const token of tokens) {
-		const space = token.escape ? (current?.space ?? false) : isSpace(token);
-		if (!current || current.space !== space) {
-			current = { tokens: [], width: 0, space };
-			out.push(current);
-		}
-		current.tokens.push(token);
-		current.width += token.width;
-	}
-	return out;
-}
-
-class LineBuilder {
-	readonly lines: string[] = [];
-	private tokens: TerminalToken[] = [];
-	width = 0;
-	private prefix: string;
-
-	constructor(private readonly style: StyleState) {
-		this.prefix = style.opener();
-	}
-
-	add(token: TerminalToken): void {
-		if (token.escape) this.style.apply(token.text);
-		this.tokens.push(token);
-		this.width += token.width;
-	}
-
-	/** Drop a token from the output but keep its effect on styling (used for spaces swallowed by a wrap). */
-	skip(token: TerminalToken): void {
-		if (token.escape) this.add(token);
-	}
-
-	flush(trimTrailingSpaces: boolean): void {
-		if (trimTrailingSpaces) {
-			for (let i = this.tokens.length - 1; i >= 0; i--) {
-				const token = this.tokens[i] as TerminalToken;
-				if (token.escape) continue;
-				if (!isSpace(token)) break;
-				this.tokens.splice(i, 1);
-				this.width -= token.width;
-			}
-		}
-		const body = this.tokens.map((t) => t.text).join("");
-		this.lines.push(this.prefix + body + this.style.closer());
-		this.prefix = this.style.opener();
-		this.tokens = [];
-		this.width = 0;
-	}
-}
-
-function wrapLine(line: string, width: number, style: StyleState): string[] {
-	const builder = new LineBuilder(style);
-	let wrapped = false;
-	for (const segment of segments(tokenize(line))) {
-		if (segment.space) {
-			if (wrapped && builder.width === 0) {
-				for (const token of segment.tokens) builder.skip(token);
-				continue;
-			}
-			if (builder.width + segment.width <= width) {
-				for (const token of segment.tokens) builder.add(token);
-				continue;
-			}
-			builder.flush(true);
-			wrapped = true;
-			for (const token of segment.tokens) builder.skip(token);
+/** Visit the control sequences and graphemes of `text` in order (graphemes are segmented between sequences). */
+function scan(
+	text: string,
+	onCode: (code: string) => void,
+	onGrapheme: (grapheme: string, width: number) => void,
+): void {
+	let pos = 0;
+	let runStart = 0;
+	const flushRun = (end: number) => {
+		if (end <= runStart) return;
+		forEachGrapheme(text.slice(runStart, end), (grapheme, width) => {
+			onGrapheme(grapheme, width);
+			return false;
+		});
+	};
+	while (pos < text.length) {
+		const esc = text.indexOf("\x1b", pos);
+		if (esc === -1) break;
+		const end = sequenceEnd(text, esc);
+		if (end === -1) {
+			pos = esc + 1;
 			continue;
 		}
-		if (builder.width + segment.width > width && builder.width > 0) {
-			builder.flush(true);
-			wrapped = true;
-		}
-		for (const token of segment.tokens) {
-			if (!token.escape && builder.width + token.width > width && builder.width > 0) {
-				builder.flush(false);
-				wrapped = true;
-			}
-			builder.add(token);
-		}
+		flushRun(esc);
+		onCode(text.slice(esc, end));
+		pos = end;
+		runStart = end;
 	}
-	builder.flush(wrapped);
-	return builder.lines;
+	flushRun(text.length);
+}
+
+interface Word {
+	text: string;
+	/** Columns, or -1 when only measuring the joined text gives pi-tui's figure (see `splitWords`). */
+	width: number;
 }
 
 /**
- * Wrap `text` to lines of at most `width` visible columns, at spaces where possible and inside words when a word is
- * longer than the line. Styling active at a break is closed at the end of the line and re-opened on the next one.
- * Newlines in the input always break. Lines are not padded.
+ * Split a line into words: runs of spaces, runs of other graphemes, and single CJK graphemes. Control sequences
+ * go with the grapheme after them (or the last word when nothing follows). A word's width is the sum of its
+ * graphemes' unless a sequence sits between two of them or it holds a tab: pi-tui measures the word's text joined
+ * (and tabs as spaces), which can cluster differently, so such words are measured later.
  */
-export function wrapTextWithAnsi(text: string, width: number): string[] {
-	const limit = Math.max(1, Math.floor(width));
+function splitWords(line: string): Word[] {
+	const words: Word[] = [];
+	let current: Word = { text: "", width: 0 };
+	let currentIsSpace = false;
+	let pending = "";
+	scan(
+		line,
+		(code) => {
+			pending += code;
+		},
+		(grapheme, w) => {
+			const space = grapheme === " ";
+			if (!space && hasCjk(grapheme)) {
+				if (current.text) words.push(current);
+				current = { text: "", width: 0 };
+				words.push({ text: pending + grapheme, width: w });
+				pending = "";
+				return;
+			}
+			if (current.text && currentIsSpace !== space) {
+				words.push(current);
+				current = { text: "", width: 0 };
+			}
+			if ((pending && current.text) || grapheme === "\t") current.width = -1;
+			else if (current.width >= 0) current.width += w;
+			current.text += pending + grapheme;
+			pending = "";
+			currentIsSpace = space;
+		},
+	);
+	if (pending) {
+		const last = words[words.length - 1];
+		if (current.text || !last) current.text += pending;
+		else last.text += pending;
+	}
+	if (current.text) words.push(current);
+	return words;
+}
+
+/** Break a word wider than the line into rows of `width` columns, starting with the styling in force. */
+function breakWord(word: string, width: number, style: StyleState): string[] {
+	const rows: string[] = [];
+	let row = style.opener();
+	let rowWidth = 0;
+	scan(
+		word,
+		(code) => {
+			row += code;
+			style.apply(code);
+		},
+		(grapheme, w) => {
+			if (rowWidth + w > width) {
+				rows.push(row + style.lineEndCloser());
+				row = style.opener();
+				rowWidth = 0;
+			}
+			row += grapheme;
+			rowWidth += w;
+		},
+	);
+	if (row) rows.push(row);
+	return rows.length > 0 ? rows : [""];
+}
+
+function wrapLine(line: string, width: number): string[] {
+	if (!line) return [""];
+	if (visibleWidth(line) <= width) return [line];
+	const rows: string[] = [];
 	const style = new StyleState();
-	const out: string[] = [];
-	for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
-		if (line === "") {
-			out.push("");
+	let row = "";
+	let rowWidth = 0;
+	for (const { text: word, width: measured } of splitWords(line)) {
+		const wordWidth = measured >= 0 ? measured : visibleWidth(word);
+		const blank = word.trim() === "";
+		if (wordWidth > width && !blank) {
+			if (row) rows.push(row + style.lineEndCloser());
+			const broken = breakWord(word, width, style);
+			for (let i = 0; i < broken.length - 1; i++) rows.push(broken[i] as string);
+			row = broken[broken.length - 1] as string;
+			rowWidth = visibleWidth(row);
 			continue;
 		}
-		out.push(...wrapLine(line, limit, style));
+		if (rowWidth > 0 && rowWidth + wordWidth > width) {
+			rows.push(row.trimEnd() + style.lineEndCloser());
+			// A wrapped line never starts with the spaces it broke at.
+			row = blank ? style.opener() : style.opener() + word;
+			rowWidth = blank ? 0 : wordWidth;
+		} else {
+			row += word;
+			rowWidth += wordWidth;
+		}
+		style.applyAll(word);
 	}
-	return out;
+	if (row) rows.push(row);
+	return rows.length > 0 ? rows.map((r) => r.trimEnd()) : [""];
+}
+
+/**
+ * Wrap `text` to lines of at most `width` visible columns (a single grapheme wider than `width` still gets a line).
+ * Newlines (LF, CRLF, CR) always break, and styling open at a newline continues on the next line.
+ */
+export function wrapTextWithAnsi(text: string, width: number): string[] {
+	if (!text) return [""];
+	const out: string[] = [];
+	const carried = new StyleState();
+	for (const line of text.split(/\r\n|\r|\n/)) {
+		const prefix = out.length > 0 ? carried.opener() : "";
+		for (const row of wrapLine(prefix + line, width)) out.push(row);
+		carried.applyAll(line);
+	}
+	return out.length > 0 ? out : [""];
 }

@@ -38,6 +38,25 @@ describe("Text", () => {
 		const lines = new Text("x", 0, 0, (s) => `<${s}>`).render(4);
 		expect(lines).toEqual(["<x   >"]);
 	});
+	test("caches by text and width: the same lines come back until either changes", () => {
+		const text = new Text("some words to wrap", 1, 0);
+		const first = text.render(10);
+		expect(text.render(10)).toBe(first);
+		expect(text.render(11)).not.toBe(first);
+		const again = text.render(10);
+		text.setText("some words to wrap");
+		expect(text.render(10)).not.toBe(again);
+		expect(text.render(10)).toEqual(first);
+	});
+	test("whitespace-only text renders no lines, whatever the padding", () => {
+		expect(new Text("  \n  ", 2, 3).render(20)).toEqual([]);
+	});
+	test("tabs count three columns", () => {
+		expect(new Text("a\tb", 0, 0).render(6)).toEqual(["a   b "]);
+	});
+	test("margins shrink when the width is too small for them", () => {
+		expect(new Text("abc", 3, 0).render(3)).toEqual([" a ", " b ", " c "]);
+	});
 	test("fits any width, with ANSI, CJK and emoji", () => {
 		expectFits(new Text("\x1b[1mbold\x1b[22m 中文字符 🎉🎉 words words words", 2, 1));
 	});
@@ -60,6 +79,19 @@ describe("Container, Box, Spacer, TruncatedText", () => {
 		expect(lines.map(stripTerminalSequences)).toEqual(["          ", "  hello   ", "  there   ", "          "]);
 		for (const line of lines) expect(line.startsWith("\x1b[44m")).toBe(true);
 		expectFits(box);
+	});
+	test("Box reuses its lines while children, width and background are unchanged", () => {
+		let colour = 44;
+		const box = new Box(1, 0, (s) => `\x1b[${colour}m${s}\x1b[49m`);
+		const child = new Text("hi", 0, 0);
+		box.addChild(child);
+		const first = box.render(8);
+		expect(box.render(8)).toBe(first);
+		colour = 45; // a background function whose output changed is noticed without invalidate()
+		expect(box.render(8)[0]?.startsWith("\x1b[45m")).toBe(true);
+		const second = box.render(8);
+		child.setText("ho");
+		expect(box.render(8)).not.toBe(second);
 	});
 	test("an empty Box renders nothing", () => {
 		expect(new Box().render(10)).toEqual([]);

@@ -204,7 +204,8 @@ describe("CustomEditor", () => {
 		}
 		const editor = new Shouting(fakeTui(), getEditorTheme());
 		type(editor, "quiet");
-		expect(plain(editor.render(10))[1]).toBe("QUIET");
+		// Upper-casing also turns the cursor's SGR final "m" into "M", which is no longer a sequence pi-tui strips.
+		expect(plain(editor.render(10))[1]?.startsWith("QUIET")).toBe(true);
 	});
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import {
 	CURSOR_MARKER,
+	getOsc8LinkAtColumn,
 	sliceByColumn,
 	stripTerminalSequences,
 	truncateToWidth,
@@ -60,24 +61,24 @@ describe("truncateToWidth", () => {
 		expect(truncateToWidth("short", 10)).toBe("short");
 		expect(truncateToWidth("exact", 5)).toBe("exact");
 	});
-	test("cuts and appends the ellipsis within the width", () => {
-		expect(truncateToWidth("hello world", 8)).toBe("hello...");
-		expect(truncateToWidth("hello world", 8, "…")).toBe("hello w…");
-		expect(truncateToWidth("hello world", 5, "")).toBe("hello");
+	test("cuts and appends the ellipsis within the width, resetting styling around it", () => {
+		expect(truncateToWidth("hello world", 8)).toBe(`hello${RESET}...${RESET}`);
+		expect(truncateToWidth("hello world", 8, "…")).toBe(`hello w${RESET}…${RESET}`);
+		expect(truncateToWidth("hello world", 5, "")).toBe(`hello${RESET}`);
 	});
 	test("keeps escape sequences and resets styling before the ellipsis", () => {
 		const out = truncateToWidth(`${RED}hello world${RESET}`, 8);
-		expect(out).toBe(`${RED}hello${RESET}...`);
+		expect(out).toBe(`${RED}hello${RESET}...${RESET}`);
 		expect(visibleWidth(out)).toBe(8);
 	});
 	test("closes an open hyperlink", () => {
 		const out = truncateToWidth("\x1b]8;;http://x\x07a long link text\x1b]8;;\x07", 6, "");
 		expect(stripTerminalSequences(out)).toBe("a long");
-		expect(out.endsWith("\x1b]8;;\x07")).toBe(true);
+		expect(out.endsWith(`\x1b]8;;\x07${RESET}`)).toBe(true);
 	});
 	test("never splits a wide character", () => {
 		const out = truncateToWidth("你好世界你好", 7);
-		expect(out).toBe("你好...");
+		expect(out).toBe(`你好${RESET}...${RESET}`);
 		expect(visibleWidth(truncateToWidth("你好世界", 5, ""))).toBe(4);
 		expect(visibleWidth(truncateToWidth("🎉🎉🎉", 3, ""))).toBe(2);
 	});
@@ -86,7 +87,7 @@ describe("truncateToWidth", () => {
 		expect(visibleWidth(truncateToWidth("abcdefgh", 6, "…", true))).toBe(6);
 	});
 	test("an ellipsis wider than the width is itself cut", () => {
-		expect(truncateToWidth("abcdef", 2)).toBe("..");
+		expect(truncateToWidth("abcdef", 2)).toBe(`${RESET}..${RESET}`);
 		expect(truncateToWidth("abcdef", 0)).toBe("");
 	});
 });
@@ -102,6 +103,25 @@ describe("sliceByColumn", () => {
 	});
 });
 
+describe("getOsc8LinkAtColumn", () => {
+	test("gives the URL of the link covering a column", () => {
+		const line = `ab${LINK} 中`;
+		expect(getOsc8LinkAtColumn(line, 1)).toBeUndefined();
+		expect(getOsc8LinkAtColumn(line, 2)).toBe("https://example.com");
+		expect(getOsc8LinkAtColumn(line, 5)).toBe("https://example.com");
+		expect(getOsc8LinkAtColumn(line, 6)).toBeUndefined();
+		expect(getOsc8LinkAtColumn(line, 99)).toBeUndefined();
+	});
+});
+
+describe("control sequences pi-tui does not recognise are text", () => {
+	test("a CSI not ending in m, G, K, H or J is kept, its ESC zero-width", () => {
+		expect(stripTerminalSequences("\x1b[2Ax")).toBe("\x1b[2Ax");
+		expect(visibleWidth("\x1b[2Ax")).toBe(4);
+		expect(visibleWidth("\x1b[2K\x1b[1Gx")).toBe(1);
+	});
+});
+
 describe("wrapTextWithAnsi", () => {
 	test("wraps at spaces within the width, without padding", () => {
 		expect(wrapTextWithAnsi("the quick brown fox jumps", 10)).toEqual(["the quick", "brown fox", "jumps"]);
@@ -113,11 +133,19 @@ describe("wrapTextWithAnsi", () => {
 		const lines = wrapTextWithAnsi("abcdefghijklmnop", 5);
 		expect(lines).toEqual(["abcde", "fghij", "klmno", "p"]);
 	});
-	test("styling is closed at each break and reopened on the next line", () => {
+	test("styling is reopened on the next line; underline and links are closed at each break", () => {
 		const lines = wrapTextWithAnsi(`${RED}red text that wraps${RESET}`, 9);
-		expect(lines.map(stripTerminalSequences)).toEqual(["red text", "that", "wraps"]);
-		for (const line of lines.slice(1)) expect(line.startsWith(RED)).toBe(true);
-		for (const line of lines) expect(line.endsWith(RESET)).toBe(true);
+		expect(lines).toEqual([`${RED}red text`, `${RED}that`, `${RED}wraps${RESET}`]);
+		const underlined = wrapTextWithAnsi("\x1b[4munder lined\x1b[24m", 6);
+		expect(underlined).toEqual(["\x1b[4munder\x1b[24m", "\x1b[4mlined\x1b[24m"]);
+		const linked = wrapTextWithAnsi("\x1b]8;;https://x\x07two words\x1b]8;;\x07", 5);
+		expect(linked).toEqual(["\x1b]8;;https://x\x07two\x1b]8;;\x07", "\x1b]8;;https://x\x07words\x1b]8;;\x07"]);
+	});
+	test("styling open at a newline continues on the next line", () => {
+		expect(wrapTextWithAnsi(`${RED}a\nb`, 10)).toEqual([`${RED}a`, `${RED}b`]);
+	});
+	test("CJK text breaks between characters", () => {
+		expect(wrapTextWithAnsi("ab 中文字", 4)).toEqual(["ab", "中文", "字"]);
 	});
 	test("wide characters wrap by columns", () => {
 		const lines = wrapTextWithAnsi("你好世界你好世界", 5);
