@@ -10,12 +10,6 @@ export interface KnownPictureDifference {
 }
 
 export const KNOWN_DIFFERENCES: Record<string, KnownPictureDifference> = {
-	questionnaire: {
-		owner: "width",
-		reason:
-			"wrapTextWithAnsi drops the space before a wrap point inside a styled span: the tab bar row reads " +
-			"' ←  □ Language   □ Database   ✓ Submit' where pi keeps ' ✓ Submit ' (row 2 of questionnaire/first)",
-	},
 	preset: {
 		owner: "editor",
 		reason:
