@@ -21,6 +21,7 @@ export type {
 export { Box, Container, Spacer, Text, TruncatedText } from "./basic.ts";
 export { CustomEditor, type CustomEditorOptions, type KeybindingMatcher } from "./custom-editor.ts";
 export { Editor, type EditorOptions, type EditorTheme } from "./editor.ts";
+export type { EditorComponent } from "./editor-component.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
 export { Input, type InputOptions } from "./input.ts";
 export {
