@@ -18,6 +18,7 @@ export type {
 	AutocompleteSuggestions,
 	SlashCommand,
 } from "./autocomplete.ts";
+export { CombinedAutocompleteProvider } from "./autocomplete-provider.ts";
 export { Box, Container, Spacer, Text, TruncatedText } from "./basic.ts";
 export { CustomEditor, type CustomEditorOptions, type KeybindingMatcher } from "./custom-editor.ts";
 export { Editor, type EditorOptions, type EditorTheme } from "./editor.ts";

@@ -37,7 +37,7 @@ export const NOT_YET: Record<string, string> = {
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
 	"pi-ai/compat:streamSimpleOpenAICodexResponses":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	// @earendil-works/pi-tui: 39 (the terminal UI toolkit issue)
+	// @earendil-works/pi-tui: 38 (the terminal UI toolkit issue)
 	"pi-tui:ProcessTerminal": "the renderer (issue 18 item 2)",
 	"pi-tui:TuiMainScreen": "the renderer (issue 18 item 2)",
 	"pi-tui:TuiAltScreen": "the renderer (issue 18 item 2)",
@@ -51,7 +51,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-tui:getOsc8LinkAtColumn": "width helpers (issue 18 item 4)",
 	"pi-tui:Marked": "markdown (issue 18 item 5)",
 	"pi-tui:renderLatex": "markdown (issue 18 item 5)",
-	"pi-tui:CombinedAutocompleteProvider": "the editor and autocomplete (issue 18 item 5)",
 	"pi-tui:Image": "terminal images, colours and clipboard (issue 18 item 1)",
 	"pi-tui:allocateImageId": "terminal images, colours and clipboard (issue 18 item 1)",
 	"pi-tui:calculateImageRows": "terminal images, colours and clipboard (issue 18 item 1)",
