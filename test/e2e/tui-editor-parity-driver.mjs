@@ -81,6 +81,23 @@ function makeComponent(tui, script, stub, log) {
 			}),
 		};
 	}
+	if (kind === "loader") {
+		const Ctor = script.cancellable ? tui.CancellableLoader : tui.Loader;
+		const loader = new Ctor(
+			stub,
+			(s) => `<${s}>`,
+			(s) => `[${s}]`,
+			options.message,
+			options.indicator,
+		);
+		loader.stop();
+		if (script.cancellable) loader.onAbort = () => log.push("abort");
+		return {
+			component: loader,
+			state: () => ({ aborted: script.cancellable ? loader.aborted : null }),
+			dispose: () => loader.stop(),
+		};
+	}
 	if (kind === "input") {
 		const input = new tui.Input(options);
 		input.focused = true;
@@ -139,7 +156,7 @@ export async function runScripts(tui, scripts) {
 		for (const width of script.widths) {
 			const stub = { requestRender() {}, terminal: { rows: script.rows ?? 24, columns: width } };
 			const log = [];
-			const { component, state } = makeComponent(tui, script, stub, log);
+			const { component, state, dispose } = makeComponent(tui, script, stub, log);
 			const records = [];
 			const snap = (step) => {
 				const lines = component.render(width);
@@ -152,9 +169,15 @@ export async function runScripts(tui, scripts) {
 				else if (step.setText !== undefined) component.setText(step.setText);
 				else if (step.insert !== undefined) component.insertTextAtCursor(step.insert);
 				else if (step.type !== undefined) for (const ch of [...step.type]) component.handleInput(ch);
+				else if (step.message !== undefined) component.setMessage(step.message);
+				else if (step.indicator !== undefined) {
+					component.setIndicator(step.indicator);
+					component.stop();
+				}
 				await sleep(0);
 				snap(step);
 			}
+			dispose?.();
 			out.push({ name: script.name, width, records });
 		}
 	}

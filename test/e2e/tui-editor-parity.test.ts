@@ -54,7 +54,14 @@ const LONG =
 const CJK = "日本語のテキストを編集します。中文文本编辑测试，한국어 텍스트도 있습니다 mixed with English words";
 const THIRTY = Array.from({ length: 30 }, (_, i) => `line ${i + 1} of the pasted block`).join("\n");
 
-type Step = string | { wait: number } | { setText: string } | { insert: string } | { type: string };
+type Step =
+	| string
+	| { wait: number }
+	| { setText: string }
+	| { insert: string }
+	| { type: string }
+	| { message: string }
+	| { indicator: { frames?: string[]; intervalMs?: number } };
 interface Script {
 	name: string;
 	kind: "editor" | "input" | "select" | "settings";
@@ -305,6 +312,20 @@ const SCRIPTS: Script[] = [
 			{ id: "g", label: "Gamma", currentValue: "on", values: ["on", "off"] },
 		],
 		steps: [{ type: "bet" }, K.enter, " ", K.backspace, K.backspace, K.backspace, { type: "zz" }, K.esc],
+	},
+	{
+		name: "loader: default spinner, message, custom and hidden indicators",
+		kind: "loader",
+		widths: WIDTHS,
+		options: { message: "Working on it" },
+		steps: [{ message: "Still working" }, { indicator: { frames: ["*", "+"] } }, { indicator: { frames: [] } }],
+	},
+	{
+		name: "loader: cancellable",
+		kind: "loader",
+		cancellable: true,
+		widths: [40],
+		steps: ["x", K.esc],
 	},
 ];
 
