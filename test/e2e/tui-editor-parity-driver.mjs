@@ -69,6 +69,10 @@ function makeComponent(tui, script, stub, log) {
 		editor.focused = true;
 		editor.onSubmit = (text) => log.push(`submit:${JSON.stringify(text)}`);
 		if (script.provider) editor.setAutocompleteProvider(staticProvider());
+		if (script.combined) {
+			const { commands, basePath } = script.combined;
+			editor.setAutocompleteProvider(new tui.CombinedAutocompleteProvider(commands, basePath));
+		}
 		for (const entry of script.history ?? []) editor.addToHistory(entry);
 		if (script.disableSubmit) editor.disableSubmit = true;
 		return {

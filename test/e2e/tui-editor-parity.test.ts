@@ -3,8 +3,8 @@
  * (one Node 22 run for every script) and to ours; after every step the screen text, the cursor position, the
  * text/cursor/value and the callbacks fired must agree, at widths 40, 80 and 120.
  */
-import { describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -329,6 +329,64 @@ const SCRIPTS: Script[] = [
 	},
 ];
 
+/** A small tree for the CombinedAutocompleteProvider scripts (same path in both runs). */
+const TREE = mkdtempSync(join(tmpdir(), "tui-parity-tree-"));
+for (const file of [
+	"README.md",
+	"package.json",
+	"src/main.ts",
+	"src/editor/editor.ts",
+	"docs/guide.md",
+	"my notes/a.txt",
+]) {
+	mkdirSync(dirname(join(TREE, file)), { recursive: true });
+	writeFileSync(join(TREE, file), "");
+}
+const COMMANDS = [
+	{ name: "help", description: "Show help" },
+	{ name: "model", description: "Pick a model", argumentHint: "<id>" },
+	{ name: "skill:review", description: "Review the code" },
+	{ name: "settings", description: "Open settings" },
+];
+SCRIPTS.push(
+	editor(
+		"CombinedAutocompleteProvider: commands and Tab paths",
+		[
+			{ type: "/s" },
+			{ wait: 30 },
+			K.down,
+			{ type: "e" },
+			{ wait: 30 },
+			K.tab,
+			{ wait: 30 },
+			K.ctrlU,
+			{ type: "/rev" },
+			{ wait: 30 },
+			K.esc,
+			K.ctrlU,
+			{ type: "open src/" },
+			{ wait: 30 },
+			K.tab,
+			{ wait: 30 },
+			K.down,
+			K.tab,
+			{ wait: 30 },
+			{ type: " ./" },
+			{ wait: 30 },
+			K.tab,
+			{ wait: 30 },
+			{ type: "R" },
+			{ wait: 30 },
+			K.tab,
+			{ wait: 30 },
+			{ type: ' "my' },
+			K.tab,
+			{ wait: 30 },
+		],
+		{ combined: { commands: COMMANDS, basePath: TREE } },
+	),
+);
+
 interface RunResult {
 	name: string;
 	width: number;
@@ -362,6 +420,8 @@ process.stdout.write(JSON.stringify(result));`;
 		rmSync(dir, { recursive: true, force: true });
 	}
 }
+
+afterAll(() => rmSync(TREE, { recursive: true, force: true }));
 
 describe("pi-tui editor components parity", () => {
 	test("scripted sessions show the same screens and state as pi-tui 0.87.1", async () => {
