@@ -64,7 +64,7 @@ type Step =
 	| { indicator: { frames?: string[]; intervalMs?: number } };
 interface Script {
 	name: string;
-	kind: "editor" | "input" | "select" | "settings";
+	kind: "editor" | "input" | "select" | "settings" | "loader";
 	widths: number[];
 	steps: Step[];
 	rows?: number;
