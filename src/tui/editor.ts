@@ -1,77 +1,44 @@
-/** Editor: the bordered multi-line prompt editor with wrapping, scrolling, history, paste and autocomplete. */
+/**
+ * Editor: the bordered multi-line prompt editor (pi-tui's Editor). Word-aware soft wrap, scrolling past 30% of the
+ * terminal height, readline/Emacs keys through the keybindings manager, kill ring, undo, prompt history, large
+ * pastes folded into markers, and an autocomplete list under the bottom border.
+ */
+import { EditorCompletion, type EditorOptions, type EditorTheme } from "./editor-completion.ts";
+import { layoutText, scrollBorder } from "./editor-layout.ts";
+import { getKeybindings, type KeybindingsManager } from "./keybindings.ts";
+import { decodePrintableKey, matchesKey } from "./keys.ts";
+import { PasteCollector } from "./text-edit.ts";
+import {
+	type Component,
+	CURSOR_MARKER,
+	type Focusable,
+	type TUI,
+	type TuiMouseEvent,
+	type TuiMouseEventResult,
+} from "./types.ts";
+import { truncateToWidth, visibleWidth } from "./width.ts";
 
-import { AutocompletePopup, type AutocompleteProvider } from "./autocomplete.ts";
-import { fitLine } from "./basic.ts";
-import { TextBuffer } from "./editor-buffer.ts";
-import { decodePrintableKey, type KeyId, matchesKey } from "./keys.ts";
-import type { SelectListTheme } from "./select-list.ts";
-import { cursorCell, graphemeAt, layoutLine, PasteCollector, previousBoundary } from "./text-edit.ts";
-import { type Component, CURSOR_MARKER, type Focusable, type TUI } from "./types.ts";
-import { graphemeWidth, truncateToWidth, visibleWidth } from "./width.ts";
+export type { EditorOptions, EditorTheme } from "./editor-completion.ts";
+export { type TextChunk, wordWrapLine } from "./editor-layout.ts";
 
-export interface EditorTheme {
-	borderColor: (str: string) => string;
-	selectList: SelectListTheme;
+function clampPadding(value: number): number {
+	return Number.isFinite(value) ? Math.max(0, Math.floor(value)) : 0;
 }
 
-export interface EditorOptions {
-	paddingX?: number;
-	autocompleteMaxVisible?: number;
-}
-
-/** One rendered row: the slice [start, end) of logical line `line`. */
-interface VisualLine {
-	line: number;
-	start: number;
-	end: number;
-}
-
-const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
-const HISTORY_LIMIT = 100;
-
-export class Editor implements Component, Focusable {
+export class Editor extends EditorCompletion implements Component, Focusable {
+	/** Set by the TUI when focus changes; a focused editor emits CURSOR_MARKER. */
 	focused = false;
-	protected tui: TUI;
 	borderColor: (str: string) => string;
-	onSubmit?: (text: string) => void;
-	onChange?: (text: string) => void;
 	disableSubmit = false;
-	private readonly buffer = new TextBuffer();
-	private readonly paste = new PasteCollector();
-	private readonly autocomplete: AutocompletePopup;
 	private paddingX: number;
-	private autocompleteMaxVisible: number;
-	private scrollOffset = 0;
-	/** Content width of the last render; vertical movement follows the wrapping the user sees. */
-	private contentWidth = 80;
-	/** Whether the last key typed text, so a run of typing is undone as one step. */
-	private typing = false;
-	/** Column the cursor tries to keep while moving vertically. */
-	private preferredColumn: number | undefined;
-	private history: string[] = [];
-	private historyIndex = -1;
-	private historyDraft = "";
+	private renderedVisibleLineCount = 1;
+	private renderedAutocompleteHeight = 0;
+	private readonly paste = new PasteCollector();
 
-	constructor(
-		tui: TUI,
-		private theme: EditorTheme,
-		options: EditorOptions = {},
-	) {
-		this.tui = tui;
+	constructor(tui: TUI, theme: EditorTheme, options: EditorOptions = {}) {
+		super(tui, theme, options);
 		this.borderColor = theme.borderColor;
-		this.paddingX = options.paddingX ?? 0;
-		this.autocompleteMaxVisible = options.autocompleteMaxVisible ?? 5;
-		this.autocomplete = new AutocompletePopup({
-			getBuffer: () => this.buffer.snapshot(),
-			setBuffer: (buffer) => {
-				this.buffer.pushUndo();
-				this.buffer.restore(buffer);
-				this.onChange?.(this.getText());
-			},
-			requestRender: () => this.tui?.requestRender?.(),
-			selectListTheme: () => this.theme.selectList,
-			maxVisible: () => this.autocompleteMaxVisible,
-		});
+		this.paddingX = clampPadding(options.paddingX ?? 0);
 	}
 
 	getPaddingX(): number {
@@ -79,293 +46,327 @@ export class Editor implements Component, Focusable {
 	}
 
 	setPaddingX(padding: number): void {
-		this.paddingX = Math.max(0, padding);
-	}
-
-	getAutocompleteMaxVisible(): number {
-		return this.autocompleteMaxVisible;
-	}
-
-	setAutocompleteMaxVisible(maxVisible: number): void {
-		this.autocompleteMaxVisible = Math.max(1, maxVisible);
-	}
-
-	setAutocompleteProvider(provider: AutocompleteProvider): void {
-		this.autocomplete.setProvider(provider);
-	}
-
-	isShowingAutocomplete(): boolean {
-		return this.autocomplete.isShowing();
-	}
-
-	/** Remember a submitted prompt for Up/Down recall. */
-	addToHistory(text: string): void {
-		const entry = text.trim();
-		if (!entry || this.history[0] === entry) return;
-		this.history.unshift(entry);
-		if (this.history.length > HISTORY_LIMIT) this.history.pop();
-	}
-
-	getText(): string {
-		return this.buffer.getText();
-	}
-
-	getExpandedText(): string {
-		return this.getText();
-	}
-
-	getLines(): string[] {
-		return [...this.buffer.lines];
-	}
-
-	getCursor(): { line: number; col: number } {
-		return { line: this.buffer.line, col: this.buffer.col };
-	}
-
-	setText(text: string): void {
-		this.historyIndex = -1;
-		this.setTextInternal(text);
-	}
-
-	/** Insert at the cursor as one undoable step. */
-	insertTextAtCursor(text: string): void {
-		this.buffer.pushUndo();
-		this.buffer.insert(text);
-		this.onChange?.(this.getText());
+		const next = clampPadding(padding);
+		if (next === this.paddingX) return;
+		this.paddingX = next;
+		this.tui.requestRender();
 	}
 
 	invalidate(): void {
-		// Rendering is computed from state on every call.
-	}
-
-	private setTextInternal(text: string): void {
-		const before = this.getText();
-		this.buffer.setText(text);
-		this.preferredColumn = undefined;
-		if (this.getText() !== before) this.onChange?.(this.getText());
+		// Nothing is cached between renders.
 	}
 
 	protected renderTopBorder(width: number, hiddenLineCount: number): string {
-		return this.border(width, hiddenLineCount > 0 ? `↑ ${hiddenLineCount} more` : "");
+		return this.borderColor(hiddenLineCount > 0 ? scrollBorder("↑", hiddenLineCount, width) : "─".repeat(width));
 	}
 
 	protected renderBottomBorder(width: number, hiddenLineCount: number): string {
-		return this.border(width, hiddenLineCount > 0 ? `↓ ${hiddenLineCount} more` : "");
+		return this.borderColor(hiddenLineCount > 0 ? scrollBorder("↓", hiddenLineCount, width) : "─".repeat(width));
 	}
 
-	private border(width: number, label: string): string {
-		if (width <= 0) return "";
-		const text = label && width > visibleWidth(label) + 6 ? `─── ${label} ` : "";
-		return this.borderColor(text + "─".repeat(Math.max(0, width - visibleWidth(text))));
-	}
-
-	/** Rows for the whole buffer; the cursor's line gets an extra empty row when the cursor would not fit. */
-	private layout(width: number): VisualLine[] {
-		const rows: VisualLine[] = [];
-		this.buffer.lines.forEach((text, line) => {
-			const parts = layoutLine(text, width);
-			for (const part of parts) rows.push({ line, ...part });
-			const last = parts[parts.length - 1];
-			const atEnd = line === this.buffer.line && this.buffer.col === text.length;
-			if (last && atEnd && visibleWidth(text.slice(last.start, last.end)) >= width) {
-				rows.push({ line, start: text.length, end: text.length });
-			}
-		});
-		return rows;
-	}
-
-	/** The row holding the cursor: the one containing it, or the last row of its line that starts before it. */
-	private cursorRow(rows: VisualLine[]): number {
-		const { line, col } = this.buffer;
-		let fallback = 0;
-		for (let i = 0; i < rows.length; i++) {
-			const row = rows[i] as VisualLine;
-			if (row.line !== line) continue;
-			if (col >= row.start && col < row.end) return i;
-			if (col >= row.start) fallback = i;
-		}
-		return fallback;
-	}
-
-	private maxVisibleRows(): number {
-		const rows = (this.tui as Partial<TUI> | undefined)?.terminal?.rows;
-		return typeof rows === "number" && rows > 0 ? Math.max(5, Math.floor(rows * 0.3)) : 10;
+	private effectivePadding(width: number): number {
+		return Math.min(this.paddingX, Math.max(0, Math.floor((width - 1) / 2)));
 	}
 
 	render(width: number): string[] {
-		const contentWidth = Math.max(1, width - this.paddingX * 2);
-		this.contentWidth = contentWidth;
-		const rows = this.layout(contentWidth);
-		const cursor = this.cursorRow(rows);
-		const maxRows = this.maxVisibleRows();
-		if (cursor < this.scrollOffset) this.scrollOffset = cursor;
-		if (cursor >= this.scrollOffset + maxRows) this.scrollOffset = cursor - maxRows + 1;
-		this.scrollOffset = Math.max(0, Math.min(this.scrollOffset, Math.max(0, rows.length - maxRows)));
-		const shown = rows.slice(this.scrollOffset, this.scrollOffset + maxRows);
-		const margin = " ".repeat(this.paddingX);
-		const out = [truncateToWidth(this.renderTopBorder(width, this.scrollOffset), width, "")];
-		shown.forEach((row, n) => {
-			const text = this.buffer.lines[row.line] ?? "";
-			let body = text.slice(row.start, row.end);
-			if (this.scrollOffset + n === cursor) {
-				const col = this.buffer.col;
-				const under = col < row.end ? graphemeAt(text, col) : "";
+		const paddingX = this.effectivePadding(width);
+		const contentWidth = Math.max(1, width - paddingX * 2);
+		// Without padding one column stays free for the cursor at the end of a full row.
+		const layoutWidth = Math.max(1, contentWidth - (paddingX ? 0 : 1));
+		this.lastWidth = layoutWidth;
+		const rows = layoutText(this.state.lines, this.state.cursorLine, this.state.cursorCol, layoutWidth, (t) =>
+			this.segment(t),
+		);
+		const maxVisible = this.pageSize();
+		const cursorRow = Math.max(
+			0,
+			rows.findIndex((row) => row.hasCursor),
+		);
+		if (cursorRow < this.scrollOffset) this.scrollOffset = cursorRow;
+		else if (cursorRow >= this.scrollOffset + maxVisible) this.scrollOffset = cursorRow - maxVisible + 1;
+		this.scrollOffset = Math.max(0, Math.min(this.scrollOffset, Math.max(0, rows.length - maxVisible)));
+		const visible = rows.slice(this.scrollOffset, this.scrollOffset + maxVisible);
+		this.renderedVisibleLineCount = visible.length;
+		const pad = " ".repeat(paddingX);
+		const out = [this.renderTopBorder(width, this.scrollOffset)];
+		for (const row of visible) {
+			let text = row.text;
+			let used = visibleWidth(row.text);
+			let cursorInPadding = false;
+			if (row.hasCursor && row.cursorPos !== undefined) {
+				const before = text.slice(0, row.cursorPos);
+				const after = text.slice(row.cursorPos);
 				const marker = this.focused ? CURSOR_MARKER : "";
-				body = text.slice(row.start, col) + marker + cursorCell(under) + text.slice(col + under.length, row.end);
+				if (after.length > 0) {
+					let first = "";
+					for (const { segment } of this.segment(after)) {
+						first = segment;
+						break;
+					}
+					text = `${before}${marker}\x1b[7m${first}\x1b[0m${after.slice(first.length)}`;
+				} else {
+					text = `${before}${marker}\x1b[7m \x1b[0m`;
+					used++;
+					cursorInPadding = used > contentWidth && paddingX > 0;
+				}
 			}
-			out.push(fitLine(margin + body, width));
-		});
-		const hiddenBelow = Math.max(0, rows.length - this.scrollOffset - shown.length);
-		out.push(truncateToWidth(this.renderBottomBorder(width, hiddenBelow), width, ""));
-		out.push(...this.autocomplete.render(width));
+			const fill = " ".repeat(Math.max(0, contentWidth - used));
+			const line = `${pad}${text}${fill}${cursorInPadding ? pad.slice(1) : pad}`;
+			// Only a one-column editor overflows (the cursor cell); cut it rather than break the terminal.
+			out.push(used > width ? truncateToWidth(line, width, "") : line);
+		}
+		out.push(this.renderBottomBorder(width, rows.length - (this.scrollOffset + visible.length)));
+		this.renderedAutocompleteHeight = 0;
+		if (this.autocompleteState && this.autocompleteList) {
+			const listLines = this.autocompleteList.render(contentWidth);
+			this.renderedAutocompleteHeight = listLines.length;
+			for (const line of listLines) {
+				out.push(`${pad}${line}${" ".repeat(Math.max(0, contentWidth - visibleWidth(line)))}${pad}`);
+			}
+		}
 		return out;
 	}
 
-	handleInput(data: string): void {
-		const fed = this.paste.feed(data);
-		if (fed === null) return;
-		const before = this.getText();
-		if ("paste" in fed) {
-			this.buffer.pushUndo();
-			this.buffer.insert(fed.paste);
-			this.afterEdit(before);
-			if (fed.rest) this.handleInput(fed.rest);
-			return;
+	/** A click on a text row places the cursor there; clicks on the autocomplete list go to the list. */
+	handleMouse(event: TuiMouseEvent): TuiMouseEventResult | undefined {
+		const paddingX = this.effectivePadding(event.width);
+		const listTop = this.renderedVisibleLineCount + 2;
+		if (
+			this.autocompleteState &&
+			this.autocompleteList &&
+			event.y >= listTop &&
+			event.y < listTop + this.renderedAutocompleteHeight
+		) {
+			const result = this.autocompleteList.handleMouse({
+				...event,
+				x: event.x - paddingX,
+				y: event.y - listTop,
+				width: Math.max(1, event.width - paddingX * 2),
+				height: this.renderedAutocompleteHeight,
+			});
+			return result ? { ...result, focus: true } : undefined;
 		}
-		if (this.autocomplete.handleInput(fed.input)) return;
-		this.handleKey(fed.input);
-		this.afterEdit(before);
-	}
-
-	private afterEdit(before: string): void {
-		const after = this.getText();
-		if (after === before) return;
-		this.onChange?.(after);
-		if (this.autocomplete.isShowing()) this.autocomplete.request(false);
-	}
-
-	private handleKey(data: string): void {
-		const b = this.buffer;
-		this.typing = false;
-		const vertical = matchesKey(data, "up") || matchesKey(data, "down");
-		if (!vertical) this.preferredColumn = undefined;
-		if (matchesKey(data, "shift+enter") || matchesKey(data, "alt+enter") || matchesKey(data, "ctrl+j")) {
-			b.pushUndo();
-			b.newline();
-		} else if (matchesKey(data, "enter")) {
-			if (b.col > 0 && b.current[b.col - 1] === "\\") {
-				b.pushUndo();
-				b.backspace();
-				b.newline();
-			} else if (!this.disableSubmit) {
-				this.submit();
+		if (event.type !== "click" || event.button !== "left") return undefined;
+		if (event.y <= 0 || event.y > this.renderedVisibleLineCount) return { handled: true, focus: true };
+		const rows = this.visualLines();
+		const index = this.scrollOffset + event.y - 1;
+		const row = rows[index];
+		if (!row) return { handled: true, focus: true };
+		const chunk = (this.state.lines[row.logicalLine] ?? "").slice(row.startCol, row.startCol + row.length);
+		const target = Math.max(0, event.x - paddingX);
+		let column = 0;
+		let offset = chunk.length;
+		let lastStart = 0;
+		for (const g of this.segment(chunk)) {
+			const next = column + visibleWidth(g.segment);
+			lastStart = g.index;
+			if (target < next) {
+				offset = g.index;
+				break;
 			}
-		} else if (matchesKey(data, "tab")) {
-			if (this.autocomplete.hasProvider()) this.autocomplete.request(true);
-		} else if (matchesKey(data, "up")) this.moveVertically(-1);
-		else if (matchesKey(data, "down")) this.moveVertically(1);
-		else if (matchesKey(data, "pageUp")) for (let i = 0; i < this.maxVisibleRows(); i++) this.moveVertically(-1, false);
-		else if (matchesKey(data, "pageDown"))
-			for (let i = 0; i < this.maxVisibleRows(); i++) this.moveVertically(1, false);
-		else if (matchesKey(data, "left") || matchesKey(data, "ctrl+b")) b.moveLeft();
-		else if (matchesKey(data, "right") || matchesKey(data, "ctrl+f")) b.moveRight();
-		else if (matchesKey(data, "home") || matchesKey(data, "ctrl+a")) b.lineStart();
-		else if (matchesKey(data, "end") || matchesKey(data, "ctrl+e")) b.lineEnd();
-		else if (matchesKey(data, "ctrl+left") || matchesKey(data, "alt+left") || matchesKey(data, "alt+b")) b.wordLeft();
-		else if (matchesKey(data, "ctrl+right") || matchesKey(data, "alt+right") || matchesKey(data, "alt+f"))
-			b.wordRight();
-		else if (matchesKey(data, "ctrl+-")) b.undo();
-		else this.edit(data);
+			column = next;
+		}
+		const lastRow = index === rows.length - 1 || rows[index + 1]?.logicalLine !== row.logicalLine;
+		if (!lastRow && offset === chunk.length && chunk.length > 0) offset = lastStart;
+		this.state.cursorLine = row.logicalLine;
+		this.setCursorCol(row.startCol + offset);
+		this.lastAction = null;
+		this.exitHistoryBrowsing();
+		this.afterCursorMoved();
+		return { handled: true, focus: true };
 	}
 
-	/** Keys that change the text. */
-	private edit(data: string): void {
-		const b = this.buffer;
-		const actions: [KeyId[], () => void][] = [
-			[["backspace"], () => b.backspace()],
-			[["delete", "ctrl+d"], () => b.deleteForward()],
-			[["ctrl+w", "alt+backspace"], () => b.deleteWordBackward()],
-			[["alt+d", "alt+delete"], () => b.deleteWordForward()],
-			[["ctrl+u"], () => b.deleteToLineStart()],
-			[["ctrl+k"], () => b.deleteToLineEnd()],
-			[["ctrl+y"], () => b.yank()],
-		];
-		for (const [keys, action] of actions) {
-			if (keys.some((key) => matchesKey(data, key))) {
-				b.pushUndo();
-				action();
+	handleInput(data: string): void {
+		const kb = getKeybindings();
+		if (this.jumpMode !== null) {
+			if (kb.matches(data, "tui.editor.jumpForward") || kb.matches(data, "tui.editor.jumpBackward")) {
+				this.jumpMode = null;
+				return;
+			}
+			const printable = decodePrintableKey(data) ?? (data.charCodeAt(0) >= 32 ? data : undefined);
+			const direction = this.jumpMode;
+			this.jumpMode = null;
+			if (printable !== undefined) {
+				this.jumpToChar(printable, direction);
 				return;
 			}
 		}
-		const text = decodePrintableKey(data);
-		if (text === undefined) return;
-		if (!this.typing || /\s/.test(text)) b.pushUndo();
-		b.insert(text);
-		this.typing = true;
-		if (this.autocomplete.isTrigger(text)) {
-			const prev = b.current[b.col - text.length - 1];
-			if (prev === undefined || prev === " ") this.autocomplete.request(false);
-		}
-	}
-
-	private submit(): void {
-		const text = this.getText().trim();
-		this.autocomplete.cancel();
-		this.historyIndex = -1;
-		this.buffer.setText("");
-		this.scrollOffset = 0;
-		if (text !== "" || this.getText() !== "") this.onChange?.("");
-		this.onSubmit?.(text);
-	}
-
-	/** Move one visual row up (-1) or down (1); at the top/bottom, browse history instead. */
-	private moveVertically(direction: 1 | -1, allowHistory = true): void {
-		const rows = this.layout(this.contentWidth);
-		const current = this.cursorRow(rows);
-		const target = current + direction;
-		const row = rows[current];
-		if (!row) return;
-		if (target < 0 || target >= rows.length) {
-			if (allowHistory && this.browseHistory(direction)) return;
-			if (direction < 0) this.buffer.lineStart();
-			else this.buffer.lineEnd();
+		const fed = this.paste.feed(data);
+		if (fed === null) return;
+		if ("paste" in fed) {
+			if (fed.paste.length > 0) this.handlePaste(fed.paste);
+			if (fed.rest.length > 0) this.handleInput(fed.rest);
 			return;
 		}
-		const text = this.buffer.lines[row.line] ?? "";
-		const column = this.preferredColumn ?? visibleWidth(text.slice(row.start, this.buffer.col));
-		this.preferredColumn = column;
-		const next = rows[target] as VisualLine;
-		const nextText = this.buffer.lines[next.line] ?? "";
-		let col = next.start;
-		let used = 0;
-		for (const { segment } of segmenter.segment(nextText.slice(next.start, next.end))) {
-			const w = graphemeWidth(segment);
-			if (used + w > column) break;
-			used += w;
-			col += segment.length;
-		}
-		// A wrapped row's end is the next row's start; stop before it so the cursor stays on this row.
-		if (rows[target + 1]?.line === next.line && col >= next.end && next.end > next.start) {
-			col = previousBoundary(nextText, next.end);
-		}
-		this.buffer.line = next.line;
-		this.buffer.col = col;
+		this.handleKey(fed.input, kb);
 	}
 
-	private browseHistory(direction: 1 | -1): boolean {
-		if (this.history.length === 0) return false;
-		const browsing = this.historyIndex >= 0;
-		if (direction < 0) {
-			if (!browsing && !this.buffer.isEmpty()) return false;
-			if (this.historyIndex >= this.history.length - 1) return true;
-			if (!browsing) this.historyDraft = this.getText();
-			this.historyIndex++;
-			this.setTextInternal(this.history[this.historyIndex] ?? "");
+	/** Keys while the autocomplete list is open; returns true when the key was used up. */
+	private handleAutocompleteKey(data: string, kb: KeybindingsManager): boolean {
+		const list = this.autocompleteList;
+		if (!(this.autocompleteState && list)) return false;
+		if (kb.matches(data, "tui.select.cancel")) {
+			this.cancelAutocomplete();
 			return true;
 		}
-		if (!browsing) return false;
-		this.historyIndex--;
-		this.setTextInternal(this.historyIndex >= 0 ? (this.history[this.historyIndex] ?? "") : this.historyDraft);
+		if (kb.matches(data, "tui.select.up") || kb.matches(data, "tui.select.down")) {
+			list.handleInput(data);
+			return true;
+		}
+		const tab = kb.matches(data, "tui.input.tab");
+		if (!tab && !kb.matches(data, "tui.select.confirm")) return false;
+		const selected = list.getSelectedItem();
+		if (!(selected && this.autocompleteProvider)) return tab;
+		this.applyCompletionItem(selected, this.autocompletePrefix);
+		// Enter on a slash command completes it and then submits; otherwise the key only completes.
+		const submitAfter = !tab && this.autocompletePrefix.startsWith("/");
+		this.cancelAutocomplete();
+		if (submitAfter) return false;
+		this.emitChange();
 		return true;
+	}
+
+	private handleKey(data: string, kb: KeybindingsManager): void {
+		if (kb.matches(data, "tui.input.copy")) return;
+		if (kb.matches(data, "tui.editor.undo")) {
+			this.undo();
+			return;
+		}
+		if (this.handleAutocompleteKey(data, kb)) return;
+		if (kb.matches(data, "tui.input.tab") && !this.autocompleteState) {
+			this.handleTabCompletion();
+			return;
+		}
+		const actions: [string, () => void][] = [
+			["tui.editor.deleteToLineEnd", () => this.deleteToEndOfLine()],
+			["tui.editor.deleteToLineStart", () => this.deleteToStartOfLine()],
+			["tui.editor.deleteWordBackward", () => this.deleteWordBackwards()],
+			["tui.editor.deleteWordForward", () => this.deleteWordForward()],
+		];
+		for (const [id, run] of actions) {
+			if (kb.matches(data, id)) {
+				run();
+				return;
+			}
+		}
+		if (kb.matches(data, "tui.editor.deleteCharBackward") || matchesKey(data, "shift+backspace")) {
+			this.handleBackspace();
+			return;
+		}
+		if (kb.matches(data, "tui.editor.deleteCharForward") || matchesKey(data, "shift+delete")) {
+			this.handleForwardDelete();
+			return;
+		}
+		const more: [string, () => void][] = [
+			["tui.editor.yank", () => this.yank()],
+			["tui.editor.yankPop", () => this.yankPop()],
+			["tui.editor.historyPrevious", () => this.historyKey(-1)],
+			["tui.editor.historyNext", () => this.historyKey(1)],
+			["tui.editor.cursorLineStart", () => this.moveToLineStart()],
+			["tui.editor.cursorLineEnd", () => this.moveToLineEnd()],
+			["tui.editor.cursorWordLeft", () => this.moveWordBackwards()],
+			["tui.editor.cursorWordRight", () => this.moveWordForwards()],
+		];
+		for (const [id, run] of more) {
+			if (kb.matches(data, id)) {
+				run();
+				return;
+			}
+		}
+		if (this.isNewLineKey(data, kb)) {
+			if (this.shouldSubmitOnBackslashEnter(data, kb)) {
+				this.handleBackspace();
+				this.submitValue();
+			} else this.addNewLine();
+			return;
+		}
+		if (kb.matches(data, "tui.input.submit")) {
+			if (this.disableSubmit) return;
+			// Terminals without Shift+Enter: a backslash before the cursor turns Enter into a new line.
+			if (this.state.cursorCol > 0 && this.currentLine[this.state.cursorCol - 1] === "\\") {
+				this.handleBackspace();
+				this.addNewLine();
+				return;
+			}
+			this.submitValue();
+			return;
+		}
+		this.handleNavigationOrText(data, kb);
+	}
+
+	private historyKey(direction: 1 | -1): void {
+		this.cancelAutocomplete();
+		this.navigateHistory(direction);
+	}
+
+	private isNewLineKey(data: string, kb: KeybindingsManager): boolean {
+		return (
+			kb.matches(data, "tui.input.newLine") ||
+			(data.charCodeAt(0) === 10 && data.length > 1) ||
+			data === "\x1b\r" ||
+			data === "\x1b[13;2~" ||
+			(data.length > 1 && data.includes("\x1b") && data.includes("\r")) ||
+			data === "\n"
+		);
+	}
+
+	/** When Shift+Enter is bound to submit, a plain Enter after a backslash submits (dropping the backslash). */
+	private shouldSubmitOnBackslashEnter(data: string, kb: KeybindingsManager): boolean {
+		if (this.disableSubmit || !matchesKey(data, "enter")) return false;
+		const keys = kb.getKeys("tui.input.submit") as string[];
+		if (!(keys.includes("shift+enter") || keys.includes("shift+return"))) return false;
+		return this.state.cursorCol > 0 && this.currentLine[this.state.cursorCol - 1] === "\\";
+	}
+
+	private handleNavigationOrText(data: string, kb: KeybindingsManager): void {
+		if (kb.matches(data, "tui.editor.cursorUp")) {
+			const first = this.isOnFirstVisualLine();
+			if (first && (this.isEditorEmpty() || this.historyIndex > -1 || this.state.cursorCol === 0)) {
+				this.navigateHistory(-1);
+			} else if (first) this.moveToLineStart();
+			else this.moveCursor(-1, 0);
+			return;
+		}
+		if (kb.matches(data, "tui.editor.cursorDown")) {
+			const last = this.isOnLastVisualLine();
+			if (this.historyIndex > -1 && last) this.navigateHistory(1);
+			else if (last) this.moveToLineEnd();
+			else this.moveCursor(1, 0);
+			return;
+		}
+		if (kb.matches(data, "tui.editor.cursorRight")) {
+			this.moveCursor(0, 1);
+			return;
+		}
+		if (kb.matches(data, "tui.editor.cursorLeft")) {
+			this.moveCursor(0, -1);
+			return;
+		}
+		if (kb.matches(data, "tui.editor.pageUp")) {
+			this.pageScroll(-1);
+			return;
+		}
+		if (kb.matches(data, "tui.editor.pageDown")) {
+			this.pageScroll(1);
+			return;
+		}
+		if (kb.matches(data, "tui.editor.jumpForward")) {
+			this.jumpMode = "forward";
+			return;
+		}
+		if (kb.matches(data, "tui.editor.jumpBackward")) {
+			this.jumpMode = "backward";
+			return;
+		}
+		if (matchesKey(data, "shift+space")) {
+			this.insertCharacter(" ");
+			return;
+		}
+		const printable = decodePrintableKey(data);
+		if (printable !== undefined) {
+			this.insertCharacter(printable);
+			return;
+		}
+		if (data.charCodeAt(0) >= 32) this.insertCharacter(data);
 	}
 }

@@ -18,9 +18,11 @@ export type {
 	AutocompleteSuggestions,
 	SlashCommand,
 } from "./autocomplete.ts";
+export { CombinedAutocompleteProvider } from "./autocomplete-provider.ts";
 export { Box, Container, Spacer, Text, TruncatedText } from "./basic.ts";
 export { CustomEditor, type CustomEditorOptions, type KeybindingMatcher } from "./custom-editor.ts";
 export { Editor, type EditorOptions, type EditorTheme } from "./editor.ts";
+export type { EditorComponent } from "./editor-component.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
 export { Image, type ImageOptions, type ImageTheme } from "./image.ts";
 // Terminal images, terminal colours and the clipboard (issue 18 item 1)

@@ -1,6 +1,6 @@
 /** Spinner lines: Loader and the Escape-cancellable CancellableLoader. */
 import { Text } from "./basic.ts";
-import { matchesKey } from "./keys.ts";
+import { getKeybindings } from "./keybindings.ts";
 import type { RenderRequester } from "./types.ts";
 
 export interface LoaderIndicatorOptions {
@@ -13,41 +13,48 @@ export interface LoaderIndicatorOptions {
 const DEFAULT_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const DEFAULT_INTERVAL_MS = 80;
 
-/** A one-line spinner followed by a message. Animates (and asks the TUI to redraw) until stopped. */
+/**
+ * A spinner followed by a message, under one blank line (as pi-tui draws it). Animates and asks the TUI to redraw
+ * until stopped. Custom indicator frames are drawn as given; the default spinner takes `spinnerColorFn`.
+ */
 export class Loader extends Text {
-	private frames: string[] = DEFAULT_FRAMES;
+	private frames: string[] = [...DEFAULT_FRAMES];
 	private intervalMs = DEFAULT_INTERVAL_MS;
 	private currentFrame = 0;
 	private timer: ReturnType<typeof setInterval> | undefined;
+	private renderIndicatorVerbatim = false;
+	private readonly ui: RenderRequester | undefined;
+	private readonly spinnerColorFn: (str: string) => string;
+	private readonly messageColorFn: (str: string) => string;
+	private message: string;
 
 	constructor(
-		private readonly ui: RenderRequester,
-		private readonly spinnerColorFn: (str: string) => string,
-		private readonly messageColorFn: (str: string) => string,
-		private message = "Loading...",
+		ui: RenderRequester | undefined,
+		spinnerColorFn: (str: string) => string,
+		messageColorFn: (str: string) => string,
+		message = "Loading...",
 		indicator?: LoaderIndicatorOptions,
 	) {
 		super("", 1, 0);
-		if (indicator) this.applyIndicator(indicator);
-		this.updateDisplay();
-		this.start();
+		this.ui = ui;
+		this.spinnerColorFn = spinnerColorFn;
+		this.messageColorFn = messageColorFn;
+		this.message = message;
+		this.setIndicator(indicator);
+	}
+
+	override render(width: number): string[] {
+		return ["", ...super.render(width)];
 	}
 
 	start(): void {
-		this.stopTimer();
 		this.updateDisplay();
-		if (this.frames.length < 2) return;
-		this.timer = setInterval(() => {
-			this.currentFrame = (this.currentFrame + 1) % this.frames.length;
-			this.updateDisplay();
-			this.ui?.requestRender();
-		}, this.intervalMs);
-		// A spinner must never keep the process alive on its own.
-		(this.timer as { unref?: () => void }).unref?.();
+		this.restartAnimation();
 	}
 
 	stop(): void {
-		this.stopTimer();
+		if (this.timer) clearInterval(this.timer);
+		this.timer = undefined;
 	}
 
 	setMessage(message: string): void {
@@ -55,10 +62,18 @@ export class Loader extends Text {
 		this.updateDisplay();
 	}
 
+	override invalidate(): void {
+		super.invalidate();
+		this.updateDisplay();
+	}
+
+	/** Replace the frames (an empty list hides the indicator) and restart the animation. */
 	setIndicator(indicator?: LoaderIndicatorOptions): void {
-		this.applyIndicator(indicator ?? {});
-		if (this.timer) this.start();
-		else this.updateDisplay();
+		this.renderIndicatorVerbatim = indicator !== undefined;
+		this.frames = indicator?.frames !== undefined ? [...indicator.frames] : [...DEFAULT_FRAMES];
+		this.intervalMs = indicator?.intervalMs && indicator.intervalMs > 0 ? indicator.intervalMs : DEFAULT_INTERVAL_MS;
+		this.currentFrame = 0;
+		this.start();
 	}
 
 	/** Whether the animation timer is running. */
@@ -66,26 +81,26 @@ export class Loader extends Text {
 		return this.timer !== undefined;
 	}
 
+	private restartAnimation(): void {
+		this.stop();
+		if (this.frames.length <= 1) return;
+		this.timer = setInterval(() => {
+			this.currentFrame = (this.currentFrame + 1) % this.frames.length;
+			this.updateDisplay();
+		}, this.intervalMs);
+		// A spinner must never keep the process alive on its own.
+		(this.timer as { unref?: () => void }).unref?.();
+	}
+
 	protected getRenderedIndicator(): string {
-		const frame = this.frames[this.currentFrame % Math.max(1, this.frames.length)];
-		return frame === undefined ? "" : this.spinnerColorFn(frame);
-	}
-
-	private applyIndicator(indicator: LoaderIndicatorOptions): void {
-		this.frames = indicator.frames ?? DEFAULT_FRAMES;
-		this.intervalMs = indicator.intervalMs ?? DEFAULT_INTERVAL_MS;
-		this.currentFrame = 0;
-	}
-
-	private stopTimer(): void {
-		if (this.timer) clearInterval(this.timer);
-		this.timer = undefined;
+		const frame = this.frames[this.currentFrame] ?? "";
+		return this.renderIndicatorVerbatim ? frame : this.spinnerColorFn(frame);
 	}
 
 	private updateDisplay(): void {
-		const indicator = this.getRenderedIndicator();
-		const message = this.messageColorFn(this.message);
-		this.setText(indicator ? `${indicator} ${message}` : message);
+		const frame = this.getRenderedIndicator();
+		this.setText(`${frame.length > 0 ? `${frame} ` : ""}${this.messageColorFn(this.message)}`);
+		this.ui?.requestRender();
 	}
 }
 
@@ -103,7 +118,7 @@ export class CancellableLoader extends Loader {
 	}
 
 	handleInput(data: string): void {
-		if (!matchesKey(data, "escape") && !matchesKey(data, "ctrl+c")) return;
+		if (!getKeybindings().matches(data, "tui.select.cancel")) return;
 		if (this.aborted) return;
 		this.abortController.abort();
 		this.stop();

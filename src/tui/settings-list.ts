@@ -1,9 +1,9 @@
 /** SettingsList: label/value rows whose values cycle (Enter/Space) or open a submenu component. */
 import { fuzzyFilter } from "./fuzzy.ts";
 import { Input } from "./input.ts";
-import { decodePrintableKey, matchesKey } from "./keys.ts";
-import type { Component } from "./types.ts";
-import { padToWidth, truncateToWidth, visibleWidth } from "./width.ts";
+import { getKeybindings } from "./keybindings.ts";
+import type { Component, TuiMouseEvent, TuiMouseEventResult } from "./types.ts";
+import { truncateToWidth, visibleWidth } from "./width.ts";
 import { wrapTextWithAnsi } from "./wrap.ts";
 
 export interface SettingItem {
@@ -37,24 +37,41 @@ export interface SettingsListOptions {
 	enableSearch?: boolean;
 }
 
-const MAX_LABEL_COLUMN = 30;
+const MAX_LABEL_COLUMN = 36;
 
 export class SettingsList implements Component {
+	private items: SettingItem[];
 	private filteredItems: SettingItem[];
+	private theme: SettingsListTheme;
 	private selectedIndex = 0;
-	private readonly searchInput: Input | undefined;
-	private submenu: { component: Component; itemId: string } | undefined;
+	private mousePressedIndex: number | undefined;
+	private maxVisible: number;
+	private onChange: (id: string, newValue: string) => void;
+	private onCancel: () => void;
+	private searchInput: Input | undefined;
+	private searchEnabled: boolean;
+	private submenuComponent: Component | null = null;
+	/** Row to return to when the submenu closes. */
+	private submenuItemIndex: number | null = null;
+	/** Item to open after the submenu closes (its `navigateTo`). */
+	private navigateAfterClose: string | null = null;
 
 	constructor(
-		private items: SettingItem[],
-		private maxVisible: number,
-		private theme: SettingsListTheme,
-		private onChange: (id: string, newValue: string) => void,
-		private onCancel: () => void,
+		items: SettingItem[],
+		maxVisible: number,
+		theme: SettingsListTheme,
+		onChange: (id: string, newValue: string) => void,
+		onCancel: () => void,
 		options: SettingsListOptions = {},
 	) {
+		this.items = items;
 		this.filteredItems = items;
-		if (options.enableSearch) this.searchInput = new Input({ prompt: "Search: " });
+		this.maxVisible = maxVisible;
+		this.theme = theme;
+		this.onChange = onChange;
+		this.onCancel = onCancel;
+		this.searchEnabled = options.enableSearch ?? false;
+		if (this.searchEnabled) this.searchInput = new Input();
 	}
 
 	/** Update an item's value (e.g. after the change was applied elsewhere). */
@@ -65,101 +82,171 @@ export class SettingsList implements Component {
 
 	/** Move the selection to the item with this id; no-op when it is not shown. */
 	selectItem(id: string): void {
-		const index = this.filteredItems.findIndex((item) => item.id === id);
+		const index = this.displayItems().findIndex((item) => item.id === id);
 		if (index !== -1) this.selectedIndex = index;
 	}
 
 	invalidate(): void {
-		this.submenu?.component.invalidate();
+		this.submenuComponent?.invalidate?.();
+	}
+
+	private displayItems(): SettingItem[] {
+		return this.searchEnabled ? this.filteredItems : this.items;
+	}
+
+	private visibleRange(count: number): { startIndex: number; endIndex: number } {
+		const startIndex = Math.max(
+			0,
+			Math.min(this.selectedIndex - Math.floor(this.maxVisible / 2), count - this.maxVisible),
+		);
+		return { startIndex, endIndex: Math.min(startIndex + this.maxVisible, count) };
 	}
 
 	render(width: number): string[] {
-		if (this.submenu) return this.submenu.component.render(width);
+		if (this.submenuComponent) return this.submenuComponent.render(width);
+		// pi-tui's layout, cut to the width where it would overflow (very narrow lists).
+		return this.mainList(width).map((line) => (visibleWidth(line) > width ? truncateToWidth(line, width, "") : line));
+	}
+
+	private mainList(width: number): string[] {
 		const lines: string[] = [];
-		if (this.searchInput) lines.push(...this.searchInput.render(width), "");
-		if (this.filteredItems.length === 0) {
-			lines.push(truncateToWidth(this.theme.hint("  No matching settings"), width));
-		} else {
-			lines.push(...this.renderRows(width));
+		if (this.searchEnabled && this.searchInput) lines.push(...this.searchInput.render(width), "");
+		if (this.items.length === 0) {
+			lines.push(this.theme.hint("  No settings available"));
+			if (this.searchEnabled) this.addHintLine(lines, width);
+			return lines;
 		}
-		const selected = this.filteredItems[this.selectedIndex];
-		if (selected?.description) {
+		const shown = this.displayItems();
+		if (shown.length === 0) {
+			lines.push(truncateToWidth(this.theme.hint("  No matching settings"), width));
+			this.addHintLine(lines, width);
+			return lines;
+		}
+		const { startIndex, endIndex } = this.visibleRange(shown.length);
+		// The label column fits the widest label of all items (not just the filtered ones), up to a limit.
+		const labelWidth = Math.min(MAX_LABEL_COLUMN, Math.max(...this.items.map((item) => visibleWidth(item.label))));
+		for (let i = startIndex; i < endIndex; i++) {
+			const item = shown[i];
+			if (!item) continue;
+			const selected = i === this.selectedIndex;
+			const prefix = selected ? this.theme.cursor : "  ";
+			const padded = item.label + " ".repeat(Math.max(0, labelWidth - visibleWidth(item.label)));
+			const valueWidth = width - (visibleWidth(prefix) + labelWidth + 2) - 2;
+			const value = this.theme.value(truncateToWidth(item.currentValue, valueWidth, ""), selected);
+			lines.push(truncateToWidth(`${prefix}${this.theme.label(padded, selected)}  ${value}`, width));
+		}
+		if (startIndex > 0 || endIndex < shown.length) {
+			lines.push(this.theme.hint(truncateToWidth(`  (${this.selectedIndex + 1}/${shown.length})`, width - 2, "")));
+		}
+		const selectedItem = shown[this.selectedIndex];
+		if (selectedItem?.description) {
 			lines.push("");
-			for (const line of wrapTextWithAnsi(selected.description, Math.max(1, width - 2))) {
-				lines.push(truncateToWidth(this.theme.description(`  ${line}`), width));
+			for (const line of wrapTextWithAnsi(selectedItem.description, width - 4)) {
+				lines.push(this.theme.description(`  ${line}`));
 			}
 		}
-		const hint = this.searchInput
+		this.addHintLine(lines, width);
+		return lines;
+	}
+
+	private addHintLine(lines: string[], width: number): void {
+		const hint = this.searchEnabled
 			? "  Type to search · Enter/Space to change · Esc to cancel"
 			: "  Enter/Space to change · Esc to cancel";
 		lines.push("", truncateToWidth(this.theme.hint(hint), width));
-		return lines;
 	}
 
-	private renderRows(width: number): string[] {
-		const visible = Math.max(1, this.maxVisible);
-		const count = this.filteredItems.length;
-		const start = Math.max(0, Math.min(this.selectedIndex - Math.floor(visible / 2), count - visible));
-		const end = Math.min(count, start + visible);
-		const cursorWidth = visibleWidth(this.theme.cursor);
-		const widest = Math.max(...this.filteredItems.map((item) => visibleWidth(item.label)));
-		const labelColumn = Math.min(MAX_LABEL_COLUMN, widest, Math.max(1, Math.floor((width - cursorWidth) / 2)));
-		const lines: string[] = [];
-		for (let i = start; i < end; i++) {
-			const item = this.filteredItems[i];
-			if (!item) continue;
-			const selected = i === this.selectedIndex;
-			const cursor = selected ? this.theme.cursor : " ".repeat(cursorWidth);
-			const label = this.theme.label(padToWidth(truncateToWidth(item.label, labelColumn), labelColumn), selected);
-			const valueWidth = Math.max(1, width - cursorWidth - labelColumn - 2);
-			const value = this.theme.value(truncateToWidth(item.currentValue, valueWidth), selected);
-			lines.push(truncateToWidth(`${cursor}${label}  ${value}`, width, ""));
+	handleMouse(event: TuiMouseEvent): TuiMouseEventResult | undefined {
+		if (this.submenuComponent) {
+			const result = this.submenuComponent.handleMouse?.(event);
+			return result ? { ...result, focus: true } : undefined;
 		}
-		if (count > visible) lines.push(truncateToWidth(this.theme.hint(`  (${this.selectedIndex + 1}/${count})`), width));
-		return lines;
+		if (this.searchEnabled && this.searchInput) {
+			if (event.y === 0) {
+				const result = this.searchInput.handleMouse(event);
+				return result ? { ...result, focus: true } : undefined;
+			}
+			if (event.y === 1) return undefined;
+		}
+		const shown = this.displayItems();
+		if (shown.length === 0) return undefined;
+		if (event.type === "wheel" && event.wheelDelta) {
+			const before = this.selectedIndex;
+			const step = event.wheelDelta < 0 ? -1 : 1;
+			this.selectedIndex = Math.max(0, Math.min(shown.length - 1, this.selectedIndex + step));
+			return { handled: true, render: this.selectedIndex !== before };
+		}
+		if (event.button !== "left" || (event.type !== "press" && event.type !== "click")) return undefined;
+		const { startIndex, endIndex } = this.visibleRange(shown.length);
+		const index = startIndex + event.y - (this.searchEnabled ? 2 : 0);
+		if (index < startIndex || index >= endIndex) return undefined;
+		if (event.type === "press") {
+			this.mousePressedIndex = index;
+			this.selectedIndex = index;
+			return { handled: true, focus: true };
+		}
+		this.selectedIndex = this.mousePressedIndex ?? index;
+		this.mousePressedIndex = undefined;
+		this.activateItem();
+		return { handled: true };
 	}
 
 	handleInput(data: string): void {
-		if (this.submenu) {
-			this.submenu.component.handleInput?.(data);
+		if (this.submenuComponent) {
+			this.submenuComponent.handleInput?.(data);
 			return;
 		}
-		const count = this.filteredItems.length;
-		if (matchesKey(data, "up")) {
+		const kb = getKeybindings();
+		const count = this.displayItems().length;
+		if (kb.matches(data, "tui.select.up")) {
 			if (count > 0) this.selectedIndex = this.selectedIndex === 0 ? count - 1 : this.selectedIndex - 1;
-		} else if (matchesKey(data, "down")) {
+		} else if (kb.matches(data, "tui.select.down")) {
 			if (count > 0) this.selectedIndex = this.selectedIndex === count - 1 ? 0 : this.selectedIndex + 1;
-		} else if (matchesKey(data, "enter") || (matchesKey(data, "space") && !this.searchInput)) {
-			this.activate();
-		} else if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) {
+		} else if (
+			kb.matches(data, "tui.select.confirm") ||
+			(data === " " && (!this.searchEnabled || this.searchInput?.getValue().length === 0))
+		) {
+			this.activateItem();
+		} else if (kb.matches(data, "tui.select.cancel")) {
 			this.onCancel();
-		} else if (this.searchInput && (decodePrintableKey(data) !== undefined || matchesKey(data, "backspace"))) {
+		} else if (this.searchEnabled && this.searchInput) {
 			this.searchInput.handleInput(data);
 			this.applyFilter(this.searchInput.getValue());
 		}
 	}
 
-	private activate(): void {
-		const item = this.filteredItems[this.selectedIndex];
+	/** Enter/Space: open the item's submenu, or step to its next value. */
+	private activateItem(): void {
+		const item = this.displayItems()[this.selectedIndex];
 		if (!item) return;
 		if (item.submenu) {
-			const itemId = item.id;
-			const done = (selectedValue?: string, options?: { navigateTo?: string }) => {
-				if (this.submenu?.itemId !== itemId) return;
-				this.submenu = undefined;
+			this.submenuItemIndex = this.selectedIndex;
+			this.submenuComponent = item.submenu(item.currentValue, (selectedValue, options) => {
 				if (selectedValue !== undefined) {
-					this.updateValue(itemId, selectedValue);
-					this.onChange(itemId, selectedValue);
+					item.currentValue = selectedValue;
+					this.onChange(item.id, selectedValue);
 				}
-				if (options?.navigateTo) this.selectItem(options.navigateTo);
-			};
-			this.submenu = { component: item.submenu(item.currentValue, done), itemId };
-			return;
-		}
-		if (item.values && item.values.length > 0) {
+				if (options?.navigateTo) this.navigateAfterClose = options.navigateTo;
+				this.closeSubmenu();
+			});
+		} else if (item.values && item.values.length > 0) {
 			const next = item.values[(item.values.indexOf(item.currentValue) + 1) % item.values.length] as string;
 			item.currentValue = next;
 			this.onChange(item.id, next);
+		}
+	}
+
+	private closeSubmenu(): void {
+		this.submenuComponent = null;
+		if (this.navigateAfterClose !== null) {
+			const id = this.navigateAfterClose;
+			this.navigateAfterClose = null;
+			this.submenuItemIndex = null;
+			this.selectItem(id);
+			this.activateItem();
+		} else if (this.submenuItemIndex !== null) {
+			this.selectedIndex = this.submenuItemIndex;
+			this.submenuItemIndex = null;
 		}
 	}
 

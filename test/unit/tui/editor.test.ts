@@ -33,7 +33,8 @@ describe("Editor", () => {
 		const editor = new Editor(fakeTui(), getEditorTheme());
 		type(editor, "The quick brown fox jumps over the lazy dog");
 		const lines = editor.render(20);
-		expect(plain(lines)).toEqual(["─".repeat(20), "The quick brown fox", "jumps over the lazy", "dog", "─".repeat(20)]);
+		// One column stays free for the cursor, so rows wrap at 19 (as pi-tui does).
+		expect(plain(lines)).toEqual(["─".repeat(20), "The quick brown", "fox jumps over the", "lazy dog", "─".repeat(20)]);
 		for (const width of [1, 4, 10, 33, 80]) {
 			for (const line of editor.render(width)) expect(visibleWidth(line)).toBeLessThanOrEqual(width);
 		}

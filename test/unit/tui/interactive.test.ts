@@ -71,7 +71,9 @@ describe("SelectList", () => {
 	test("filters by value prefix and reports no match", () => {
 		const list = new SelectList(items, 5, getSelectListTheme());
 		list.setFilter("g");
-		expect(plain(list.render(40))).toEqual(["→ Gamma       third"]);
+		// As in pi-tui, descriptions need a list wider than 40 columns.
+		expect(plain(list.render(40))).toEqual(["→ Gamma"]);
+		expect(plain(list.render(60))[0]).toBe(`→ Gamma${" ".repeat(27)}third`);
 		list.setFilter("zzz");
 		expect(list.getSelectedItem()).toBeNull();
 		expect(plain(list.render(40))[0]).toContain("No matching");
@@ -198,12 +200,14 @@ describe("Input", () => {
 		input.handleInput(" pasted\x1b[201~");
 		input.handleInput(ENTER);
 		input.handleInput(ESC);
-		expect(submitted).toBe("two lines pasted");
+		// Line breaks in a paste are dropped (pi-tui joins the lines without a space).
+		expect(submitted).toBe("twolines pasted");
 		expect(escaped).toBe(true);
 	});
 	test("renders the prompt, scrolls to keep the cursor visible, and marks it when focused", () => {
 		const input = new Input();
 		input.setValue("a fairly long value that will not fit");
+		input.handleInput("\x05");
 		input.focused = true;
 		const [line = ""] = input.render(12);
 		expect(visibleWidth(line)).toBeLessThanOrEqual(12);
@@ -217,7 +221,7 @@ describe("Input", () => {
 	});
 	test("placeholder shows while empty", () => {
 		const input = new Input({ prompt: "? ", placeholder: "type here" });
-		expect(stripTerminalSequences(input.render(20)[0] ?? "")).toBe("?  type here");
+		expect(stripTerminalSequences(input.render(20)[0] ?? "")).toBe("? type here         ");
 	});
 });
 
@@ -232,7 +236,9 @@ describe("CancellableLoader", () => {
 		);
 		let aborted = 0;
 		loader.onAbort = () => aborted++;
-		expect(stripTerminalSequences(loader.render(30)[0] ?? "")).toContain("Working");
+		const [blank, line] = loader.render(30);
+		expect(blank).toBe("");
+		expect(stripTerminalSequences(line ?? "")).toContain("Working");
 		loader.handleInput("x");
 		expect(loader.aborted).toBe(false);
 		loader.handleInput(ESC);

@@ -1,0 +1,2 @@
+/** Types of the plain-JavaScript parity driver. */
+export function runScripts(tui: unknown, scripts: unknown[]): Promise<unknown[]>;
