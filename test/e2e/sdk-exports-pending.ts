@@ -43,5 +43,4 @@ export const NOT_YET: Record<string, string> = {
 	"pi-tui:VStack": "fullscreen layout components (issue 18 item 2)",
 	"pi-tui:ScrollView": "fullscreen layout components (issue 18 item 2)",
 	"pi-tui:MouseRegion": "fullscreen layout components (issue 18 item 2)",
-	"pi-tui:getOsc8LinkAtColumn": "width helpers (issue 18 item 4)",
 };

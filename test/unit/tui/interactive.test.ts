@@ -179,7 +179,7 @@ describe("Input", () => {
 		input.handleInput("\x7f");
 		expect(input.getValue()).toBe("hello word");
 		input.handleInput("\x01"); // ctrl+a
-		input.handleInput("\x1b[97;2u"); // kitty shift+a
+		input.handleInput("\x1b[97:65;2u"); // kitty shift+a, with the shifted key reported
 		expect(input.getValue()).toBe("Ahello word");
 		input.handleInput("\x0b"); // ctrl+k
 		expect(input.getValue()).toBe("A");
