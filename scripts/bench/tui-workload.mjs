@@ -98,7 +98,8 @@ const fulls = [];
 for (let i = 0; i < 5; i++) fulls.push(frame(true));
 const appends = [];
 for (let i = 0; i < TOKENS; i++) {
-	streamText += ` token${i}`;
+	// A paragraph break every 40 tokens, as models write.
+	streamText += i % 40 === 39 ? `\n\ntoken${i}` : ` token${i}`;
 	streaming.setText(streamText);
 	appends.push(frame(false));
 }
