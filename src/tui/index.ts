@@ -47,8 +47,24 @@ export {
 	parseKey,
 	setKittyProtocolActive,
 } from "./keys.ts";
+// Fullscreen layout and mouse (issue 18 item 2, fullscreen part)
+export {
+	ScrollView,
+	type ScrollViewOptions,
+	type ScrollViewScrollbar,
+	type ScrollViewScrollToOptions,
+} from "./layout/scroll-view.ts";
+export {
+	HStack,
+	type StackChild,
+	type StackEntry,
+	type StackEntryOptions,
+	type StackOptions,
+	VStack,
+} from "./layout/stacks.ts";
 export { CancellableLoader, Loader, type LoaderIndicatorOptions } from "./loader.ts";
 export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./markdown.ts";
+export { MouseRegion, type MouseRegionHandler } from "./mouse/mouse-region.ts";
 export {
 	type SelectItem,
 	SelectList,
