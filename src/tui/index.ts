@@ -65,6 +65,9 @@ export {
 export { CancellableLoader, Loader, type LoaderIndicatorOptions } from "./loader.ts";
 export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./markdown.ts";
 export { MouseRegion, type MouseRegionHandler } from "./mouse/mouse-region.ts";
+export { compositeTuiLine, isViewportTUI, VIEWPORT_TUI, type ViewportTUI } from "./render/composite.ts";
+export { type MainScreenRenderState, TuiMainScreen } from "./render/main-screen.ts";
+export { TuiBase } from "./render/tui-base.ts";
 export {
 	type SelectItem,
 	SelectList,

@@ -37,12 +37,8 @@ export const NOT_YET: Record<string, string> = {
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
 	"pi-ai/compat:streamSimpleOpenAICodexResponses":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	// @earendil-works/pi-tui: 35 (the terminal UI toolkit issue)
 	"pi-tui:ProcessTerminal": "the renderer (issue 18 item 2)",
-	"pi-tui:TuiMainScreen": "the renderer (issue 18 item 2)",
 	"pi-tui:TuiAltScreen": "the renderer (issue 18 item 2)",
-	"pi-tui:isViewportTUI": "the renderer (issue 18 item 2)",
-	"pi-tui:compositeTuiLine": "the renderer (issue 18 item 2)",
 	"pi-tui:StdinBuffer": "keyboard input (issue 18 item 3)",
 	"pi-tui:getOsc8LinkAtColumn": "width helpers (issue 18 item 4)",
 	"pi-tui:Marked": "markdown (issue 18 item 5)",
