@@ -12,6 +12,8 @@ export {
 	getSettingsListTheme,
 	type ThemeColors,
 } from "./agent-components.ts";
+// Fullscreen layout and mouse (issue 18 item 2, fullscreen part)
+export { TuiAltScreen, type TuiAltScreenOptions } from "./alt-screen/tui-alt-screen.ts";
 export type {
 	AutocompleteItem,
 	AutocompleteProvider,
@@ -47,7 +49,6 @@ export {
 	parseKey,
 	setKittyProtocolActive,
 } from "./keys.ts";
-// Fullscreen layout and mouse (issue 18 item 2, fullscreen part)
 export {
 	ScrollView,
 	type ScrollViewOptions,

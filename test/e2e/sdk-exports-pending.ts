@@ -38,7 +38,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-ai/compat:streamSimpleOpenAICodexResponses":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
 	"pi-tui:ProcessTerminal": "the renderer (issue 18 item 2)",
-	"pi-tui:TuiAltScreen": "the renderer (issue 18 item 2)",
 	"pi-tui:StdinBuffer": "keyboard input (issue 18 item 3)",
 	"pi-tui:getOsc8LinkAtColumn": "width helpers (issue 18 item 4)",
 	"pi-tui:Marked": "markdown (issue 18 item 5)",
