@@ -25,9 +25,12 @@ test("SGR reports become press, drag, move, release and wheel events with modifi
 test("click counting: 1, 2, 3, then 1 again; a pause or another spot starts over", () => {
 	let now = 1000;
 	const clicks = new ClickCounter(() => now);
-	expect([clicks.click("a", "1:1"), clicks.click("a", "1:1"), clicks.click("a", "1:1"), clicks.click("a", "1:1")]).toEqual([
-		1, 2, 3, 1,
-	]);
+	expect([
+		clicks.click("a", "1:1"),
+		clicks.click("a", "1:1"),
+		clicks.click("a", "1:1"),
+		clicks.click("a", "1:1"),
+	]).toEqual([1, 2, 3, 1]);
 	now += 600;
 	expect(clicks.click("a", "1:1")).toBe(1);
 	expect(clicks.click("a", "2:1")).toBe(1);

@@ -10,6 +10,9 @@ import { VirtualTerminal } from "../../../helpers/screen.ts";
 const lines = (list: string[]): Component => ({ render: (w) => list.map((s) => s.slice(0, w)), invalidate() {} });
 const numbered = (n: number, prefix = "line") => lines(Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`));
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the OSC 52 sequence on purpose
+const OSC52 = /\u001b\]52;c;([A-Za-z0-9+/=]+)\u0007/;
+
 const open: { tui: TuiAltScreen; term: VirtualTerminal }[] = [];
 afterEach(() => {
 	for (const { tui, term } of open.splice(0)) {
@@ -119,7 +122,7 @@ test("drag selection is copied with OSC 52 on release, and double click selects 
 	term.send("\x1b[<32;5;2M");
 	term.send("\x1b[<0;5;2m");
 	expect(tui.hasActiveSelection()).toBe(true);
-	const copied = /\x1b\]52;c;([A-Za-z0-9+/=]+)\x07/.exec(term.written);
+	const copied = OSC52.exec(term.written);
 	expect(Buffer.from(copied?.[1] ?? "", "base64").toString()).toBe("/usr/local/bin/pi now\nsecon");
 	term.written = "";
 	await Bun.sleep(0);
@@ -127,7 +130,7 @@ test("drag selection is copied with OSC 52 on release, and double click selects 
 	term.send("\x1b[<0;12;1m");
 	term.send("\x1b[<0;12;1M");
 	term.send("\x1b[<0;12;1m");
-	const second = /\x1b\]52;c;([A-Za-z0-9+/=]+)\x07/.exec(term.written);
+	const second = OSC52.exec(term.written);
 	expect(Buffer.from(second?.[1] ?? "", "base64").toString()).toBe("/usr/local/bin/pi");
 });
 
