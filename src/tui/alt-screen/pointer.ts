@@ -4,8 +4,9 @@
  * jump-to-end label, overlays and components under the pointer; what nobody handles becomes text selection (or a
  * click on an OSC 8 link).
  */
-import type { LayoutFrame } from "../layout/frame.ts";
-import { getScrollViewBox } from "../layout/frame.ts";
+import type { LayoutFrame, ScrollbarGeometry } from "../layout/frame.ts";
+import { getScrollbarGeometry, getScrollViewBox, getScrollViewsAt } from "../layout/frame.ts";
+import type { ScrollView } from "../layout/scroll-view.ts";
 import {
 	dispatchMouseEvent,
 	retargetMouseEvent,
@@ -60,6 +61,8 @@ export class AltScreenPointer {
 	private pressMoved = false;
 	private pressedUrl: string | undefined;
 	private readonly componentClicks = new ClickCounter();
+	private barDrag: { view: ScrollView; grab: number } | undefined;
+	private barHover: ScrollView | undefined;
 
 	constructor(private readonly host: PointerHost) {
 		this.selection = new SelectionTracker(host);
@@ -70,6 +73,8 @@ export class AltScreenPointer {
 	}
 
 	reset(): void {
+		this.barDrag = undefined;
+		this.setBarHover(undefined);
 		this.selection.clear();
 		this.selection.forgetClicks();
 		this.endGesture();
@@ -82,6 +87,8 @@ export class AltScreenPointer {
 		const wasSelecting = this.selection.pressed;
 		const visible = wasSelecting && this.selection.bounds() !== undefined;
 		this.endGesture();
+		this.barDrag = undefined;
+		this.setBarHover(undefined);
 		this.componentClicks.reset();
 		this.pressedUrl = undefined;
 		if (wasSelecting) this.selection.clear();
@@ -113,7 +120,12 @@ export class AltScreenPointer {
 		const plainLeftPress = !report.release && (report.button & 32) === 0 && (report.button & 3) === 0;
 		if (plainLeftPress && this.host.searchButtonHit(report.x, report.y) !== undefined) return;
 		const overlay = this.host.dispatchToOverlay(event);
-		if (!overlay.hit && plainLeftPress && this.host.endIndicatorHit(report.x, report.y)) return;
+		if (!overlay.hit) {
+			if (plainLeftPress && this.host.endIndicatorHit(report.x, report.y)) return;
+			const onBar = this.scrollbar(report, plainLeftPress);
+			if (!this.barDrag) this.setBarHover(this.barAt(report.x, report.y, true)?.view);
+			if (onBar) return;
+		} else this.setBarHover(undefined);
 		const result = overlay.result ?? (overlay.hit ? undefined : this.host.dispatchToLayout(event));
 		if (result) {
 			const render = this.host.applyResult(event, result);
@@ -149,6 +161,60 @@ export class AltScreenPointer {
 			this.endGesture();
 		}
 		if (render) this.host.requestRender();
+	}
+
+	/** The scroll view whose bar is at (x, y), with the bar's geometry (no bars while an overlay is shown). */
+	private barAt(x: number, y: number, includeHidden = false): { view: ScrollView; bar: ScrollbarGeometry } | undefined {
+		const frame = this.host.layout();
+		if (!frame || this.host.hasOverlay()) return undefined;
+		for (const view of getScrollViewsAt(frame, x, y)) {
+			const box = getScrollViewBox(frame, view);
+			const bar = box ? getScrollbarGeometry(box, includeHidden) : undefined;
+			if (bar && x === bar.column && y >= bar.trackTop && y < bar.trackTop + bar.trackHeight) return { view, bar };
+		}
+		return undefined;
+	}
+
+	/** A hovered bar stays visible and draws a solid thumb. */
+	private setBarHover(view: ScrollView | undefined): void {
+		if (view === this.barHover) return;
+		this.barHover?.setScrollbarActive(false);
+		this.barHover = view;
+		view?.setScrollbarActive(true);
+	}
+
+	private dragBarTo(view: ScrollView, bar: ScrollbarGeometry, y: number, grab: number): void {
+		const room = bar.trackHeight - bar.thumbHeight;
+		const offset = Math.max(0, Math.min(room, y - bar.trackTop - grab));
+		view.scrollTo(room === 0 ? 0 : Math.round((offset / room) * bar.maxScrollTop));
+	}
+
+	/** Pressing on a bar jumps there (or grabs the thumb) and drags it until release; true when it took the event. */
+	private scrollbar(report: RawMouseReport, plainLeftPress: boolean): boolean {
+		const drag = this.barDrag;
+		if (drag) {
+			if (report.release) {
+				this.barDrag = undefined;
+				return true;
+			}
+			const frame = this.host.layout();
+			const box = frame ? getScrollViewBox(frame, drag.view) : undefined;
+			const bar = box ? getScrollbarGeometry(box) : undefined;
+			if (bar) this.dragBarTo(drag.view, bar, report.y, drag.grab);
+			return true;
+		}
+		if (!plainLeftPress) return false;
+		const hit = this.barAt(report.x, report.y);
+		if (!hit) return false;
+		this.selection.clear();
+		this.selection.forgetClicks();
+		this.pressedUrl = undefined;
+		this.setBarHover(hit.view);
+		const onThumb = report.y >= hit.bar.thumbTop && report.y < hit.bar.thumbTop + hit.bar.thumbHeight;
+		const grab = onThumb ? report.y - hit.bar.thumbTop : Math.floor(hit.bar.thumbHeight / 2);
+		if (!onThumb) this.dragBarTo(hit.view, hit.bar, report.y, grab);
+		this.barDrag = { view: hit.view, grab };
+		return true;
 	}
 
 	private select(report: RawMouseReport): void {

@@ -1,10 +1,7 @@
 /**
- * TuiAltScreen: the fullscreen renderer. It draws on the alternate screen with autowrap off and mouse reporting on,
- * sizes the layout root (or an implicit transcript ScrollView around its children) to the terminal, rewrites only
- * rows that differ from the previous screen inside synchronized output, cuts over-wide lines instead of failing,
- * routes mouse events to the component under the pointer, scrolls the nearest ScrollView with the wheel, owns text
- * selection (copied on release via OSC 52 or `copySelection`) and transcript search. Stopping restores the terminal
- * and, unless `preserveScreen`, prints the document on the main screen.
+ * TuiAltScreen: the fullscreen renderer (alternate screen, layout sized to the terminal, row diff, mouse routing,
+ * wheel scrolling, owned selection and transcript search); stopping restores the terminal and, unless
+ * `preserveScreen`, prints the document on the main screen.
  */
 import { getKeybindings } from "../keybindings.ts";
 import { isKeyRelease } from "../keys.ts";
@@ -24,18 +21,22 @@ import type { Component, Terminal, TuiMouseEvent, TuiStopOptions } from "../type
 import { CURSOR_MARKER } from "../types.ts";
 import { sliceByColumn, visibleWidth } from "../width.ts";
 import { AltScreenFlashes } from "./flash.ts";
-import { mouseModesFor, type TuiAltScreenOptions } from "./options.ts";
+import {
+	AUTOWRAP_OFF,
+	AUTOWRAP_ON,
+	ENTER,
+	LEAVE,
+	leaveWithDocument,
+	MOUSE_OFF,
+	mouseModesFor,
+	SYNC_BEGIN,
+	SYNC_END,
+	type TuiAltScreenOptions,
+} from "./options.ts";
 import { AltScreenPointer } from "./pointer.ts";
 import { compositeEndLabel, compositeNotices, dispatchToLayout, dispatchToOverlays } from "./routing.ts";
 import { SearchController } from "./search-controller.ts";
 
-const ENTER = "\x1b[?1049h";
-const LEAVE = "\x1b[?1049l";
-const AUTOWRAP_OFF = "\x1b[?7l";
-const AUTOWRAP_ON = "\x1b[?7h";
-const MOUSE_OFF = "\x1b[?1006l\x1b[?1004l\x1b[?1003l\x1b[?1002l\x1b[?1000l";
-const SYNC_BEGIN = "\x1b[?2026h";
-const SYNC_END = "\x1b[?2026l";
 const FOCUS_IN = "\x1b[I";
 const FOCUS_OUT = "\x1b[O";
 const PAGE_OVERLAP = 4;
@@ -203,11 +204,7 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
 		const lines = this.applyLineResets(
 			this.render(width).map((line) => line.replace(OSC133_ZONE_PREFIX, "").replaceAll(CURSOR_MARKER, "")),
 		).map((line) => (isImageLine(line) || visibleWidth(line) <= width ? line : sliceByColumn(line, 0, width, true)));
-		let out = `${SYNC_BEGIN}${LEAVE}${AUTOWRAP_OFF}`;
-		lines.forEach((line, row) => {
-			out += `${row > 0 ? "\r\n" : ""}\r\x1b[2K${line}`;
-		});
-		this.terminal.write(`${out}\x1b[0m${AUTOWRAP_ON}\r\n\x1b[?25h${SYNC_END}`);
+		this.terminal.write(leaveWithDocument(lines));
 	}
 
 	protected override resetRenderState(): void {

@@ -134,6 +134,24 @@ test("drag selection is copied with OSC 52 on release, and double click selects 
 	expect(Buffer.from(second?.[1] ?? "", "base64").toString()).toBe("/usr/local/bin/pi");
 });
 
+test("pressing and dragging a scrollbar scrolls its view", async () => {
+	const { tui, term } = start(20, 5);
+	const view = new ScrollView(numbered(50), { follow: "end", primary: true, scrollbar: "always" });
+	tui.setLayoutRoot(view);
+	tui.renderNow();
+	expect((await term.screen()).lines[0]?.startsWith("line 46")).toBe(true);
+	term.send("\x1b[<0;20;1M");
+	term.send("\x1b[<0;20;1m");
+	tui.renderNow();
+	expect(view.scrollTop).toBe(0);
+	expect((await term.screen()).lines[0]?.startsWith("line 1 ")).toBe(true);
+	term.send("\x1b[<0;20;1M");
+	term.send("\x1b[<32;20;5M");
+	term.send("\x1b[<0;20;5m");
+	expect(view.scrollTop).toBe(45);
+	expect(view.isFollowingEnd).toBe(true);
+});
+
 test("stop restores the terminal and prints the document on the main screen", async () => {
 	const term = new VirtualTerminal(20, 6);
 	term.write("$ pi\r\n");
