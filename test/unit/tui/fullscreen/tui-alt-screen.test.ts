@@ -152,6 +152,28 @@ test("pressing and dragging a scrollbar scrolls its view", async () => {
 	expect(view.isFollowingEnd).toBe(true);
 });
 
+test("Ctrl+Shift+F searches the transcript: the panel shows the count, starting from the viewport, Enter moves on with wrap-around", async () => {
+	const { tui, term } = start(50, 8);
+	tui.addChild(lines(Array.from({ length: 30 }, (_, i) => (i % 10 === 3 ? `needle at ${i}` : `hay ${i}`))));
+	tui.renderNow();
+	term.send("\x1b[102;6u");
+	for (const ch of "needle") term.send(ch);
+	tui.renderNow();
+	tui.renderNow();
+	let screen = (await term.screen()).lines.join("\n");
+	expect(screen).toContain("needle at 23");
+	expect(screen).toContain("3/3");
+	term.send("\r");
+	tui.renderNow();
+	tui.renderNow();
+	screen = (await term.screen()).lines.join("\n");
+	expect(screen).toContain("1/3");
+	expect(screen).toContain("needle at 3");
+	term.send("\x1b");
+	tui.renderNow();
+	expect((await term.screen()).lines.join("\n")).not.toContain("1/3");
+});
+
 test("stop restores the terminal and prints the document on the main screen", async () => {
 	const term = new VirtualTerminal(20, 6);
 	term.write("$ pi\r\n");
