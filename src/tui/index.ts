@@ -12,6 +12,8 @@ export {
 	getSettingsListTheme,
 	type ThemeColors,
 } from "./agent-components.ts";
+// Fullscreen layout and mouse (issue 18 item 2, fullscreen part)
+export { TuiAltScreen, type TuiAltScreenOptions } from "./alt-screen/tui-alt-screen.ts";
 export type {
 	AutocompleteItem,
 	AutocompleteProvider,
@@ -64,9 +66,24 @@ export {
 	setKittyProtocolActive,
 } from "./keys.ts";
 export { type RenderLatexOptions, renderLatex } from "./latex/index.ts";
+export {
+	ScrollView,
+	type ScrollViewOptions,
+	type ScrollViewScrollbar,
+	type ScrollViewScrollToOptions,
+} from "./layout/scroll-view.ts";
+export {
+	HStack,
+	type StackChild,
+	type StackEntry,
+	type StackEntryOptions,
+	type StackOptions,
+	VStack,
+} from "./layout/stacks.ts";
 export { CancellableLoader, Loader, type LoaderIndicatorOptions } from "./loader.ts";
 export { Marked } from "./markdown/marked.ts";
 export { type DefaultTextStyle, Markdown, type MarkdownOptions, type MarkdownTheme } from "./markdown.ts";
+export { MouseRegion, type MouseRegionHandler } from "./mouse/mouse-region.ts";
 export { getNativeClipboard, type NativeClipboard } from "./native-clipboard.ts";
 export { compositeTuiLine, isViewportTUI, VIEWPORT_TUI, type ViewportTUI } from "./render/composite.ts";
 export { type MainScreenRenderState, TuiMainScreen } from "./render/main-screen.ts";

@@ -37,10 +37,4 @@ export const NOT_YET: Record<string, string> = {
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
 	"pi-ai/compat:streamSimpleOpenAICodexResponses":
 		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	// @earendil-works/pi-tui (the terminal UI toolkit issue)
-	"pi-tui:TuiAltScreen": "the renderer (issue 18 item 2)",
-	"pi-tui:HStack": "fullscreen layout components (issue 18 item 2)",
-	"pi-tui:VStack": "fullscreen layout components (issue 18 item 2)",
-	"pi-tui:ScrollView": "fullscreen layout components (issue 18 item 2)",
-	"pi-tui:MouseRegion": "fullscreen layout components (issue 18 item 2)",
 };
