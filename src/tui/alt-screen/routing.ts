@@ -4,30 +4,10 @@ import { getLayoutNode } from "../layout/layout-node.ts";
 import type { ScrollView } from "../layout/scroll-view.ts";
 import { dispatchMouseEvent, type TuiMouseDispatchResult } from "../mouse/dispatch.ts";
 import { compositeTuiLine, isImageLine } from "../render/composite.ts";
-import type { OverlayEntry } from "../render/overlay-stack.ts";
 import type { Component, TuiMouseEvent } from "../types.ts";
 import { truncateToWidth, visibleWidth } from "../width.ts";
 
 /** Overlays on top get the event first; `hit` says the pointer is over one (the base layer is then skipped). */
-export function dispatchToOverlays(
-	entries: readonly OverlayEntry[],
-	isVisible: (entry: OverlayEntry) => boolean,
-	event: TuiMouseEvent,
-): { hit: boolean; result?: TuiMouseDispatchResult } {
-	const visible = entries
-		.filter((entry) => isVisible(entry) && entry.bounds)
-		.sort((a, b) => b.focusOrder - a.focusOrder);
-	for (const entry of visible) {
-		const b = entry.bounds;
-		if (!b || event.screenX < b.col || event.screenX >= b.col + b.width) continue;
-		if (event.screenY < b.row || event.screenY >= b.row + b.height) continue;
-		const local = { ...event, x: event.screenX - b.col, y: event.screenY - b.row, width: b.width, height: b.height };
-		const result = dispatchMouseEvent(entry.component, local);
-		return result ? { hit: true, result } : { hit: true };
-	}
-	return { hit: false };
-}
-
 /** The deepest component under the pointer that handles the event (stacks and scroll views pass it through). */
 export function dispatchToLayout(
 	frame: LayoutFrame | undefined,

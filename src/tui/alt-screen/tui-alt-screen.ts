@@ -34,7 +34,7 @@ import {
 	type TuiAltScreenOptions,
 } from "./options.ts";
 import { AltScreenPointer } from "./pointer.ts";
-import { compositeEndLabel, compositeNotices, dispatchToLayout, dispatchToOverlays } from "./routing.ts";
+import { compositeEndLabel, compositeNotices, dispatchToLayout } from "./routing.ts";
 import { SearchController } from "./search-controller.ts";
 
 const FOCUS_IN = "\x1b[I";
@@ -335,10 +335,6 @@ export class TuiAltScreen extends TuiBase implements ViewportTUI {
 		const primary = this.primaryView();
 		if (remaining !== 0 && !seen.has(primary)) primary.scrollBy(remaining);
 		this.requestRender();
-	}
-
-	private dispatchMouseToOverlay(event: TuiMouseEvent): { hit: boolean; result?: TuiMouseDispatchResult } {
-		return dispatchToOverlays(this.overlays.entries, (entry) => this.overlays.isVisible(entry), event);
 	}
 
 	private dispatchMouseToLayout(event: TuiMouseEvent): TuiMouseDispatchResult | undefined {

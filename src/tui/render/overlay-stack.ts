@@ -4,6 +4,7 @@
  * removed in between.
  */
 import { Container } from "../basic.ts";
+import { dispatchMouseEvent, type TuiMouseDispatchResult } from "../mouse/dispatch.ts";
 import type {
 	Component,
 	OverlayBounds,
@@ -11,7 +12,6 @@ import type {
 	OverlayOptions,
 	OverlayUnfocusOptions,
 	TuiMouseEvent,
-	TuiMouseEventResult,
 } from "../types.ts";
 import { isFocusable } from "../types.ts";
 import type { OverlayDraw } from "./frame.ts";
@@ -260,7 +260,7 @@ export class OverlayStack {
 	 * Offer a mouse event to the top-most visible overlay under the pointer, in its local coordinates. `hit` says an
 	 * overlay covers the cell (so what lies below must not get the event); `result` is what its handler answered.
 	 */
-	dispatchMouse(event: TuiMouseEvent): { hit: boolean; entry?: OverlayEntry; result?: TuiMouseEventResult } {
+	dispatchMouse(event: TuiMouseEvent): { hit: boolean; result?: TuiMouseDispatchResult } {
 		const hits = this.entries
 			.filter((e) => e.bounds !== undefined && this.isVisible(e))
 			.sort((a, b) => b.focusOrder - a.focusOrder);
@@ -272,14 +272,9 @@ export class OverlayStack {
 				event.screenY >= b.row &&
 				event.screenY < b.row + b.height;
 			if (!inside) continue;
-			const result = entry.component.handleMouse?.({
-				...event,
-				x: event.screenX - b.col,
-				y: event.screenY - b.row,
-				width: b.width,
-				height: b.height,
-			});
-			return { hit: true, entry, ...(result ? { result } : {}) };
+			const local = { ...event, x: event.screenX - b.col, y: event.screenY - b.row, width: b.width, height: b.height };
+			const result = dispatchMouseEvent(entry.component, local);
+			return result ? { hit: true, result } : { hit: true };
 		}
 		return { hit: false };
 	}
