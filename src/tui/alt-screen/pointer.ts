@@ -17,7 +17,7 @@ import { paintSelection } from "../mouse/selection.ts";
 import { ClickCounter, createMouseEvent, mouseEventTypeOf, type RawMouseReport } from "../mouse/sgr.ts";
 import { isImageLine } from "../render/composite.ts";
 import type { TuiMouseEvent, TuiMouseEventType } from "../types.ts";
-import { osc8Uri, tokenize } from "../width.ts";
+import { getOsc8LinkAtColumn } from "../width.ts";
 import { SelectionTracker } from "./selection-tracker.ts";
 
 export interface PointerHost {
@@ -35,22 +35,6 @@ export interface PointerHost {
 	endIndicatorHit(x: number, y: number): boolean;
 	/** Returns the search button direction under (x, y), navigating there; undefined when none. */
 	searchButtonHit(x: number, y: number): -1 | 1 | undefined;
-}
-
-/** The OSC 8 link target at a cell of a rendered line. */
-export function linkAtColumn(line: string, column: number): string | undefined {
-	let link: string | undefined;
-	let col = 0;
-	for (const token of tokenize(line)) {
-		if (token.escape) {
-			const uri = osc8Uri(token.text);
-			if (uri !== undefined) link = uri || undefined;
-			continue;
-		}
-		if (column >= col && column < col + Math.max(1, token.width)) return link;
-		col += token.width;
-	}
-	return undefined;
 }
 
 export class AltScreenPointer {
@@ -263,7 +247,7 @@ export class AltScreenPointer {
 		const { columns, rows } = this.host.size();
 		const row = this.host.screen()[Math.max(0, Math.min(rows - 1, report.y))] ?? "";
 		this.pressedUrl =
-			selection.clickCount > 1 ? undefined : linkAtColumn(row, Math.max(0, Math.min(columns - 1, report.x)));
+			selection.clickCount > 1 ? undefined : getOsc8LinkAtColumn(row, Math.max(0, Math.min(columns - 1, report.x)));
 		this.host.requestRender();
 	}
 
