@@ -42,9 +42,7 @@ const ST = "\x1b\\";
 const KITTY_CHUNK = 4096;
 
 /** Whether a rendered line carries an inline image (Kitty or iTerm2), anywhere in it. */
-export function isImageLine(line: string): boolean {
-	return line.includes(KITTY_START) || line.includes(ITERM2_START);
-}
+export { isImageLine } from "./image-line.ts";
 
 /** A random Kitty image id in 1…2³²−1, so separately loaded copies of this module (app, extensions) do not clash. */
 export function allocateImageId(): number {

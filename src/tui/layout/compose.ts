@@ -1,35 +1,18 @@
+import { compositeTuiLine } from "../render/composite.ts";
 /** Placing one rendered line over another at a column, as stacks, scrollbars and fullscreen overlays need. */
-import { sliceByColumn, tokenize, visibleWidth } from "../width.ts";
+import { tokenize } from "../width.ts";
 
 /** Reset styles and close any hyperlink, so neither leaks across a seam between two pieces of line. */
 export const SEAM_RESET = "\x1b[0m\x1b]8;;\x07";
 
 /** True for a line carrying an inline image (Kitty graphics or iTerm2 file protocol): never cut or overdrawn. */
-export function carriesImage(line: string): boolean {
-	return line.includes("\x1b_G") || line.includes("\x1b]1337;File=");
-}
 
 /**
  * `base` with the columns [column, column + width) replaced by `top` (cut or padded to `width`), the whole result
  * padded to `totalWidth` and never wider. Styles of `base` resume after the inserted piece.
  */
 export function placeOnLine(base: string, top: string, column: number, width: number, totalWidth: number): string {
-	if (carriesImage(base)) return base;
-	const start = Math.max(0, column);
-	const end = start + Math.max(0, width);
-	const before = sliceByColumn(base, 0, start, true);
-	const beforeWidth = visibleWidth(before);
-	const piece = visibleWidth(top) > width ? sliceByColumn(top, 0, width, true) : top;
-	const pieceWidth = visibleWidth(piece);
-	const baseWidth = visibleWidth(base);
-	const after = baseWidth > end ? sliceByColumn(base, end, Math.max(0, totalWidth - end), true) : "";
-	const afterWidth = visibleWidth(after);
-	const head = `${before}${" ".repeat(Math.max(0, start - beforeWidth))}`;
-	const middle = `${SEAM_RESET}${piece}${" ".repeat(Math.max(0, width - pieceWidth))}${SEAM_RESET}`;
-	const used = Math.max(start, beforeWidth) + Math.max(width, pieceWidth);
-	const tail = `${after}${" ".repeat(Math.max(0, totalWidth - used - afterWidth))}`;
-	const result = head + middle + tail;
-	return visibleWidth(result) <= totalWidth ? result : sliceByColumn(result, 0, totalWidth, true);
+	return compositeTuiLine(base, top, column, width, totalWidth);
 }
 
 /** The SGR sequence that sets the background active at `column` of `line` ("" when it is the default). */

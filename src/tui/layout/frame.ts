@@ -3,10 +3,12 @@
  * clip and offset their content), painted into exactly `height` screen rows, with the box tree kept for hit testing
  * (mouse routing, wheel chaining, selection inside a scroll view).
  */
+
+import { isImageLine } from "../image-line.ts";
 import type { Component } from "../types.ts";
 import { CURSOR_MARKER } from "../types.ts";
 import { visibleWidth } from "../width.ts";
-import { activeBackground, carriesImage, placeOnLine } from "./compose.ts";
+import { activeBackground, placeOnLine } from "./compose.ts";
 import { getLayoutNode, type LayoutViewport } from "./layout-node.ts";
 import type { ScrollView } from "./scroll-view.ts";
 import { allocateStackSizes, visibleStackEntries } from "./stack.ts";
@@ -247,7 +249,7 @@ function paintScrollbar(box: LayoutBox, screen: string[], totalWidth: number): v
 			? view.scrollbarThumbStyle(view.isScrollbarActive ? "█" : "┃")
 			: view.scrollbarTrackStyle("│");
 		const line = screen[row] ?? "";
-		if (carriesImage(line)) continue;
+		if (isImageLine(line)) continue;
 		// An overlaid bar keeps the background of the cell it covers; a reserved column ("always") does not.
 		const bg = view.scrollbar === "always" ? "" : activeBackground(line, geometry.column);
 		screen[row] = placeOnLine(line, `${bg}${glyph}`, geometry.column, 1, totalWidth);
@@ -264,7 +266,7 @@ function paint(box: LayoutBox, screen: string[], totalWidth: number): void {
 			if (source === undefined) continue;
 			const line = source.replace(OSC133_ZONE_PREFIX, "");
 			// A full-width box on an empty row needs no compositing (rows are erased before drawing and cut later).
-			if (box.rect.x === 0 && box.rect.width >= totalWidth && (carriesImage(line) || !screen[row])) screen[row] = line;
+			if (box.rect.x === 0 && box.rect.width >= totalWidth && (isImageLine(line) || !screen[row])) screen[row] = line;
 			else screen[row] = placeOnLine(screen[row] ?? "", line, box.rect.x, box.rect.width, totalWidth);
 		}
 	}

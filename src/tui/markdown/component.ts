@@ -4,6 +4,7 @@
  * streamed text (each `setText` extending the last) is lexed and rendered again only from its last block.
  */
 import type { Token } from "marked";
+import { isImageLine } from "../image-line.ts";
 import type { Component } from "../types.ts";
 import { truncateToWidth, visibleWidth } from "../width.ts";
 import { wrapTextWithAnsi } from "../wrap.ts";
@@ -16,14 +17,6 @@ import {
 	type MarkdownTheme,
 	stylePrefixOf,
 } from "./theme.ts";
-
-const KITTY_IMAGE = "\x1b_G";
-const ITERM_IMAGE = "\x1b]1337;File=";
-
-/** Lines carrying an inline image are passed through untouched (never wrapped or padded). */
-function isImageLine(line: string): boolean {
-	return line.includes(KITTY_IMAGE) || line.includes(ITERM_IMAGE);
-}
 
 interface BlockLines {
 	width: number;

@@ -1,17 +1,12 @@
 /** Placing one line over another at a column (overlays), and the marker that tells a viewport-capable TUI apart. */
+import { isImageLine } from "../image-line.ts";
 import type { Component, TUI } from "../types.ts";
 import { osc8Uri, tokenize, visibleWidth } from "../width.ts";
 
 /** SGR reset plus "close hyperlink": appended after every line and around composited overlay text. */
 export const LINE_RESET = "\x1b[0m\x1b]8;;\x07";
 
-const KITTY_IMAGE = "\x1b_G";
-const ITERM2_IMAGE = "\x1b]1337;File=";
-
-/** True when `line` carries an inline image (Kitty or iTerm2 protocol): such lines are written untouched. */
-export function isImageLine(line: string): boolean {
-	return line.includes(KITTY_IMAGE) || line.includes(ITERM2_IMAGE);
-}
+export { isImageLine } from "../image-line.ts";
 
 function isFullReset(sgr: string): boolean {
 	return sgr === "\x1b[0m" || sgr === "\x1b[m";
