@@ -1,5 +1,6 @@
 /** Layout primitives, rendering as pi-tui 0.87.1's: Container, Box, Text, TruncatedText, Spacer. */
-import type { Component } from "./types.ts";
+import { dispatchToChildren, type TuiMouseDispatchResult } from "./mouse/dispatch.ts";
+import type { Component, TuiMouseEvent } from "./types.ts";
 import { padToWidth, truncateToWidth, visibleWidth } from "./width.ts";
 import { wrapTextWithAnsi } from "./wrap.ts";
 
@@ -40,6 +41,11 @@ export class Container implements Component {
 		const lines: string[] = [];
 		for (const child of this.children) for (const line of child.render(width)) lines.push(line);
 		return lines;
+	}
+
+	/** A mouse event goes to the child under the pointer (fullscreen mode). */
+	handleMouse(event: TuiMouseEvent): TuiMouseDispatchResult | undefined {
+		return dispatchToChildren(this.children, event, this);
 	}
 }
 
@@ -217,6 +223,15 @@ export class Box implements Component {
 		for (let i = 0; i < this.paddingY; i++) lines.push(this.finish("", width));
 		this.cache = { width, childLines, bgSample, lines };
 		return lines;
+	}
+
+	/** A mouse event inside the padding goes nowhere; inside the content, to the child under the pointer. */
+	handleMouse(event: TuiMouseEvent): TuiMouseDispatchResult | undefined {
+		const contentWidth = Math.max(1, event.width - this.paddingX * 2);
+		const x = event.x - this.paddingX;
+		const y = event.y - this.paddingY;
+		if (x < 0 || x >= contentWidth || y < 0) return undefined;
+		return dispatchToChildren(this.children, { ...event, x, y, width: contentWidth, height: Number.MAX_SAFE_INTEGER });
 	}
 
 	private finish(line: string, width: number): string {

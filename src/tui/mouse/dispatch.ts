@@ -63,18 +63,30 @@ export function retargetMouseEvent(event: TuiMouseEvent, target: TuiMouseDispatc
 	};
 }
 
-function dispatchToChildRows(component: Component, event: TuiMouseEvent): TuiMouseDispatchResult | undefined {
-	const children = (component as { children?: unknown }).children;
-	if (!Array.isArray(children) || event.y < 0 || event.y >= event.height) return undefined;
+/**
+ * Route `event` (in the parent's coordinates) to the child of `children` (stacked vertically, each `event.width`
+ * wide) whose rows are under the pointer. A child asking for focus gives it to `focusOwner` when that takes keys.
+ */
+export function dispatchToChildren(
+	children: readonly Component[],
+	event: TuiMouseEvent,
+	focusOwner?: Component,
+): TuiMouseDispatchResult | undefined {
+	if (event.y < 0 || event.y >= event.height) return undefined;
 	let top = 0;
-	for (const child of children as Component[]) {
+	for (const child of children) {
 		const height = child.render(event.width).length;
 		if (event.y < top + height) {
 			const result = dispatchMouseEvent(child, { ...event, y: event.y - top, height });
-			if (result?.focus && component.handleInput) return { ...result, focusTarget: component };
+			if (result?.focus && focusOwner?.handleInput) return { ...result, focusTarget: focusOwner };
 			return result;
 		}
 		top += height;
 	}
 	return undefined;
+}
+
+function dispatchToChildRows(component: Component, event: TuiMouseEvent): TuiMouseDispatchResult | undefined {
+	const children = (component as { children?: unknown }).children;
+	return Array.isArray(children) ? dispatchToChildren(children as Component[], event, component) : undefined;
 }
