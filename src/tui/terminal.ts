@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { closeSync, openSync, statSync, writeSync } from "../util/index.ts";
 import { setKittyProtocolActive } from "./key-decode.ts";
 import { StdinBuffer } from "./stdin-buffer.ts";
+import { TerminalCommands } from "./terminal-commands.ts";
 import type { Terminal } from "./types.ts";
 
 const KITTY_FLAGS = 7; // disambiguate + event types + alternate keys
@@ -65,7 +66,7 @@ function writeLogPath(env: NodeJS.ProcessEnv): string {
 	return target;
 }
 
-export class ProcessTerminal implements Terminal {
+export class ProcessTerminal extends TerminalCommands implements Terminal {
 	private started = false;
 	private wasRaw = false;
 	private inputHandler: ((data: string) => void) | undefined;
@@ -260,31 +261,6 @@ export class ProcessTerminal implements Terminal {
 
 	get rows(): number {
 		return process.stdout.rows || Number(process.env.LINES) || 24;
-	}
-
-	moveBy(lines: number): void {
-		if (lines > 0) this.write(`\x1b[${lines}B`);
-		else if (lines < 0) this.write(`\x1b[${-lines}A`);
-	}
-
-	hideCursor(): void {
-		this.write("\x1b[?25l");
-	}
-
-	showCursor(): void {
-		this.write("\x1b[?25h");
-	}
-
-	clearLine(): void {
-		this.write("\x1b[K");
-	}
-
-	clearFromCursor(): void {
-		this.write("\x1b[J");
-	}
-
-	clearScreen(): void {
-		this.write("\x1b[2J\x1b[H");
 	}
 
 	setTitle(title: string): void {

@@ -4,6 +4,7 @@
  * backed by such an emulator, with the input side driven by the test.
  */
 import { Terminal as XTerm } from "@xterm/headless";
+import { TerminalCommands } from "../../src/tui/terminal-commands.ts";
 import type { Terminal } from "../../src/tui/types.ts";
 
 export interface Screen {
@@ -54,7 +55,7 @@ export async function linesOnScreen(lines: string[], columns: number): Promise<s
 }
 
 /** A `Terminal` backed by a headless emulator: what the TUI writes is interpreted, input comes from `send`. */
-export class VirtualTerminal implements Terminal {
+export class VirtualTerminal extends TerminalCommands implements Terminal {
 	readonly xterm: XTerm;
 	/** Every byte written, in order. */
 	written = "";
@@ -68,6 +69,7 @@ export class VirtualTerminal implements Terminal {
 	kittyProtocolActive = false;
 
 	constructor(columns = 80, rows = 24) {
+		super();
 		this.xterm = makeXTerm(columns, rows);
 	}
 
@@ -92,25 +94,6 @@ export class VirtualTerminal implements Terminal {
 		this.writes.push(Buffer.byteLength(data));
 		const term = this.xterm;
 		this.pending = this.pending.then(() => flush(term, data));
-	}
-	moveBy(lines: number): void {
-		if (lines > 0) this.write(`\x1b[${lines}B`);
-		else if (lines < 0) this.write(`\x1b[${-lines}A`);
-	}
-	hideCursor(): void {
-		this.write("\x1b[?25l");
-	}
-	showCursor(): void {
-		this.write("\x1b[?25h");
-	}
-	clearLine(): void {
-		this.write("\x1b[K");
-	}
-	clearFromCursor(): void {
-		this.write("\x1b[J");
-	}
-	clearScreen(): void {
-		this.write("\x1b[2J\x1b[H");
 	}
 	setTitle(title: string): void {
 		this.title = title;
