@@ -137,6 +137,10 @@ export class FrameBuilder {
 	}
 
 	private readonly blanks: ProcessedBlock[] = [];
+	/** The previous frame's rendered blocks, their processed forms and width. */
+	private lastRaw: string[][] = [];
+	private lastProcessed: ProcessedBlock[] = [];
+	private lastWidth = -1;
 
 	/** Empty lines (spacers) are shared: a Spacer returns a fresh array every frame. */
 	private blank(count: number): ProcessedBlock {
@@ -182,8 +186,15 @@ export class FrameBuilder {
 		const markerSets: number[][] = [];
 		let total = 0;
 		let images = false;
+		// Most blocks are the very arrays of the previous frame at the same position: an index check, no lookup.
+		const lastRaw = this.lastWidth === width ? this.lastRaw : [];
+		const lastProcessed = this.lastProcessed;
+		const processedBlocks = new Array<ProcessedBlock>(blocks.length);
 		for (let b = 0; b < blocks.length; b++) {
-			const block = this.process(blocks[b] as string[], width, owners[b] as Component);
+			const raw = blocks[b] as string[];
+			const block =
+				lastRaw[b] === raw ? (lastProcessed[b] as ProcessedBlock) : this.process(raw, width, owners[b] as Component);
+			processedBlocks[b] = block;
 			processed[b] = block.lines;
 			images ||= block.images;
 			starts[b] = total;
@@ -193,6 +204,9 @@ export class FrameBuilder {
 			}
 			total += block.lines.length;
 		}
+		this.lastRaw = blocks;
+		this.lastProcessed = processedBlocks;
+		this.lastWidth = width;
 		let cursor: FrameCursor | null = null;
 		const viewportTop = Math.max(0, total - height);
 		for (let k = 0; k < markerBlocks.length; k++) {
