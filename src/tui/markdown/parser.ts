@@ -4,6 +4,7 @@
  * lexing for streamed text: when new text extends the old, only the last block onwards is lexed again.
  */
 import { Marked, type Token, Tokenizer, type TokenizerAndRendererExtension, type Tokens } from "marked";
+import { fastLex } from "./fast-lex.ts";
 
 /** `~~text~~` only: the opening is not followed by whitespace or `~`, the closing not preceded by whitespace. */
 const STRIKE = /^~~(?=[^\s~])((?:\\.|[^\\])*?(?:\\.|[^\s~\\]))~~(?=[^~]|$)/;
@@ -127,6 +128,8 @@ export const lexStats = { runs: 0, characters: 0 };
 function lex(source: string): { tokens: Token[]; hasLinkDefinitions: boolean } {
 	lexStats.runs++;
 	lexStats.characters += source.length;
+	const fast = fastLex(source, parser.defaults);
+	if (fast) return { tokens: fast, hasLinkDefinitions: false };
 	const tokens = parser.lexer(source);
 	return { tokens: [...tokens], hasLinkDefinitions: Object.keys(tokens.links).length > 0 };
 }

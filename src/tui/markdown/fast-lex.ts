@@ -1,0 +1,140 @@
+/**
+ * A fast path for lexing the Markdown a model usually writes: ATX headings, paragraphs, fenced code and simple bullet
+ * lists separated by blank lines. For such documents it builds exactly the block tokens marked builds (same fields,
+ * same `raw` text, same blank-line `space` tokens) and has marked's own inline lexer fill in the inline tokens; for
+ * anything it is not certain about it returns undefined and the caller lexes with marked. Marked's block lexer builds
+ * several regular expressions per list item and tries every block rule at every line; this reads each line once.
+ *
+ * The subset, chosen so no marked rule can read it differently: no tabs, carriage returns, math openers (`$$`, `\[`),
+ * or whitespace-only lines; paragraph and list-item text starts with a letter and does not end with a space; a
+ * paragraph or list ends at a blank line or the end (never interrupted by another block); lists are `- ` items, one
+ * line each, and a list never follows a list; headings are `#`..`######`, a space and text without closing `#`s;
+ * fences are three backticks with a plain language word, closed by a line of exactly three backticks.
+ */
+import { Lexer, type MarkedOptions, type Token, type Tokens } from "marked";
+
+const HEADING = /^(#{1,6}) ([A-Za-z0-9*_`'"(][^\n]*)$/;
+const FENCE_OPEN = /^```([A-Za-z0-9_+.-]*)$/;
+/** Any line that might open or close a fence in marked's eyes. */
+const FENCE_LIKE = /^ {0,3}(?:`{3,}|~{3,})/;
+const ITEM = /^- ([A-Za-z][^\n]*)$/;
+const LETTER = /^[A-Za-z]/;
+const UNSAFE = /[\t\r]|\$\$|\\\[/;
+
+type Kind = "heading" | "paragraph" | "list" | "code";
+
+function endsWithSpace(line: string): boolean {
+	const last = line.charCodeAt(line.length - 1);
+	return last === 0x20;
+}
+
+/** Marked's tokens for `source`, or undefined when `source` is outside the subset this file handles. */
+export function fastLex(source: string, options: MarkedOptions): Token[] | undefined {
+	if (source.length === 0 || UNSAFE.test(source)) return undefined;
+	const lines = source.split("\n");
+	const tokens: Token[] = [];
+	/** Inline work: text to lex and the array its tokens go into. */
+	const inline: { text: string; into: Token[] }[] = [];
+	let i = 0;
+	let previous: Kind | undefined;
+	let previousAfterBlank = false;
+	// Leading blank lines: one space token with their newlines.
+	while (i < lines.length - 1 && lines[i] === "") i++;
+	if (i > 0) tokens.push({ type: "space", raw: "\n".repeat(i) });
+	while (i < lines.length) {
+		const line = lines[i] as string;
+		if (line === "") {
+			// Only reachable as the last (empty) piece after a final newline, handled by the block before it.
+			if (i === lines.length - 1) break;
+			return undefined;
+		}
+		const start = i;
+		let kind: Kind;
+		let token: Token;
+		const heading = line.charCodeAt(0) === 0x23 ? HEADING.exec(line) : null;
+		if (heading) {
+			const text = heading[2] as string;
+			if (endsWithSpace(text) || text.endsWith("#")) return undefined;
+			kind = "heading";
+			const into: Token[] = [];
+			inline.push({ text, into });
+			token = { type: "heading", raw: "", depth: (heading[1] as string).length, text, tokens: into };
+			i++;
+		} else if (line.charCodeAt(0) === 0x60) {
+			const open = FENCE_OPEN.exec(line);
+			if (!open) return undefined;
+			let close = i + 1;
+			while (close < lines.length && lines[close] !== "```") {
+				if (FENCE_LIKE.test(lines[close] as string)) return undefined;
+				close++;
+			}
+			if (close >= lines.length) return undefined;
+			kind = "code";
+			token = { type: "code", raw: "", lang: open[1] as string, text: lines.slice(i + 1, close).join("\n") };
+			i = close + 1;
+		} else if (line.startsWith("- ")) {
+			// A list right after a list (blank lines between) would be merged into one loose list by marked.
+			if (previous === "list" && previousAfterBlank) return undefined;
+			const items: Tokens.ListItem[] = [];
+			while (i < lines.length && (lines[i] as string) !== "") {
+				const item = ITEM.exec(lines[i] as string);
+				if (!item) return undefined;
+				const text = item[1] as string;
+				if (endsWithSpace(text)) return undefined;
+				const into: Token[] = [];
+				inline.push({ text, into });
+				const last = i + 1 >= lines.length || lines[i + 1] === "";
+				items.push({
+					type: "list_item",
+					raw: last ? `- ${text}` : `- ${text}\n`,
+					task: false,
+					loose: false,
+					text,
+					tokens: [{ type: "text", raw: text, text, tokens: into } as Tokens.Text],
+				});
+				i++;
+			}
+			kind = "list";
+			token = { type: "list", raw: "", ordered: false, start: "", loose: false, items } as Tokens.List;
+		} else if (LETTER.test(line)) {
+			while (i < lines.length && (lines[i] as string) !== "") {
+				const next = lines[i] as string;
+				if (!LETTER.test(next) || endsWithSpace(next)) return undefined;
+				i++;
+			}
+			kind = "paragraph";
+			const text = lines.slice(start, i).join("\n");
+			const into: Token[] = [];
+			inline.push({ text, into });
+			token = { type: "paragraph", raw: "", text, tokens: into };
+		} else return undefined;
+		// A paragraph or list must end at a blank line or the end of the text.
+		if ((kind === "paragraph" || kind === "list") && i < lines.length && lines[i] !== "") return undefined;
+		let raw = lines.slice(start, i).join("\n");
+		// Newlines after the block: one is part of the block when text follows directly; a run with blank lines is
+		// a space token; a single final newline belongs to the block.
+		let blank = i;
+		while (blank < lines.length && lines[blank] === "") blank++;
+		const newlines = blank - i;
+		const atEnd = blank >= lines.length;
+		let space = "";
+		if (i < lines.length) {
+			if (atEnd) {
+				// `newlines` empty pieces after the block's line: that many newlines remain, minus the last piece.
+				const count = newlines;
+				if (count === 1) raw += "\n";
+				else space = "\n".repeat(count);
+			} else if (newlines === 0) raw += "\n";
+			else space = "\n".repeat(newlines + 1);
+		}
+		token.raw = raw;
+		tokens.push(token);
+		if (space) tokens.push({ type: "space", raw: space });
+		previous = kind;
+		previousAfterBlank = space.length > 0;
+		i = blank;
+	}
+	const lexer = new Lexer(options);
+	for (const job of inline) lexer.inlineTokens(job.text, job.into);
+	return tokens;
+}
