@@ -154,7 +154,14 @@ function wrapLine(line: string, width: number): string[] {
  */
 export function wrapTextWithAnsi(text: string, width: number): string[] {
 	if (!text) return [""];
+	// One line that fits (the usual case) comes back as it is.
+	if (!text.includes("\n") && !text.includes("\r") && visibleWidth(text) <= width) return [text];
 	const out: string[] = [];
+	if (!text.includes("\x1b")) {
+		// Unstyled: nothing is carried from line to line.
+		for (const line of text.split(/\r\n|\r|\n/)) for (const row of wrapLine(line, width)) out.push(row);
+		return out;
+	}
 	const carried = new StyleState();
 	for (const line of text.split(/\r\n|\r|\n/)) {
 		const prefix = out.length > 0 ? carried.opener() : "";

@@ -22,7 +22,7 @@ const ITERM_IMAGE = "\x1b]1337;File=";
 
 /** Lines carrying an inline image are passed through untouched (never wrapped or padded). */
 function isImageLine(line: string): boolean {
-	return line.includes(KITTY_IMAGE) || line.includes(ITERM_IMAGE);
+	return line.includes("\x1b") && (line.includes(KITTY_IMAGE) || line.includes(ITERM_IMAGE));
 }
 
 interface BlockLines {

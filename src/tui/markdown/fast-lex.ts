@@ -13,15 +13,25 @@
  */
 import { Lexer, type MarkedOptions, type Token, type Tokens } from "marked";
 
-const HEADING = /^(#{1,6}) ([A-Za-z0-9*_`'"(][^\n]*)$/;
+/** Characters a heading's text may start with. */
+const HEADING_TEXT_START = /^[A-Za-z0-9*_`'"(]/;
 const FENCE_OPEN = /^```([A-Za-z0-9_+.-]*)$/;
 /** Any line that might open or close a fence in marked's eyes. */
 const FENCE_LIKE = /^ {0,3}(?:`{3,}|~{3,})/;
-const ITEM = /^- ([A-Za-z][^\n]*)$/;
-const LETTER = /^[A-Za-z]/;
 const UNSAFE = /[\t\r]|\$\$|\\\[/;
 
 type Kind = "heading" | "paragraph" | "list" | "code";
+
+function isLetter(code: number): boolean {
+	return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/** 1-6 for a line starting with that many `#` and a space, else 0. */
+function headingDepth(line: string): number {
+	let depth = 0;
+	while (depth < line.length && line.charCodeAt(depth) === 0x23) depth++;
+	return depth >= 1 && depth <= 6 && line.charCodeAt(depth) === 0x20 ? depth : 0;
+}
 
 function endsWithSpace(line: string): boolean {
 	const last = line.charCodeAt(line.length - 1);
@@ -51,14 +61,14 @@ export function fastLex(source: string, options: MarkedOptions): Token[] | undef
 		const start = i;
 		let kind: Kind;
 		let token: Token;
-		const heading = line.charCodeAt(0) === 0x23 ? HEADING.exec(line) : null;
-		if (heading) {
-			const text = heading[2] as string;
-			if (endsWithSpace(text) || text.endsWith("#")) return undefined;
+		const depth = headingDepth(line);
+		if (depth > 0) {
+			const text = line.slice(depth + 1);
+			if (!HEADING_TEXT_START.test(text) || endsWithSpace(text) || text.endsWith("#")) return undefined;
 			kind = "heading";
 			const into: Token[] = [];
 			inline.push({ text, into });
-			token = { type: "heading", raw: "", depth: (heading[1] as string).length, text, tokens: into };
+			token = { type: "heading", raw: "", depth, text, tokens: into };
 			i++;
 		} else if (line.charCodeAt(0) === 0x60) {
 			const open = FENCE_OPEN.exec(line);
@@ -77,9 +87,9 @@ export function fastLex(source: string, options: MarkedOptions): Token[] | undef
 			if (previous === "list" && previousAfterBlank) return undefined;
 			const items: Tokens.ListItem[] = [];
 			while (i < lines.length && (lines[i] as string) !== "") {
-				const item = ITEM.exec(lines[i] as string);
-				if (!item) return undefined;
-				const text = item[1] as string;
+				const itemLine = lines[i] as string;
+				if (!itemLine.startsWith("- ") || !isLetter(itemLine.charCodeAt(2))) return undefined;
+				const text = itemLine.slice(2);
 				if (endsWithSpace(text)) return undefined;
 				const into: Token[] = [];
 				inline.push({ text, into });
@@ -96,10 +106,10 @@ export function fastLex(source: string, options: MarkedOptions): Token[] | undef
 			}
 			kind = "list";
 			token = { type: "list", raw: "", ordered: false, start: "", loose: false, items } as Tokens.List;
-		} else if (LETTER.test(line)) {
+		} else if (isLetter(line.charCodeAt(0))) {
 			while (i < lines.length && (lines[i] as string) !== "") {
 				const next = lines[i] as string;
-				if (!LETTER.test(next) || endsWithSpace(next)) return undefined;
+				if (!isLetter(next.charCodeAt(0)) || endsWithSpace(next)) return undefined;
 				i++;
 			}
 			kind = "paragraph";
