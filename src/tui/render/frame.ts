@@ -6,6 +6,7 @@
  * not a pass over its lines. Plain Containers are walked instead of asked to concatenate, so an unchanged transcript
  * of a thousand messages is a thousand identity checks.
  */
+import { isPrintableAscii } from "../ansi.ts";
 import { Container } from "../basic.ts";
 import type { Component, OverlayBounds, OverlayOptions } from "../types.ts";
 import { CURSOR_MARKER } from "../types.ts";
@@ -160,7 +161,13 @@ export class FrameBuilder {
 		const markers: number[] = [];
 		let images = false;
 		for (let i = 0; i < block.length; i++) {
-			const prepared = this.prepareLine(block[i] ?? "", width, owner);
+			const raw = block[i] ?? "";
+			// Plain ASCII that fits (most lines of a transcript) needs no expanding, cutting or marker search.
+			if (raw.length <= width && isPrintableAscii(raw)) {
+				lines[i] = raw + LINE_RESET;
+				continue;
+			}
+			const prepared = this.prepareLine(raw, width, owner);
 			const image = isImageLine(prepared.text);
 			images ||= image;
 			lines[i] = image ? prepared.text : prepared.text + LINE_RESET;
