@@ -33,6 +33,16 @@ function headingDepth(line: string): number {
 	return depth >= 1 && depth <= 6 && line.charCodeAt(depth) === 0x20 ? depth : 0;
 }
 
+/** Text no inline rule of marked (or our math extension) can start in: letters, digits and plain punctuation. */
+const PLAIN_INLINE = /^[A-Za-z0-9 .,;:?'"()=+\n-]*$/;
+/** Words marked's text rule stops before (bare URLs). */
+const URL_LIKE = /[hH][tT][tT][pP]|[fF][tT][pP]|[wW][wW][wW]\./;
+
+/** Inline text marked reads as one text token. */
+function isPlainInline(text: string): boolean {
+	return PLAIN_INLINE.test(text) && !URL_LIKE.test(text);
+}
+
 function endsWithSpace(line: string): boolean {
 	const last = line.charCodeAt(line.length - 1);
 	return last === 0x20;
@@ -144,7 +154,13 @@ export function fastLex(source: string, options: MarkedOptions): Token[] | undef
 		previousAfterBlank = space.length > 0;
 		i = blank;
 	}
-	const lexer = new Lexer(options);
-	for (const job of inline) lexer.inlineTokens(job.text, job.into);
+	let lexer: Lexer | undefined;
+	for (const job of inline) {
+		if (isPlainInline(job.text)) job.into.push({ type: "text", raw: job.text, text: job.text, escaped: false });
+		else {
+			lexer ??= new Lexer(options);
+			lexer.inlineTokens(job.text, job.into);
+		}
+	}
 	return tokens;
 }

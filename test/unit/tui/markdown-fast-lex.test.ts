@@ -71,6 +71,14 @@ const BLOCKS = [
 	"Text with trailing hash #",
 	"Ünïcode paragraph",
 	"e.g. a sentence",
+	"Plain (parenthesised) text, with: punctuation; and 'quotes' - dashes = signs + more?",
+	"Mentions http and www. and ftp words, HTTP too",
+	"Email me at a@b.co",
+	"Word_with_underscores and snake_case",
+	"Ampersand & entity &amp;",
+	"Line one\nline two\nline three",
+	"- plain item (one)\n- plain item: two",
+	"## Plain heading 2",
 ];
 const GAPS = ["\n", "\n\n", "\n\n\n", "\n\n\n\n"];
 
