@@ -38,9 +38,70 @@ const PLAIN_INLINE = /^[A-Za-z0-9 .,;:?'"()=+\n-]*$/;
 /** Words marked's text rule stops before (bare URLs). */
 const URL_LIKE = /[hH][tT][tT][pP]|[fF][tT][pP]|[wW][wW][wW]\./;
 
-/** Inline text marked reads as one text token. */
-function isPlainInline(text: string): boolean {
-	return PLAIN_INLINE.test(text) && !URL_LIKE.test(text);
+function textToken(text: string): Tokens.Text {
+	return { type: "text", raw: text, text, escaped: false };
+}
+
+/** Plain punctuation that may follow a closing `*`/`**` or a code span. */
+function isCloserFollower(code: number): boolean {
+	return Number.isNaN(code) || code === 0x20 || code === 0x0a || ".,;:?)".includes(String.fromCharCode(code));
+}
+
+/**
+ * Marked's inline tokens for plain text with simple `code spans`, **strong** and *emphasis* around plain words (the
+ * delimiters after a space or the start, before a space, the end or plain punctuation); undefined for anything else.
+ */
+function simpleInline(text: string): Token[] | undefined {
+	if (URL_LIKE.test(text)) return undefined;
+	if (PLAIN_INLINE.test(text)) return [textToken(text)];
+	const out: Token[] = [];
+	let plainFrom = 0;
+	let i = 0;
+	const flush = (to: number) => {
+		if (to > plainFrom) out.push(textToken(text.slice(plainFrom, to)));
+	};
+	while (i < text.length) {
+		const c = text.charCodeAt(i);
+		if (c !== 0x60 && c !== 0x2a) {
+			i++;
+			continue;
+		}
+		const before = i === 0 ? 0x20 : text.charCodeAt(i - 1);
+		if (before !== 0x20 && before !== 0x0a) return undefined;
+		if (c === 0x60) {
+			const close = text.indexOf("`", i + 1);
+			if (close < 0 || text.charCodeAt(close + 1) === 0x60) return undefined;
+			const body = text.slice(i + 1, close);
+			if (body.length === 0 || body.includes("\n") || body.startsWith(" ") || body.endsWith(" ")) return undefined;
+			if (!isCloserFollower(text.charCodeAt(close + 1))) return undefined;
+			flush(i);
+			out.push({ type: "codespan", raw: text.slice(i, close + 1), text: body });
+			i = close + 1;
+		} else {
+			const size = text.charCodeAt(i + 1) === 0x2a ? 2 : 1;
+			const delimiter = size === 2 ? "**" : "*";
+			if (text.charCodeAt(i + size) === 0x2a) return undefined;
+			const close = text.indexOf(delimiter, i + size);
+			if (close < 0 || text.charCodeAt(close + size) === 0x2a) return undefined;
+			const body = text.slice(i + size, close);
+			if (body.length === 0 || !PLAIN_INLINE.test(body) || body.includes("\n")) return undefined;
+			if (body.startsWith(" ") || body.endsWith(" ")) return undefined;
+			if (!isCloserFollower(text.charCodeAt(close + size))) return undefined;
+			flush(i);
+			out.push({
+				type: size === 2 ? "strong" : "em",
+				raw: text.slice(i, close + size),
+				text: body,
+				tokens: [textToken(body)],
+			} as Tokens.Strong);
+			i = close + size;
+		}
+		plainFrom = i;
+	}
+	flush(text.length);
+	// Everything between the delimited parts must be plain too.
+	for (const token of out) if (token.type === "text" && !PLAIN_INLINE.test(token.raw)) return undefined;
+	return out;
 }
 
 function endsWithSpace(line: string): boolean {
@@ -156,7 +217,8 @@ export function fastLex(source: string, options: MarkedOptions): Token[] | undef
 	}
 	let lexer: Lexer | undefined;
 	for (const job of inline) {
-		if (isPlainInline(job.text)) job.into.push({ type: "text", raw: job.text, text: job.text, escaped: false });
+		const simple = simpleInline(job.text);
+		if (simple) for (const token of simple) job.into.push(token);
 		else {
 			lexer ??= new Lexer(options);
 			lexer.inlineTokens(job.text, job.into);

@@ -79,6 +79,15 @@ const BLOCKS = [
 	"Line one\nline two\nline three",
 	"- plain item (one)\n- plain item: two",
 	"## Plain heading 2",
+	"a**b**c and **a** **b** then ***a*** and ** a** and **a ** end",
+	"*a**b* and *a* *b*, word*em*word, (**x**) and **x**. and **x**, *y*: z",
+	"`a` `` b `` and `a*b*` and ` c ` and `d`; `e`) and x`f`",
+	"Looked at **file1.ts** and found `value1`; the fix keeps the *public* names.",
+	"**Bold** start and `code` start\n*em* on a new line",
+	"`unclosed code and **unclosed strong and *unclosed em",
+	"**nested *em* inside** and *nested **strong** inside*",
+	"- **bold** item with `code` and *em*",
+	"## Heading with **bold** and `code`",
 ];
 const GAPS = ["\n", "\n\n", "\n\n\n", "\n\n\n\n"];
 
