@@ -48,13 +48,12 @@ export function findSequence(str: string, from: number, span: SequenceSpan): boo
 	return false;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** True when every character is printable ASCII (each is then one grapheme, one column). */
 export function isPrintableAscii(str: string): boolean {
-	for (let i = 0; i < str.length; i++) {
-		const code = str.charCodeAt(i);
-		if (code < 0x20 || code > 0x7e) return false;
-	}
-	return true;
+	// A compiled regular expression beats a character loop until the loop's code is hot (the first frame).
+	return PRINTABLE_ASCII.test(str);
 }
 
 /** Remove the control sequences, keeping the visible text. */

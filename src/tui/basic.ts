@@ -1,7 +1,7 @@
 /** Layout primitives, rendering as pi-tui 0.87.1's: Container, Box, Text, TruncatedText, Spacer. */
 import { dispatchToChildren, type TuiMouseDispatchResult } from "./mouse/dispatch.ts";
 import type { Component, TuiMouseEvent } from "./types.ts";
-import { padToWidth, truncateToWidth, visibleWidth } from "./width.ts";
+import { padToWidth, spaces, truncateToWidth, visibleWidth } from "./width.ts";
 import { wrapTextWithAnsi } from "./wrap.ts";
 
 /** Cut or pad `line` to exactly `width` columns. */
@@ -74,7 +74,7 @@ export class Spacer implements Component {
  */
 function fill(line: string, width: number): string {
 	const w = visibleWidth(line);
-	return w > width ? truncateToWidth(line, width, "", true) : line + " ".repeat(width - w);
+	return w > width ? truncateToWidth(line, width, "", true) : line + spaces(width - w);
 }
 
 /**
@@ -117,14 +117,14 @@ export class Text implements Component {
 	private layout(width: number): string[] {
 		const paddingX = Math.min(this.paddingX, Math.max(0, Math.floor((width - 1) / 2)));
 		const contentWidth = Math.max(1, width - paddingX * 2);
-		const margin = " ".repeat(Math.max(0, paddingX));
+		const margin = spaces(paddingX);
 		const bg = this.customBgFn;
 		const body: string[] = [];
 		for (const line of wrapTextWithAnsi(this.text.replace(/\t/g, "   "), contentWidth)) {
 			const framed = margin + line + margin;
 			body.push(bg ? bg(fill(framed, width)) : fill(framed, width));
 		}
-		const empty = " ".repeat(Math.max(0, width));
+		const empty = spaces(width);
 		const blank: string[] = [];
 		for (let i = 0; i < this.paddingY; i++) blank.push(bg ? bg(empty) : empty);
 		return [...blank, ...body, ...blank];

@@ -275,3 +275,17 @@ export function getOsc8LinkAtColumn(line: string, column: number): string | unde
 	}
 	return found;
 }
+
+const SPACE_RUNS: string[] = [];
+
+/** `n` spaces; runs up to 512 are shared (padding every line of a transcript reuses a handful of strings). */
+export function spaces(n: number): string {
+	if (n <= 0) return "";
+	if (n > 512) return " ".repeat(n);
+	let run = SPACE_RUNS[n];
+	if (run === undefined) {
+		run = " ".repeat(n);
+		SPACE_RUNS[n] = run;
+	}
+	return run;
+}

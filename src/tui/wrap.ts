@@ -4,7 +4,7 @@
  * close underline and hyperlinks at each break and re-open the styling on the next line, carry styling across
  * newlines, and trim trailing whitespace from wrapped lines. Lines are not padded.
  */
-import { StyleState, sequenceEnd } from "./ansi.ts";
+import { isPrintableAscii, StyleState, sequenceEnd } from "./ansi.ts";
 import { forEachGrapheme, hasCjk } from "./grapheme.ts";
 import { visibleWidth } from "./width.ts";
 
@@ -39,6 +39,8 @@ function scan(
 	flushRun(text.length);
 }
 
+const ASCII_RUNS = / +|[^ ]+/g;
+
 interface Word {
 	text: string;
 	/** Columns, or -1 when only measuring the joined text gives pi-tui's figure (see `splitWords`). */
@@ -52,6 +54,11 @@ interface Word {
  * (and tabs as spaces), which can cluster differently, so such words are measured later.
  */
 function splitWords(line: string): Word[] {
+	// Printable ASCII: every character is one grapheme one column wide; words are runs of spaces and of the rest.
+	if (isPrintableAscii(line)) {
+		const runs = line.match(ASCII_RUNS) ?? [];
+		return runs.map((text) => ({ text, width: text.length }));
+	}
 	const words: Word[] = [];
 	let current: Word = { text: "", width: 0 };
 	let currentIsSpace = false;
@@ -154,7 +161,14 @@ function wrapLine(line: string, width: number): string[] {
  */
 export function wrapTextWithAnsi(text: string, width: number): string[] {
 	if (!text) return [""];
+	// One line that fits (the usual case) comes back as it is.
+	if (!text.includes("\n") && !text.includes("\r") && visibleWidth(text) <= width) return [text];
 	const out: string[] = [];
+	if (!text.includes("\x1b")) {
+		// Unstyled: nothing is carried from line to line.
+		for (const line of text.split(/\r\n|\r|\n/)) for (const row of wrapLine(line, width)) out.push(row);
+		return out;
+	}
 	const carried = new StyleState();
 	for (const line of text.split(/\r\n|\r|\n/)) {
 		const prefix = out.length > 0 ? carried.opener() : "";

@@ -6,7 +6,7 @@
 import type { Token } from "marked";
 import { isImageLine } from "../image-line.ts";
 import type { Component } from "../types.ts";
-import { truncateToWidth, visibleWidth } from "../width.ts";
+import { spaces, truncateToWidth, visibleWidth } from "../width.ts";
 import { wrapTextWithAnsi } from "../wrap.ts";
 import { type BlockContext, renderBlock } from "./blocks.ts";
 import { IncrementalLexer } from "./parser.ts";
@@ -68,7 +68,7 @@ export class Markdown implements Component {
 			for (const line of this.blockLines(token, width, contentWidth, tokens[n + 1]?.type)) body.push(line);
 		});
 		const bg = this.defaultTextStyle?.bgColor;
-		const blank = bg ? bg(" ".repeat(width)) : " ".repeat(width);
+		const blank = bg ? bg(spaces(width)) : spaces(width);
 		const padding = new Array<string>(this.paddingY).fill(blank);
 		const lines = [...padding, ...body, ...padding];
 		this.cache = { text: this.text, width, lines };
@@ -91,7 +91,7 @@ export class Markdown implements Component {
 				const framed = margin + part + margin;
 				const used = visibleWidth(framed);
 				// Only when the width cannot even hold the padding (pi would overflow the terminal there).
-				const padded = used > width ? truncateToWidth(framed, width, "") : framed + " ".repeat(width - used);
+				const padded = used > width ? truncateToWidth(framed, width, "") : framed + spaces(width - used);
 				lines.push(bg ? bg(padded) : padded);
 			}
 		}

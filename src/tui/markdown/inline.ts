@@ -20,10 +20,12 @@ export function renderInline(
 ): string {
 	const { applyText, stylePrefix } = style;
 	const plain = (text: string) =>
-		text
-			.split("\n")
-			.map((part) => applyText(part))
-			.join("\n");
+		text.includes("\n")
+			? text
+					.split("\n")
+					.map((part) => applyText(part))
+					.join("\n")
+			: applyText(text);
 	const nested = (token: Token) => renderInline((token as Tokens.Generic).tokens ?? [], style, theme, options);
 	let out = "";
 	for (const token of tokens) {

@@ -4,6 +4,7 @@
  * lexing for streamed text: when new text extends the old, only the last block onwards is lexed again.
  */
 import { Marked, type Token, Tokenizer, type TokenizerAndRendererExtension, type Tokens } from "marked";
+import { fastLex } from "./fast-lex.ts";
 
 /** `~~text~~` only: the opening is not followed by whitespace or `~`, the closing not preceded by whitespace. */
 const STRIKE = /^~~(?=[^\s~])((?:\\.|[^\\])*?(?:\\.|[^\s~\\]))~~(?=[^~]|$)/;
@@ -47,6 +48,8 @@ const INLINE_DELIMITERS: [string, string][] = [
 ];
 
 function inlineMath(source: string): LatexToken | undefined {
+	const first = source.charCodeAt(0);
+	if (first !== 0x24 && first !== 0x5c) return undefined; // neither "$" nor "\\"
 	let pair = INLINE_DELIMITERS.find(([open]) => source.startsWith(open));
 	if (!pair && source.startsWith("$") && !/^\$\s/.test(source)) pair = ["$", "$"];
 	if (!pair) return undefined;
@@ -69,12 +72,18 @@ function inlineMath(source: string): LatexToken | undefined {
 	return { type: "latex", raw: source.slice(0, end + close.length), text: body };
 }
 
+/** Every block math form opens with `$$` or `\[` after at most three spaces. */
+const BLOCK_MATH_OPENING = /^ {0,3}(?:\$\$|\\\[)/;
+const CLOSED_BLOCK_MATH = [
+	/^ {0,3}\$\$[ \t]*(?:\n)?([\s\S]*?)\$\$[ \t]*(?:\n|$)/,
+	/^ {0,3}\\\[[ \t]*(?:\n)?([\s\S]*?)\\\][ \t]*(?:\n|$)/,
+];
+
 function blockMath(source: string): LatexToken | undefined {
-	for (const [open, close] of [
-		["\\$\\$", "\\$\\$"],
-		["\\\\\\[", "\\\\\\]"],
-	] as const) {
-		const closed = new RegExp(`^ {0,3}${open}[ \\t]*(?:\\n)?([\\s\\S]*?)${close}[ \\t]*(?:\\n|$)`).exec(source);
+	// Asked at every block position: most blocks are rejected on their first characters.
+	if (!BLOCK_MATH_OPENING.test(source)) return undefined;
+	for (const pattern of CLOSED_BLOCK_MATH) {
+		const closed = pattern.exec(source);
 		if (closed?.[1]) return { type: "latexBlock", raw: closed[0], text: closed[1].trim() };
 	}
 	const openBracket = /^ {0,3}\\\[[ \t]*(?:\n)?([\s\S]*)$/.exec(source);
@@ -84,6 +93,9 @@ function blockMath(source: string): LatexToken | undefined {
 		return { type: "latexBlock", raw: openDollars[0], text: openDollars[1], pending: true };
 	return undefined;
 }
+
+/** Where inline math may begin: `$`, `\(` or `\[`. */
+const INLINE_MATH_START = /\$|\\[([]/;
 
 const MATH_EXTENSIONS: TokenizerAndRendererExtension[] = [
 	{
@@ -99,8 +111,8 @@ const MATH_EXTENSIONS: TokenizerAndRendererExtension[] = [
 		name: "latex",
 		level: "inline",
 		start(source: string) {
-			const found = ["$", "\\(", "\\["].map((open) => source.indexOf(open)).filter((at) => at >= 0);
-			return found.length > 0 ? Math.min(...found) : undefined;
+			const at = source.search(INLINE_MATH_START);
+			return at >= 0 ? at : undefined;
 		},
 		tokenizer: (source: string) => inlineMath(source) as Tokens.Generic | undefined,
 	},
@@ -116,6 +128,8 @@ export const lexStats = { runs: 0, characters: 0 };
 function lex(source: string): { tokens: Token[]; hasLinkDefinitions: boolean } {
 	lexStats.runs++;
 	lexStats.characters += source.length;
+	const fast = fastLex(source, parser.defaults);
+	if (fast) return { tokens: fast, hasLinkDefinitions: false };
 	const tokens = parser.lexer(source);
 	return { tokens: [...tokens], hasLinkDefinitions: Object.keys(tokens.links).length > 0 };
 }

@@ -4,9 +4,37 @@
  * thousands above them; `toArray()` builds the flat list for whoever needs it (once per frame at most).
  */
 import { isImageLine, LINE_RESET } from "./composite.ts";
+import type { FrameWriter } from "./frame-writer.ts";
 
-/** CRLF-joined text of processed blocks (they are immutable once built). */
-const joinedBlocks = new WeakMap<readonly string[], string>();
+/** Blocks joined together for a redraw. */
+const RUN = 64;
+
+interface JoinedRun {
+	blocks: readonly (readonly string[])[];
+	text: string;
+	bytes: number;
+}
+
+/** CRLF-joined text of runs of processed blocks (blocks are immutable once built), keyed by the run's first block. */
+const joinedRuns = new WeakMap<readonly string[], JoinedRun>();
+const EMPTY_RUN: JoinedRun = { blocks: [], text: "", bytes: 0 };
+
+function joinedRun(blocks: readonly (readonly string[])[], from: number, to: number): JoinedRun {
+	const head = blocks[from] as readonly string[];
+	const cached = joinedRuns.get(head);
+	if (cached !== undefined && cached.blocks.length === to - from) {
+		let same = true;
+		for (let i = 1; i < cached.blocks.length && same; i++) same = cached.blocks[i] === blocks[from + i];
+		if (same) return cached;
+	}
+	const lines: string[] = [];
+	for (let b = from; b < to; b++) for (const line of blocks[b] as readonly string[]) lines.push(line);
+	if (lines.length === 0) return EMPTY_RUN;
+	const text = lines.join("\r\n");
+	const run = { blocks: blocks.slice(from, to), text, bytes: Buffer.byteLength(text, "utf8") };
+	joinedRuns.set(head, run);
+	return run;
+}
 
 export class FrameView {
 	private flat: string[] | undefined;
@@ -87,21 +115,30 @@ export class FrameView {
 		return (blocks[b] as readonly string[])[row - (starts[b] as number)] as string;
 	}
 
-	/** All lines joined with CRLF; each block's part is cached, so a redraw joins blocks, not lines. */
-	joined(): string {
-		if (this.overrides !== undefined && this.overrides.size > 0) return this.toArray().join("\r\n");
-		const parts: string[] = [];
-		for (const block of this.blocks) {
-			if (block.length === 0) continue;
-			let text = joinedBlocks.get(block);
-			if (text === undefined) {
-				text = block.join("\r\n");
-				joinedBlocks.set(block, text);
-			}
-			parts.push(text);
+	/**
+	 * All lines, CRLF-separated, appended to `out`. Blocks are joined in runs of `RUN` whose text and UTF-8 size are
+	 * cached (keyed by the run's first block, checked block by block), so a redraw of an unchanged transcript appends
+	 * a few dozen cached strings: it neither builds the whole frame as one string nor measures it again.
+	 */
+	writeTo(out: FrameWriter): void {
+		if (this.overrides !== undefined && this.overrides.size > 0) {
+			out.append(this.toArray().join("\r\n"));
+			return;
 		}
-		for (let row = this.baseLength; row < this.length; row++) parts.push(LINE_RESET);
-		return parts.join("\r\n");
+		let first = true;
+		const blocks = this.blocks;
+		for (let from = 0; from < blocks.length; from += RUN) {
+			const run = joinedRun(blocks, from, Math.min(blocks.length, from + RUN));
+			if (run.text.length === 0) continue;
+			if (!first) out.appendSized("\r\n", 2);
+			out.appendSized(run.text, run.bytes);
+			first = false;
+		}
+		for (let row = this.baseLength; row < this.length; row++) {
+			if (!first) out.appendSized("\r\n", 2);
+			out.appendSized(LINE_RESET, LINE_RESET.length);
+			first = false;
+		}
 	}
 
 	toArray(): string[] {

@@ -6,6 +6,7 @@
  * not a pass over its lines. Plain Containers are walked instead of asked to concatenate, so an unchanged transcript
  * of a thousand messages is a thousand identity checks.
  */
+import { isPrintableAscii } from "../ansi.ts";
 import { Container } from "../basic.ts";
 import type { Component, OverlayBounds, OverlayOptions } from "../types.ts";
 import { CURSOR_MARKER } from "../types.ts";
@@ -114,6 +115,21 @@ export class FrameBuilder {
 		}
 	}
 
+	/** `collect` into the reused buffers from index `n` on; returns the new count. */
+	private gather(roots: readonly Component[], width: number, blocks: string[][], n: number): number {
+		let count = n;
+		for (const component of roots) {
+			if (component.render === plainRender && component instanceof Container) {
+				count = this.gather(component.children, width, blocks, count);
+				continue;
+			}
+			this.owners[count] = component;
+			blocks[count] = this.renderSafely(component, width);
+			count++;
+		}
+		return count;
+	}
+
 	/** One line made safe to write: tabs expanded, Thai/Lao AM decomposed, markers removed, cut to `width`. */
 	prepareLine(raw: string, width: number, owner: Component): { text: string; markerCol: number } {
 		let line = raw;
@@ -137,6 +153,13 @@ export class FrameBuilder {
 	}
 
 	private readonly blanks: ProcessedBlock[] = [];
+	/** Rendered blocks and their processed forms, for this frame and the previous one (`current` is the latter). */
+	private readonly rawBuffers: [string[][], string[][]] = [[], []];
+	private readonly processedBuffers: [ProcessedBlock[], ProcessedBlock[]] = [[], []];
+	private current = 0;
+	private lastWidth = -1;
+	/** The component behind each block of the frame being built. */
+	private readonly owners: Component[] = [];
 
 	/** Empty lines (spacers) are shared: a Spacer returns a fresh array every frame. */
 	private blank(count: number): ProcessedBlock {
@@ -156,7 +179,13 @@ export class FrameBuilder {
 		const markers: number[] = [];
 		let images = false;
 		for (let i = 0; i < block.length; i++) {
-			const prepared = this.prepareLine(block[i] ?? "", width, owner);
+			const raw = block[i] ?? "";
+			// Plain ASCII that fits (most lines of a transcript) needs no expanding, cutting or marker search.
+			if (raw.length <= width && isPrintableAscii(raw)) {
+				lines[i] = raw + LINE_RESET;
+				continue;
+			}
+			const prepared = this.prepareLine(raw, width, owner);
 			const image = isImageLine(prepared.text);
 			images ||= image;
 			lines[i] = image ? prepared.text : prepared.text + LINE_RESET;
@@ -173,17 +202,29 @@ export class FrameBuilder {
 	 * cache lookup per leaf component; lines are not copied.
 	 */
 	build(roots: readonly Component[], width: number, height: number, overlays: readonly OverlayDraw[]): Frame {
-		const owners: Component[] = [];
-		const blocks: string[][] = [];
-		this.collect(roots, width, owners, blocks);
-		const processed = new Array<readonly string[]>(blocks.length);
-		const starts = new Array<number>(blocks.length);
+		// Two sets of buffers, used in turn: this frame's and the previous one's (which it is compared with).
+		const next = this.current ^ 1;
+		const blocks = this.rawBuffers[next] as string[][];
+		const processedBlocks = this.processedBuffers[next] as ProcessedBlock[];
+		const count = this.gather(roots, width, blocks, 0);
+		if (blocks.length > count) blocks.length = count;
+		if (this.owners.length > count) this.owners.length = count;
+		if (processedBlocks.length > count) processedBlocks.length = count;
+		const owners = this.owners;
+		const processed = new Array<readonly string[]>(count);
+		const starts = new Array<number>(count);
 		const markerBlocks: number[] = [];
 		const markerSets: number[][] = [];
 		let total = 0;
 		let images = false;
-		for (let b = 0; b < blocks.length; b++) {
-			const block = this.process(blocks[b] as string[], width, owners[b] as Component);
+		// Most blocks are the very arrays of the previous frame at the same position: an index check, no lookup.
+		const lastRaw = this.lastWidth === width ? (this.rawBuffers[this.current] as string[][]) : [];
+		const lastProcessed = this.processedBuffers[this.current] as ProcessedBlock[];
+		for (let b = 0; b < count; b++) {
+			const raw = blocks[b] as string[];
+			const block =
+				lastRaw[b] === raw ? (lastProcessed[b] as ProcessedBlock) : this.process(raw, width, owners[b] as Component);
+			processedBlocks[b] = block;
 			processed[b] = block.lines;
 			images ||= block.images;
 			starts[b] = total;
@@ -193,6 +234,8 @@ export class FrameBuilder {
 			}
 			total += block.lines.length;
 		}
+		this.current = next;
+		this.lastWidth = width;
 		let cursor: FrameCursor | null = null;
 		const viewportTop = Math.max(0, total - height);
 		for (let k = 0; k < markerBlocks.length; k++) {

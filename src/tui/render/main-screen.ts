@@ -160,7 +160,7 @@ export class TuiMainScreen extends TuiBase {
 			if (scope === "all") out.append(CLEAR_SCROLLBACK);
 		} else out.append("\r");
 		const start = scope === "visible" ? Math.max(0, lines.length - height) : 0;
-		if (start === 0 && !lines.hasImages) out.append(lines.joined());
+		if (start === 0 && !lines.hasImages) lines.writeTo(out);
 		else
 			for (let i = start; i < lines.length; i++) {
 				if (i > start) out.append("\r\n");
