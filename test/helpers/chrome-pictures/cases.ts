@@ -137,10 +137,7 @@ interface Indicator extends Renderable {
 
 /** One side's classes and helpers. */
 export interface ChromeLib {
-	Footer: new (
-		session: unknown,
-		footerData: unknown,
-	) => Renderable & { setAutoCompactEnabled(enabled: boolean): void };
+	Footer: new (session: unknown, footerData: unknown) => Renderable & { setAutoCompactEnabled(enabled: boolean): void };
 	DynamicBorder: new (color?: Style) => Renderable;
 	keyHint(binding: string, description: string): string;
 	rawKeyHint(key: string, description: string): string;
@@ -163,9 +160,11 @@ function entriesOf(c: FooterCase): unknown[] {
 		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: u.cost ?? 0 },
 	});
 	const entries: unknown[] = [{ type: "message", message: { role: "user", content: "hi" } }];
-	for (const turn of c.turns ?? []) entries.push({ type: "message", message: { role: "assistant", usage: usage(turn) } });
+	for (const turn of c.turns ?? [])
+		entries.push({ type: "message", message: { role: "assistant", usage: usage(turn) } });
 	for (const extra of c.extra ?? []) {
-		if (extra.type === "toolResult") entries.push({ type: "message", message: { role: "toolResult", usage: usage(extra.usage) } });
+		if (extra.type === "toolResult")
+			entries.push({ type: "message", message: { role: "toolResult", usage: usage(extra.usage) } });
 		else entries.push({ type: extra.type, usage: usage(extra.usage) });
 	}
 	return entries;

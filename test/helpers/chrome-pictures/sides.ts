@@ -15,7 +15,11 @@ export function piChrome(pi: RunnablePi): ChromePictures {
 	const root = mkdtempSync(join(tmpdir(), "pi-chrome-"));
 	try {
 		const out = join(root, "pi-chrome.json");
-		const env: Record<string, string | undefined> = { ...process.env, ...ENV, PI_CODING_AGENT_DIR: join(root, "agent") };
+		const env: Record<string, string | undefined> = {
+			...process.env,
+			...ENV,
+			PI_CODING_AGENT_DIR: join(root, "agent"),
+		};
 		delete env.PI_EXPERIMENTAL;
 		const child = Bun.spawnSync([pi.node, join(import.meta.dir, "node-main.ts")], {
 			cwd: dirname(pi.modules),
