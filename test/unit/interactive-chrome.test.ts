@@ -32,7 +32,15 @@ describe("UsageTally", () => {
 		tally.sync(entries);
 		entries.push({ type: "message", message: { role: "user" } }, assistant(50, 5, 0.25));
 		let reads = 0;
-		const watched = entries.map((entry) => new Proxy(entry, { get: (t, k) => (reads++, Reflect.get(t, k)) }));
+		const watched = entries.map(
+			(entry) =>
+				new Proxy(entry, {
+					get: (t, k) => {
+						reads++;
+						return Reflect.get(t, k);
+					},
+				}),
+		);
 		const fresh = new UsageTally();
 		fresh.sync(watched);
 		const before = reads;
@@ -83,7 +91,14 @@ describe("FooterComponent", () => {
 					cost: 0.004,
 					latestCacheHitRate: undefined,
 				}),
-				sessionManager: { getCwd: () => "/home/u/p", getSessionName: () => "s", getEntries: () => (reads++, []) },
+				sessionManager: {
+					getCwd: () => "/home/u/p",
+					getSessionName: () => "s",
+					getEntries: () => {
+						reads++;
+						return [];
+					},
+				},
 			}),
 			data,
 			{ theme: plain, home: "/home/u" },
