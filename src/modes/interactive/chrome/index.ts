@@ -8,6 +8,7 @@ export {
 	type FooterOptions,
 	type FooterSession,
 } from "./footer.ts";
+export { FooterData, findGitPaths, type GitPaths } from "./footer-data.ts";
 export { formatCwdForFooter, formatTokens, oneLineStatus } from "./format.ts";
 export { type Expandable, HeaderComponent, type HeaderOptions, headerLines, isExpandable } from "./header.ts";
 export { appKeyText, keyHint, rawKeyHint } from "./keys.ts";
