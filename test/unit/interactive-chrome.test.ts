@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import {
 	CountdownTimer,
+	compactExtensionLabels,
 	FooterComponent,
 	type FooterSession,
 	HeaderComponent,
@@ -229,5 +230,31 @@ describe("status rows", () => {
 		await done;
 		expect(ticks).toEqual([1, 0]);
 		expect(renders).toBe(1);
+	});
+});
+
+describe("compactExtensionLabels", () => {
+	test("fewest trailing segments that are unique; index files name their folder; packages by name", () => {
+		const labels = compactExtensionLabels(
+			[
+				{ path: "/home/u/.pi/agent/extensions/plan-mode/index.ts" },
+				{ path: "/home/u/p/.pi/extensions/plan-mode/index.ts" },
+				{ path: "/home/u/p/.pi/extensions/todo.ts" },
+				{
+					path: "/x/node_modules/pkg/extensions/index.ts",
+					source: "npm:@scope/pkg",
+					packagePath: "extensions/index.ts",
+				},
+				{ path: "/x/node_modules/pkg/extensions/a/b.ts", source: "npm:@scope/pkg", packagePath: "extensions/a/b.ts" },
+			],
+			"/home/u",
+		);
+		expect(labels).toEqual([
+			"agent/extensions/plan-mode",
+			".pi/extensions/plan-mode",
+			"todo.ts",
+			"@scope/pkg",
+			"@scope/pkg:a/b.ts",
+		]);
 	});
 });

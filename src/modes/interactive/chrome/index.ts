@@ -12,6 +12,7 @@ export { FooterData, findGitPaths, type GitPaths } from "./footer-data.ts";
 export { formatCwdForFooter, formatTokens, oneLineStatus } from "./format.ts";
 export { type Expandable, HeaderComponent, type HeaderOptions, headerLines, isExpandable } from "./header.ts";
 export { appKeyText, keyHint, rawKeyHint } from "./keys.ts";
+export { compactExtensionLabels, displayPath, type LabelledExtension } from "./resource-labels.ts";
 export {
 	type DiagnosticSection,
 	type LoadedSection,
