@@ -1,7 +1,7 @@
 /**
  * Same chrome as pi: pi 0.87.1's FooterComponent (and the other chrome it exports or draws: DynamicBorder, keyHint,
  * rawKeyHint, the working/compaction/branch-summary/retry status indicators as a row, in the editor border and
- * spinner-only) and ours draw the same states (test/helpers/chrome-pictures/cases.ts: token counts from hundreds to
+ * spinner-only, and embedded in the default editor's top border beside the `↑ N more` label) and ours draw the same states (test/helpers/chrome-pictures/cases.ts: token counts from hundreds to
  * tens of millions, costs, subscription, unknown context after compaction, context above 70 % and 90 %, long cwd,
  * branch, session name and model, several providers, extension statuses with tabs and newlines, auto-compaction
  * off) at widths 40, 80 and 120, pi's side in ONE Node 22 run. Screens are read through a headless terminal and

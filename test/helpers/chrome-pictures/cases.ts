@@ -145,7 +145,12 @@ export interface ChromeLib {
 	compaction(reason: "manual" | "threshold" | "overflow"): Indicator;
 	branchSummary(): Indicator;
 	retry(attempt: number, max: number, delayMs: number): Indicator;
+	/** The default editor (embeds the working status in its top border), on a 24-row terminal. */
+	editor(): Renderable & { setText(text: string): void; setWorkingStatusIndicator(indicator: unknown): void };
 }
+
+/** A terminal-less TUI stand-in for the editor: 24 rows, redraw requests ignored. */
+export const FAKE_TUI = { requestRender: () => {}, terminal: { rows: 24, columns: 120 } };
 
 /** Picture name → width → rendered lines. */
 export type ChromePictures = Record<string, Record<number, string[]>>;
@@ -227,6 +232,23 @@ export function drawChrome(lib: ChromeLib, widths: readonly number[] = WIDTHS): 
 			indicator.renderInBorder(Math.max(1, width - 5)),
 			indicator.renderSpinnerInBorder(width),
 		]);
+		indicator.dispose();
+	}
+	const bordered: [string, () => Indicator, string][] = [
+		["working-empty", () => lib.working(undefined), ""],
+		[
+			"long-scrolled",
+			() => lib.working("Reading the whole repository before answering the question..."),
+			"line\n".repeat(14),
+		],
+		["compaction-scrolled", () => lib.compaction("overflow"), "x\n".repeat(20)],
+	];
+	for (const [name, make, text] of bordered) {
+		const indicator = make();
+		const editor = lib.editor();
+		editor.setText(text);
+		editor.setWorkingStatusIndicator(indicator);
+		each(`editor-border:${name}`, (width) => editor.render(width).slice(0, 1));
 		indicator.dispose();
 	}
 	return out;

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type ChromeLib, drawChrome } from "./cases.ts";
+import { type ChromeLib, drawChrome, FAKE_TUI } from "./cases.ts";
 
 const input = JSON.parse(process.env.PI_CHROME ?? "{}") as { modules: string; out: string };
 const dist = join(input.modules, "@earendil-works", "pi-coding-agent", "dist");
@@ -20,7 +20,8 @@ const agent = await load(join(dist, "index.js"));
 const status = await load(join(dist, "modes", "interactive", "components", "status-indicator.js"));
 
 themeModule.initTheme("dark");
-tui.setKeybindings(new KeybindingsManager());
+const keybindings = new KeybindingsManager();
+tui.setKeybindings(keybindings);
 
 const lib: ChromeLib = {
 	Footer: agent.FooterComponent,
@@ -31,6 +32,8 @@ const lib: ChromeLib = {
 	compaction: (reason) => new status.CompactionStatusIndicator(undefined, reason),
 	branchSummary: () => new status.BranchSummaryStatusIndicator(undefined),
 	retry: (attempt, max, delayMs) => new status.RetryStatusIndicator(undefined, attempt, max, delayMs),
+	editor: () =>
+		new agent.CustomEditor(FAKE_TUI, themeModule.getEditorTheme(), keybindings, { embedWorkingStatus: true }),
 };
 
 writeFileSync(input.out, JSON.stringify(drawChrome(lib)));

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { RunnablePi } from "../../../scripts/conformance-cache.ts";
-import { type ChromeLib, type ChromePictures, drawChrome, HOME } from "./cases.ts";
+import { type ChromeLib, type ChromePictures, drawChrome, FAKE_TUI, HOME } from "./cases.ts";
 
 const ENV = { HOME, COLORTERM: "truecolor", TZ: "UTC" };
 
@@ -45,10 +45,11 @@ export async function ourChrome(): Promise<ChromePictures> {
 	const saved = Object.fromEntries(Object.keys(ENV).map((key) => [key, process.env[key]]));
 	Object.assign(process.env, ENV);
 	try {
-		const [chrome, resources, sdk] = await Promise.all([
+		const [chrome, resources, sdk, tui] = await Promise.all([
 			import("../../../src/modes/interactive/chrome/index.ts"),
 			import("../../../src/resources/index.ts"),
 			import("../../../src/sdk/pi-coding-agent.ts"),
+			import("../../../src/tui/index.ts"),
 		]);
 		resources.initTheme("dark");
 		const lib: ChromeLib = {
@@ -60,6 +61,10 @@ export async function ourChrome(): Promise<ChromePictures> {
 			compaction: (reason) => new chrome.CompactionStatusIndicator(undefined, reason),
 			branchSummary: () => new chrome.BranchSummaryStatusIndicator(undefined),
 			retry: (attempt, max, delayMs) => new chrome.RetryStatusIndicator(undefined, attempt, max, delayMs),
+			editor: () =>
+				new tui.CustomEditor(FAKE_TUI as never, sdk.getEditorTheme(), tui.getKeybindings(), {
+					embedWorkingStatus: true,
+				}) as unknown as ReturnType<ChromeLib["editor"]>,
 		};
 		return drawChrome(lib);
 	} finally {
