@@ -1,12 +1,13 @@
 /**
- * Same chrome as pi: pi 0.87.1's FooterComponent (and the other chrome it exports or draws: DynamicBorder, keyHint,
- * rawKeyHint, the working/compaction/branch-summary/retry status indicators as a row, in the editor border and
- * spinner-only, and embedded in the default editor's top border beside the `↑ N more` label) and ours draw the same states (test/helpers/chrome-pictures/cases.ts: token counts from hundreds to
- * tens of millions, costs, subscription, unknown context after compaction, context above 70 % and 90 %, long cwd,
- * branch, session name and model, several providers, extension statuses with tabs and newlines, auto-compaction
- * off) at widths 40, 80 and 120, pi's side in ONE Node 22 run. Screens are read through a headless terminal and
- * must be identical, except the pictures listed in KNOWN_DIFFERENCES with their reason; a listed picture that now
- * matches fails too, so the table only shrinks.
+ * Same chrome as pi: pi 0.87.1's FooterComponent and the other chrome it exports or draws (DynamicBorder, keyHint,
+ * rawKeyHint; the working/compaction/branch-summary/retry status indicators as a row, cut for the border and
+ * spinner-only; the default editor's top border with the status embedded, also beside `↑ N more`) and ours draw
+ * the same states (test/helpers/chrome-pictures/cases.ts: token counts from hundreds to tens of millions, costs,
+ * subscription, unknown context after compaction, context above 70 % and 90 %, long cwd, branch, session name and
+ * model, several providers, extension statuses with tabs and newlines, auto-compaction off) at widths 40, 80 and
+ * 120, pi's side in ONE Node 22 run. Screens are read through a headless terminal and must be identical, except the
+ * pictures listed in KNOWN_DIFFERENCES with their reason; a listed picture that now matches fails too, so the table
+ * only shrinks. The bytes are compared as well, so colours (dim, warning/error context figure) match too.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ensureRunnablePi } from "../../scripts/conformance-cache.ts";
