@@ -1,5 +1,5 @@
 /**
- * The edit tool in the transcript: a box with "edit <path>" whose background says pending / done / failed, and
+ * The edit tool in the transcript (drawn without the tool box: `renderShell: "self"`): a box with "edit <path>" whose background says pending / done / failed, and
  * once the result arrives the coloured diff inside it. A failure's message is shown below the box.
  */
 import { Box, Container, Spacer, Text } from "../../../../tui/index.ts";
@@ -73,6 +73,8 @@ function samePreview(a: Preview | undefined, b: Preview): boolean {
 }
 
 export const editRenderers: ToolRenderers = {
+	// The call's own box carries the background; there is no outer box.
+	renderShell: "self",
 	renderCall(args, _theme, context) {
 		const state = context.state as EditState;
 		if (context.lastComponent instanceof EditCallBox) state.callBox = context.lastComponent;
