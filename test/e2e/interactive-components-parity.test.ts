@@ -7,12 +7,17 @@
  * a listed picture that now matches fails, so the table only shrinks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ensureRunnablePi } from "../../scripts/conformance-cache.ts";
 import { linesOnScreen } from "../helpers/screen.ts";
-import { CASES, drawTranscriptPictures, type TranscriptPictures } from "../helpers/transcript-pictures/cases.ts";
+import {
+	CASES,
+	drawTranscriptPictures,
+	PROJECT_FILES,
+	type TranscriptPictures,
+} from "../helpers/transcript-pictures/cases.ts";
 import { KNOWN_TRANSCRIPT_DIFFERENCES } from "./interactive-components-known.ts";
 
 const WIDTHS = [40, 80, 120] as const;
@@ -67,7 +72,10 @@ beforeAll(async () => {
 	}
 	root = mkdtempSync(join(tmpdir(), "pi-transcript-"));
 	const cwd = join(root, "project");
-	mkdirSync(cwd);
+	for (const [path, content] of Object.entries(PROJECT_FILES)) {
+		mkdirSync(dirname(join(cwd, path)), { recursive: true });
+		writeFileSync(join(cwd, path), content);
+	}
 	theirs = piPictures(pi.node, pi.modules, cwd, join(root, "pi.json"));
 	ours = await ourPictures(cwd);
 }, 180_000);

@@ -52,7 +52,20 @@ const MARKDOWN = [
 	"> a quoted line",
 ].join("\n");
 
-type CaseFn = (lib: TranscriptLib, cwd: string) => Component;
+type CaseFn = (lib: TranscriptLib, cwd: string) => Component | Promise<Component>;
+
+/** The files the edit-preview cases read, written into `cwd` by the test before both sides draw. */
+export const PROJECT_FILES: Record<string, string> = {
+	"src/app.ts": "import x from 'x';\nconst a = 1;\nconst b = 2;\nexport { a, b };\n",
+};
+
+/** An edit call whose arguments are complete: the diff preview is read from disk, then drawn. */
+async function editPreview(lib: TranscriptLib, cwd: string, args: unknown): Promise<Component> {
+	const component = new lib.ToolExecutionComponent("edit", "call-edit", args, {}, lib.tools.edit, ui, cwd);
+	component.setArgsComplete();
+	await new Promise((resolve) => setTimeout(resolve, 100));
+	return component;
+}
 
 function tool(
 	lib: TranscriptLib,
@@ -216,6 +229,25 @@ export const CASES: Record<string, CaseFn> = {
 			},
 		),
 	"edit-pending": (lib, cwd) => tool(lib, cwd, "edit", { path: "a.md" }),
+	"edit-preview": (lib, cwd) =>
+		editPreview(lib, cwd, { path: "src/app.ts", oldText: "const a = 1;", newText: "const a = 10;" }),
+	"edit-preview-multi": (lib, cwd) =>
+		editPreview(lib, cwd, {
+			path: "src/app.ts",
+			edits: [
+				{ oldText: "import x from 'x';", newText: "import y from 'y';" },
+				{ oldText: "const b = 2;\n", newText: "" },
+			],
+		}),
+	"edit-preview-missing": (lib, cwd) => editPreview(lib, cwd, { path: "nope.ts", oldText: "a", newText: "b" }),
+	"edit-preview-not-found": (lib, cwd) => editPreview(lib, cwd, { path: "src/app.ts", oldText: "zzz", newText: "b" }),
+	"bash-timed": (lib, cwd) => {
+		const component = tool(lib, cwd, "bash", { command: "true" }) as Any;
+		component.markExecutionStarted();
+		component.updateResult({ content: [{ type: "text", text: "" }], isError: false }, false);
+		component.setExpanded(true);
+		return component;
+	},
 	...both(
 		"write",
 		(expanded) => (lib, cwd) =>
@@ -387,12 +419,16 @@ export const CASES: Record<string, CaseFn> = {
 	}),
 };
 
-export function drawTranscriptPictures(lib: TranscriptLib, cwd: string, widths: readonly number[]): TranscriptPictures {
+export async function drawTranscriptPictures(
+	lib: TranscriptLib,
+	cwd: string,
+	widths: readonly number[],
+): Promise<TranscriptPictures> {
 	const pictures: TranscriptPictures = {};
 	for (const [name, make] of Object.entries(CASES)) {
 		const picture: Record<string, string[]> = {};
 		try {
-			const component = make(lib, cwd);
+			const component = await make(lib, cwd);
 			for (const width of widths) picture[String(width)] = component.render(width);
 		} catch (error) {
 			picture.error = [String(error instanceof Error ? error.stack : error)];

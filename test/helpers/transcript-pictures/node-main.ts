@@ -34,7 +34,7 @@ const tools = {
 	find: agent.createFindToolDefinition(cwd),
 	ls: agent.createLsToolDefinition(cwd),
 };
-const pictures = drawTranscriptPictures(
+const pictures = await drawTranscriptPictures(
 	{ ...agent, Text: tui.Text, Container: tui.Container, tools },
 	cwd,
 	input.widths,

@@ -21,7 +21,6 @@ export {
 	grepRenderers,
 	lsRenderers,
 	readRenderers,
-	setPiDocsRoot,
 	withBuiltInRenderers,
 	writeRenderers,
 } from "./tool-renderers/index.ts";

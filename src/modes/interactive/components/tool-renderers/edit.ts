@@ -7,14 +7,15 @@ import { renderDiff } from "../diff.ts";
 import { type TranscriptTheme, theme } from "../style.ts";
 import type { ToolRenderers } from "../tool-types.ts";
 import { detailsOf, errorText, renderToolPath, str, type ToolResultLike } from "./common.ts";
+import { computeEditPreview, type EditPreview as Preview } from "./edit-preview.ts";
 
 type EditArgs = Record<string, unknown> | undefined;
-type Preview = { diff: string; firstChangedLine?: number } | { error: string };
 
 /** The call's box, with the diff (or error) it currently shows. */
 class EditCallBox extends Box {
 	preview: Preview | undefined;
 	previewKey: string | undefined;
+	previewPending = false;
 	settledError = false;
 	constructor() {
 		super(1, 1, (text) => text);
@@ -25,8 +26,10 @@ interface EditState {
 	callBox?: EditCallBox;
 }
 
-/** The path and edits of complete arguments (either `edits: [...]` or one `oldText`/`newText`), keyed for caching. */
-function previewKey(args: EditArgs): string | undefined {
+type EditInput = { path: string; edits: Array<{ oldText: string; newText: string }> };
+
+/** The path and edits of complete arguments (either `edits: [...]` or one `oldText`/`newText`). */
+function previewInput(args: EditArgs): EditInput | undefined {
 	const path = typeof args?.path === "string" ? args.path : typeof args?.file_path === "string" ? args.file_path : null;
 	if (!path) return undefined;
 	const edits = args?.edits;
@@ -35,10 +38,15 @@ function previewKey(args: EditArgs): string | undefined {
 		edits.length > 0 &&
 		edits.every((edit) => typeof edit?.oldText === "string" && typeof edit?.newText === "string")
 	)
-		return JSON.stringify({ path, edits });
+		return { path, edits };
 	if (typeof args?.oldText === "string" && typeof args?.newText === "string")
-		return JSON.stringify({ path, edits: [{ oldText: args.oldText, newText: args.newText }] });
+		return { path, edits: [{ oldText: args.oldText, newText: args.newText }] };
 	return undefined;
+}
+
+function previewKey(args: EditArgs): string | undefined {
+	const input = previewInput(args);
+	return input ? JSON.stringify(input) : undefined;
 }
 
 function headerBg(box: EditCallBox, t: TranscriptTheme): (text: string) => string {
@@ -84,7 +92,19 @@ export const editRenderers: ToolRenderers = {
 		if (box.previewKey !== key) {
 			box.preview = undefined;
 			box.previewKey = key;
+			box.previewPending = false;
 			box.settledError = false;
+		}
+		// Once the arguments are complete, the diff the edit would make is shown before it runs.
+		const input = previewInput(args as EditArgs);
+		if (context.argsComplete && input && !box.preview && !box.previewPending) {
+			box.previewPending = true;
+			void computeEditPreview(input.path, input.edits, context.cwd).then((preview) => {
+				if (box.previewKey !== key) return;
+				box.preview = preview;
+				box.previewPending = false;
+				context.invalidate();
+			});
 		}
 		return fillCall(box, args as EditArgs, context.cwd);
 	},
@@ -101,6 +121,7 @@ export const editRenderers: ToolRenderers = {
 				changed = !samePreview(box.preview, next);
 				box.preview = next;
 				box.previewKey = previewKey(args);
+				box.previewPending = false;
 			}
 			if (box.settledError !== context.isError) {
 				box.settledError = context.isError;

@@ -15,7 +15,6 @@ export {
 	readRenderers,
 	writeRenderers,
 };
-export { setPiDocsRoot } from "./read.ts";
 
 export function createAllToolRenderers(): Record<string, ToolRenderers> {
 	return {

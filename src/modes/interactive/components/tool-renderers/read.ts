@@ -4,6 +4,7 @@
  * label ("[skill] name", "read docs …", "read resource …") until expanded.
  */
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { getReadmePath } from "../../../../config/index.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize } from "../../../../tools/index.ts";
 import { Text } from "../../../../tui/index.ts";
 import { homeDir } from "../../../../util/index.ts";
@@ -25,12 +26,6 @@ type ReadArgs = { path?: unknown; file_path?: unknown; offset?: number; limit?: 
 
 const RESOURCE_FILES = new Set(["AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"]);
 
-/** Where pi's own README, docs and examples are (the folder the docs tell the model to read). */
-let piDocsRoot: string | undefined;
-export function setPiDocsRoot(root: string | undefined): void {
-	piDocsRoot = root;
-}
-
 function lineRange(args: ReadArgs, t: TranscriptTheme): string {
 	if (args?.offset === undefined && args?.limit === undefined) return "";
 	const start = args.offset ?? 1;
@@ -51,8 +46,9 @@ function compactKind(args: ReadArgs, cwd: string): Compact | undefined {
 	const absolute = toAbsolute(raw, cwd);
 	const name = basename(absolute);
 	if (name === "SKILL.md") return { kind: "skill", label: basename(dirname(absolute)) || name };
-	if (piDocsRoot) {
-		const rel = relative(resolve(piDocsRoot), absolute);
+	{
+		// pi's own README, docs and examples (where the system prompt points the model)
+		const rel = relative(resolve(dirname(getReadmePath())), absolute);
 		const inside = rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 		const label = rel.split(sep).join("/");
 		if (inside && (label === "README.md" || label.startsWith("docs/") || label.startsWith("examples/")))
