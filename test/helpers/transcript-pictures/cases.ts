@@ -86,6 +86,7 @@ function both(name: string, make: (expanded: boolean) => CaseFn): Record<string,
 	return { [`${name}-collapsed`]: make(false), [`${name}-expanded`]: make(true) };
 }
 
+const PIXEL_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const grepOutput = lines(18, "src/file.ts:12: match");
 const TS_FILE = "function greet(name: string) {\n\treturn 'hi ' + name;\n}\n";
 
@@ -241,6 +242,70 @@ export const CASES: Record<string, CaseFn> = {
 		}),
 	"edit-preview-missing": (lib, cwd) => editPreview(lib, cwd, { path: "nope.ts", oldText: "a", newText: "b" }),
 	"edit-preview-not-found": (lib, cwd) => editPreview(lib, cwd, { path: "src/app.ts", oldText: "zzz", newText: "b" }),
+	"bash-streamed": (lib, cwd) => {
+		const component = tool(lib, cwd, "bash", { command: "build" }, text("step 1"), { partial: true }) as Any;
+		component.updateResult({ ...text("step 1\nstep 2"), isError: false }, true);
+		component.updateResult({ ...text(lines(8, "step")), isError: false }, false);
+		return component;
+	},
+	"write-streamed": (lib, cwd) => {
+		const component = tool(lib, cwd, "write", { path: "src/x.ts" }) as Any;
+		component.updateArgs({ path: "src/x.ts", content: "const a" });
+		component.updateArgs({ path: "src/x.ts", content: "const a = 1;\nconst b = 2;\n" });
+		component.setArgsComplete();
+		component.updateResult({ ...text("ok"), isError: false });
+		return component;
+	},
+	"read-toggled": (lib, cwd) => {
+		const component = tool(lib, cwd, "read", { path: "notes.txt" }, text(lines(3, "note")), { expanded: true }) as Any;
+		component.setExpanded(false);
+		return component;
+	},
+	"tool-image": (lib, cwd) =>
+		tool(
+			lib,
+			cwd,
+			"read",
+			{ path: "pixel.png" },
+			{
+				content: [
+					{ type: "text", text: "Read image file [image/png]" },
+					{ type: "image", data: PIXEL_PNG, mimeType: "image/png" },
+				],
+			},
+			{ expanded: true },
+		),
+	"tool-image-hidden": (lib, cwd) => {
+		const component = tool(
+			lib,
+			cwd,
+			"shot",
+			{},
+			{
+				content: [{ type: "image", data: PIXEL_PNG, mimeType: "image/png" }],
+			},
+			{ definition: undefined },
+		) as Any;
+		component.setShowImages(false);
+		return component;
+	},
+	"assistant-thinking-toggled": (lib) => {
+		const component = new lib.AssistantMessageComponent({
+			content: [
+				{ type: "thinking", thinking: "one" },
+				{ type: "text", text: "answer" },
+			],
+		});
+		component.setHideThinkingBlock(true);
+		component.setHiddenThinkingLabel("Hidden");
+		component.setOutputPad(2);
+		return component;
+	},
+	"user-pad": (lib) => {
+		const component = new lib.UserMessageComponent("padded");
+		component.setOutputPad(3);
+		return component;
+	},
 	"bash-timed": (lib, cwd) => {
 		const component = tool(lib, cwd, "bash", { command: "true" }) as Any;
 		component.markExecutionStarted();
