@@ -3,7 +3,8 @@
  * test/helpers/transcript-pictures/cases.ts (messages with Markdown and thinking, each built-in tool's call and
  * result, errors, collapsed and expanded, extension renderers, `!command` output, custom messages, summaries) is
  * built with pi's classes under Node 22 (one run for all) and with ours, rendered at widths 40, 80 and 120, and read
- * through a headless terminal. Differences allowed are listed with their reason in interactive-components-known.ts;
+ * through a headless terminal: first the text of each row, then each cell's colours and attributes (both sides in
+ * truecolor, pi's dark theme). Differences allowed are listed with their reason in interactive-components-known.ts;
  * a listed picture that now matches fails, so the table only shrinks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -18,6 +19,7 @@ import {
 	PROJECT_FILES,
 	type TranscriptPictures,
 } from "../helpers/transcript-pictures/cases.ts";
+import { styledRows } from "../helpers/transcript-pictures/styled-screen.ts";
 import { KNOWN_TRANSCRIPT_DIFFERENCES } from "./interactive-components-known.ts";
 
 const WIDTHS = [40, 80, 120] as const;
@@ -27,6 +29,7 @@ let theirs: TranscriptPictures | undefined;
 let ours: TranscriptPictures | undefined;
 let skipped: string | undefined;
 const identical = new Set<string>();
+const sameText = new Set<string>();
 
 function piPictures(node: string, modules: string, cwd: string, out: string): TranscriptPictures {
 	const input = { modules, cwd, widths: WIDTHS, out };
@@ -50,6 +53,17 @@ function piPictures(node: string, modules: string, cwd: string, out: string): Tr
 }
 
 async function ourPictures(cwd: string): Promise<TranscriptPictures> {
+	const saved = process.env.COLORTERM;
+	process.env.COLORTERM = "truecolor";
+	try {
+		return await drawOurs(cwd);
+	} finally {
+		if (saved === undefined) delete process.env.COLORTERM;
+		else process.env.COLORTERM = saved;
+	}
+}
+
+async function drawOurs(cwd: string): Promise<TranscriptPictures> {
 	const [sdk, interactive, tui] = await Promise.all([
 		import("../../src/sdk/pi-coding-agent.ts"),
 		import("../../src/modes/interactive/index.ts"),
@@ -83,7 +97,10 @@ beforeAll(async () => {
 afterAll(() => {
 	if (root) rmSync(root, { recursive: true, force: true });
 	if (skipped) console.log(`interactive components: skipped (${skipped})`);
-	else console.log(`interactive components: ${identical.size}/${Object.keys(CASES).length * WIDTHS.length} identical`);
+	else {
+		const total = Object.keys(CASES).length * WIDTHS.length;
+		console.log(`interactive components: ${identical.size}/${total} identical (${sameText.size}/${total} same text)`);
+	}
 });
 
 async function difference(name: string, width: number): Promise<string | undefined> {
@@ -96,6 +113,13 @@ async function difference(name: string, width: number): Promise<string | undefin
 	for (let row = 0; row < Math.max(screenA.length, screenB.length); row++) {
 		if (screenA[row] !== screenB[row])
 			return `row ${row + 1}:\n  pi:   ${JSON.stringify(screenA[row] ?? "<none>")}\n  ours: ${JSON.stringify(screenB[row] ?? "<none>")}`;
+	}
+	sameText.add(`${name}@${width}`);
+	const styledA = await styledRows(a?.[String(width)] ?? [], width);
+	const styledB = await styledRows(b?.[String(width)] ?? [], width);
+	for (let row = 0; row < Math.max(styledA.length, styledB.length); row++) {
+		if (styledA[row] !== styledB[row])
+			return `colours of row ${row + 1}:\n  pi:   ${JSON.stringify(styledA[row] ?? "<none>")}\n  ours: ${JSON.stringify(styledB[row] ?? "<none>")}`;
 	}
 	return undefined;
 }
