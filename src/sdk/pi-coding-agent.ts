@@ -57,6 +57,20 @@ export {
 	runRpcMode,
 	type SessionStats,
 } from "../modes/index.ts";
+// The transcript components of the interactive mode (issue 19)
+export {
+	AssistantMessageComponent,
+	BashExecutionComponent,
+	BranchSummaryMessageComponent,
+	CompactionSummaryMessageComponent,
+	CustomMessageComponent,
+	type RenderDiffOptions,
+	renderDiff,
+	SkillInvocationMessageComponent,
+	ToolExecutionComponent,
+	type ToolExecutionOptions,
+	UserMessageComponent,
+} from "../modes/interactive/index.ts";
 export {
 	createSyntheticSourceInfo,
 	formatSkillsForPrompt,
@@ -210,7 +224,6 @@ export {
 } from "../tui/index.ts";
 export { copyToClipboard, PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
 export { type MainOptions, main, type PiArgs as Args, parseArgs } from "./cli-entry.ts";
-export { type RenderDiffOptions, renderDiff } from "./render-diff.ts";
 export { createAgentSessionServices, DefaultResourceLoader, discoverAndLoadExtensions } from "./resource-loader.ts";
 export {
 	type CreateAgentSessionFromServicesOptions,

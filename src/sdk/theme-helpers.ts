@@ -4,6 +4,7 @@
  * call reads the current theme, so a theme chosen later is used by styles made earlier.
  */
 import chalkInstance from "chalk";
+import { setTranscriptStyle } from "../modes/interactive/index.ts";
 import { currentTheme, initTheme as initRunTheme, useChalk } from "../resources/index.ts";
 import {
 	DynamicBorder as BorderRule,
@@ -185,3 +186,6 @@ export class DynamicBorder extends BorderRule {
 		super(color);
 	}
 }
+
+// The transcript components draw Markdown and code the way these helpers do.
+setTranscriptStyle({ markdownTheme: getMarkdownTheme, highlightCode, languageOf: getLanguageFromPath });

@@ -30,6 +30,7 @@ export {
 } from "./definitions.ts";
 export { generateDiffString, generateUnifiedPatch } from "./diff-text.ts";
 export {
+	applyEdits,
 	createEditTool,
 	type EditOperations,
 	type EditToolDetails,

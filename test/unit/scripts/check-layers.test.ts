@@ -33,6 +33,19 @@ describe("layer check", () => {
 		});
 		expect(check(src).out).toContain("import util/index.ts, not a file inside it");
 	});
+	test("the interactive mode's own index may be imported (so the CLI's modes/index.ts loads no tui), not files inside it", () => {
+		const src = makeTempDir();
+		writeTree(src, {
+			"modes/index.ts": "export {};\n",
+			"modes/interactive/index.ts": 'export * from "./components/x.ts";\n',
+			"modes/interactive/components/x.ts": "export const x = 1;\n",
+			"sdk/index.ts": 'export * from "../modes/interactive/index.ts";\n',
+			"sdk/deep.ts": 'export * from "../modes/interactive/components/x.ts";\n',
+		});
+		const out = check(src).out;
+		expect(out).not.toContain("sdk/index.ts imports");
+		expect(out).toContain("sdk/deep.ts imports ../modes/interactive/components/x.ts: import modes/index.ts");
+	});
 	test("tui may import only util, and only modes/interactive and sdk may import tui", () => {
 		const src = makeTempDir();
 		writeTree(src, {

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ensureRunnablePi } from "../../../scripts/conformance-cache.ts";
-import { diffWords } from "../../../src/sdk/word-diff.ts";
+import { diffWords } from "../../../src/modes/interactive/components/word-diff.ts";
 import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
 
 const LINE_PAIRS: [string, string][] = [

@@ -4,7 +4,7 @@
  * rest in `toolDiffContext`. When exactly one line is replaced by one line, the words that changed are shown in
  * inverse (leading indentation excepted). Tabs become three spaces.
  */
-import { currentTheme } from "../resources/index.ts";
+import { currentTheme } from "../../../resources/index.ts";
 import { diffWords } from "./word-diff.ts";
 
 export interface RenderDiffOptions {

@@ -1,0 +1,146 @@
+/**
+ * An assistant message in the transcript: text as Markdown, thinking runs in the thinking colour (or one italic
+ * label while thinking is hidden), and a closing line for a truncated, aborted or failed reply. `updateContent` is
+ * called again with each streamed revision of the message.
+ */
+import { Container, Markdown, type MarkdownTheme, Spacer, Text } from "../../../tui/index.ts";
+import { defaultMarkdownTheme, type MarkdownTransformer, markdownTransform, theme } from "./style.ts";
+import { markZone } from "./user-message.ts";
+
+/** The parts of an assistant message the transcript draws. */
+export interface AssistantMessageLike {
+	content: ReadonlyArray<{ type: string; text?: string; thinking?: string }>;
+	stopReason?: string;
+	errorMessage?: string;
+}
+
+const visible = (block: { type: string; text?: string; thinking?: string }): boolean =>
+	(block.type === "text" && !!block.text?.trim()) || (block.type === "thinking" && !!block.thinking?.trim());
+
+export class AssistantMessageComponent extends Container {
+	private readonly contentContainer = new Container();
+	private hideThinkingBlock: boolean;
+	private readonly markdownTheme: MarkdownTheme;
+	private hiddenThinkingLabel: string;
+	private outputPad: number;
+	private readonly markdownTransformers: MarkdownTransformer[];
+	private lastMessage: AssistantMessageLike | undefined;
+	private hasToolCalls = false;
+	private isStreaming = false;
+	/** Thinking runs the user toggled, by their index in the message. */
+	private readonly thinkingOverrides = new Map<number, boolean>();
+
+	constructor(
+		message?: AssistantMessageLike,
+		hideThinkingBlock = false,
+		markdownTheme: MarkdownTheme = defaultMarkdownTheme(),
+		hiddenThinkingLabel = "Thinking...",
+		outputPad = 1,
+		markdownTransformers: MarkdownTransformer[] = [],
+	) {
+		super();
+		this.hideThinkingBlock = hideThinkingBlock;
+		this.markdownTheme = markdownTheme;
+		this.hiddenThinkingLabel = hiddenThinkingLabel;
+		this.outputPad = outputPad;
+		this.markdownTransformers = markdownTransformers;
+		this.addChild(this.contentContainer);
+		if (message) this.updateContent(message);
+	}
+
+	override invalidate(): void {
+		super.invalidate();
+		this.redraw();
+	}
+
+	setHideThinkingBlock(hide: boolean): void {
+		this.hideThinkingBlock = hide;
+		this.thinkingOverrides.clear();
+		this.redraw();
+	}
+
+	setHiddenThinkingLabel(label: string): void {
+		this.hiddenThinkingLabel = label;
+		this.redraw();
+	}
+
+	setOutputPad(padding: number): void {
+		this.outputPad = padding;
+		this.redraw();
+	}
+
+	/** Shows or hides one thinking run (by its order in the message), as a click on it does in pi. */
+	toggleThinkingRun(runIndex: number): void {
+		const hidden = this.thinkingOverrides.get(runIndex) ?? this.hideThinkingBlock;
+		this.thinkingOverrides.set(runIndex, !hidden);
+		this.redraw();
+	}
+
+	override render(width: number): string[] {
+		const lines = super.render(width);
+		return this.hasToolCalls ? lines : markZone(lines);
+	}
+
+	private redraw(): void {
+		if (this.lastMessage) this.updateContent(this.lastMessage);
+	}
+
+	updateContent(message: AssistantMessageLike, isStreaming = this.isStreaming): void {
+		this.lastMessage = message;
+		this.isStreaming = isStreaming;
+		const box = this.contentContainer;
+		box.clear();
+		const blocks = message.content;
+		if (blocks.some(visible)) box.addChild(new Spacer(1));
+		let runIndex = 0;
+		for (let i = 0; i < blocks.length; i++) {
+			const block = blocks[i] as AssistantMessageLike["content"][number];
+			if (block.type === "text" && block.text?.trim()) {
+				const transform = markdownTransform("assistant", this.isStreaming, this.markdownTransformers);
+				box.addChild(new Markdown(block.text.trim(), this.outputPad, 0, this.markdownTheme, undefined, { transform }));
+			} else if (block.type === "thinking") {
+				const parts: string[] = [];
+				for (; i < blocks.length && blocks[i]?.type === "thinking"; i++) {
+					const part = blocks[i]?.thinking?.trim();
+					if (part) parts.push(part);
+				}
+				i--;
+				if (parts.length === 0) continue;
+				const run = runIndex++;
+				box.addChild(this.thinkingComponent(parts, this.thinkingOverrides.get(run) ?? this.hideThinkingBlock));
+				if (blocks.slice(i + 1).some(visible)) box.addChild(new Spacer(1));
+			}
+		}
+		this.hasToolCalls = blocks.some((block) => block.type === "toolCall");
+		const closing = this.closingLine(message);
+		if (closing) {
+			box.addChild(new Spacer(1));
+			box.addChild(new Text(theme().fg("error", closing), this.outputPad, 0));
+		}
+	}
+
+	private thinkingComponent(parts: string[], hidden: boolean): Text | Markdown {
+		if (hidden)
+			return new Text(theme().italic(theme().fg("thinkingText", this.hiddenThinkingLabel)), this.outputPad, 0);
+		return new Markdown(
+			parts.join("\n\n"),
+			this.outputPad,
+			0,
+			this.markdownTheme,
+			{ color: (text) => theme().fg("thinkingText", text), italic: true },
+			{ transform: markdownTransform("assistant-thinking", this.isStreaming, this.markdownTransformers) },
+		);
+	}
+
+	/** A truncated reply always says so; aborts and errors only when no tool call will show them. */
+	private closingLine(message: AssistantMessageLike): string | undefined {
+		if (message.stopReason === "length") return "Response was truncated before completion.";
+		if (this.hasToolCalls) return undefined;
+		if (message.stopReason === "aborted") {
+			const text = message.errorMessage;
+			return text && text !== "Request was aborted" ? text : "Operation aborted";
+		}
+		if (message.stopReason === "error") return `Error: ${message.errorMessage || "Unknown error"}`;
+		return undefined;
+	}
+}
