@@ -1,24 +1,10 @@
 /** What the transcript hands a tool's renderers, and the renderers themselves (as extension tools define them). */
+import type { ToolRenderContext as ExtensionToolRenderContext } from "../../../extensions/index.ts";
 import type { Component } from "../../../tui/index.ts";
 import type { TranscriptTheme } from "./style.ts";
 
-export interface ToolRenderContext {
-	args: unknown;
-	toolCallId: string;
-	/** Asks for the tool's block to be drawn again (after asynchronous work). */
-	invalidate(): void;
-	/** The component this renderer returned last time, to update in place. */
-	lastComponent: Component | undefined;
-	/** Per-call state shared by renderCall and renderResult. */
-	state: Record<string, unknown>;
-	cwd: string;
-	executionStarted: boolean;
-	argsComplete: boolean;
-	isPartial: boolean;
-	expanded: boolean;
-	showImages: boolean;
-	isError: boolean;
-}
+/** The context extension tools' renderers receive (the extension API's own type), with untyped args and state. */
+export type ToolRenderContext = ExtensionToolRenderContext<Record<string, unknown>, unknown>;
 
 export interface ToolResultView {
 	content: ReadonlyArray<{ type: string; text?: string; data?: string; mimeType?: string }>;
