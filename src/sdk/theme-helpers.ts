@@ -9,9 +9,6 @@ import { currentTheme, initTheme as initRunTheme, useChalk } from "../resources/
 import {
 	DynamicBorder as BorderRule,
 	type EditorTheme,
-	formatKeyText,
-	type Keybinding,
-	keyText,
 	type MarkdownTheme,
 	type SelectListTheme,
 	type SettingsListTheme,
@@ -168,17 +165,7 @@ export function getSettingsListTheme(): SettingsListTheme {
 	};
 }
 
-/** "<keys> <description>" in the theme's hint colours (keys dim, description muted). */
-export function keyHint(keybinding: Keybinding, description: string): string {
-	return currentTheme().fg("dim", keyText(keybinding)) + currentTheme().fg("muted", ` ${description}`);
-}
-
-/** Like `keyHint` for a key written out (`"ctrl+o"`) instead of a keybinding name. */
-export function rawKeyHint(key: string, description: string): string {
-	return currentTheme().fg("dim", formatKeyText(key)) + currentTheme().fg("muted", ` ${description}`);
-}
-
-export { keyText };
+export { keyHint, keyText, rawKeyHint } from "../modes/interactive/index.ts";
 
 /** pi-coding-agent's DynamicBorder: without a colour, the rule is drawn in the run theme's `border` colour. */
 export class DynamicBorder extends BorderRule {

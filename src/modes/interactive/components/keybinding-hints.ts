@@ -1,16 +1,9 @@
-/** Key hints as the transcript shows them: keys dim, description muted (keys from the process-wide bindings). */
-import { formatKeyText, type Keybinding, keyText } from "../../../tui/index.ts";
+/** Key hints as the transcript shows them: keys dim, description muted (the chrome's hints, in the run's theme). */
+import { keyHint } from "../chrome/keys.ts";
 import { theme } from "./style.ts";
 
-export function keyHint(keybinding: Keybinding, description: string): string {
-	return theme().fg("dim", keyText(keybinding)) + theme().fg("muted", ` ${description}`);
-}
-
-export function rawKeyHint(key: string, description: string): string {
-	return theme().fg("dim", formatKeyText(key)) + theme().fg("muted", ` ${description}`);
-}
-
-export { keyText };
+export { keyText } from "../../../tui/index.ts";
+export { keyHint, rawKeyHint } from "../chrome/keys.ts";
 
 /** "\n... (N more lines, <key> to expand)" in muted, as the built-in tool previews end. */
 export function moreLinesHint(count: number, extra = ""): string {
