@@ -79,7 +79,7 @@ export class ProcessTerminal extends TerminalCommands implements Terminal {
 	private stdinBuffer: StdinBuffer | undefined;
 	private readonly onStdinData = (data: string | Buffer) => this.stdinBuffer?.process(data);
 	private progressTimer: ReturnType<typeof setInterval> | undefined;
-	private readonly logPath = writeLogPath(process.env);
+	private logPath = writeLogPath(process.env);
 
 	get kittyProtocolActive(): boolean {
 		return this.kitty;
@@ -249,8 +249,11 @@ export class ProcessTerminal extends TerminalCommands implements Terminal {
 				} finally {
 					closeSync(fd);
 				}
-			} catch {
-				// the log is a debugging aid: never fail a write for it
+			} catch (error) {
+				// The log is a debugging aid: never fail a write for it, but say once why it is not being written.
+				const reason = error instanceof Error ? error.message : String(error);
+				process.stderr.write(`PI_TUI_WRITE_LOG: cannot write ${this.logPath}: ${reason}\n`);
+				this.logPath = "";
 			}
 		}
 	}

@@ -18,3 +18,21 @@ test("keyboard negotiation replies: kitty flags and the device-attributes sentin
 	expect(parseKeyboardNegotiationReply("\x1b[97u")).toBeUndefined();
 	expect(parseKeyboardNegotiationReply("\x1b[?u")).toBeUndefined();
 });
+
+test("an unwritable PI_TUI_WRITE_LOG is reported once, in one line naming it, and output still goes out", () => {
+	const script = `
+const { ProcessTerminal } = await import(${JSON.stringify(`${import.meta.dir}/../../../src/tui/terminal.ts`)});
+const terminal = new ProcessTerminal();
+terminal.write("one\\n");
+terminal.write("two\\n");
+`;
+	const run = Bun.spawnSync([process.execPath, "-e", script], {
+		env: { ...process.env, PI_TUI_WRITE_LOG: "/nonexistent-dir-for-pi-test/log.txt" },
+		stdout: "pipe",
+		stderr: "pipe",
+	});
+	expect(run.stdout.toString()).toBe("one\ntwo\n");
+	const lines = run.stderr.toString().trim().split("\n");
+	expect(lines).toHaveLength(1);
+	expect(lines[0]).toStartWith("PI_TUI_WRITE_LOG: cannot write /nonexistent-dir-for-pi-test/log.txt: ");
+});
