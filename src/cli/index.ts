@@ -12,6 +12,7 @@ import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args
 import { debugRegistrationsRequested, renderRegistrationReports } from "./debug-registrations.ts";
 import { renderHelp } from "./help.ts";
 import { buildInputs, readFileArguments, readPipedStdin } from "./inputs.ts";
+import { runInteractive } from "./interactive.ts";
 import { renderModelList } from "./list-models.ts";
 import { toPiArgs } from "./pi-args.ts";
 import { runRpc } from "./rpc.ts";
@@ -52,6 +53,12 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 	// top of an extension module or in its factory goes to stderr, as writes in its handlers do).
 	let rpcStdout: StdoutTakeover | undefined;
 	const rpc = args.flags.get("mode") === "rpc";
+	const interactive =
+		!rpc &&
+		args.flags.get("mode") === undefined &&
+		args.flags.get("print") !== true &&
+		process.stdin.isTTY === true &&
+		process.stdout.isTTY === true;
 	const host = await startExtensionHost({
 		settingsFiles: store.files.filter((f) => f.scope === "global"),
 		cwd,
@@ -118,11 +125,14 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 	if (mode === "rpc") {
 		return runRpc({ cwd, agentDir, args, settings, store, host, credentials, trusted, err, stdout: rpcStdout });
 	}
-	const print = json || args.flags.get("print") === true || !process.stdin.isTTY || !process.stdout.isTTY;
-	if (!print) throw new UserError('Error: the interactive terminal UI is not available yet; use pi -p "prompt"');
 	if (args.flags.get("resume") === true) {
 		out(await renderSessionList({ cwd, agentDir, flags: args.flags, ...sessionDirSetting(settings) }));
 		return 0;
+	}
+	if (interactive) {
+		const inputs = buildInputs(undefined, await readFileArguments(args.files, cwd), args.messages);
+		const verbose = args.flags.get("verbose") === true;
+		return runInteractive({ cwd, agentDir, args, settings, store, host, credentials, trusted, err, inputs, verbose });
 	}
 	const stdin = await readPipedStdin();
 	const inputs = buildInputs(stdin, await readFileArguments(args.files, cwd), args.messages);

@@ -136,6 +136,7 @@ export {
 	resolveModelScopeWithDiagnostics,
 	type ScopedModel as SdkScopedModel,
 } from "./sdk-model-resolver.ts";
+export { announcingUi, type PromptAnnouncer, RESERVED_ACTIONS } from "./sdk-runner-registry.ts";
 export {
 	createSdkSession,
 	type SdkResourceLoader,

@@ -32,7 +32,7 @@ export function resolveCommands(extensions: readonly SdkExtension[]): ResolvedCo
 }
 
 /** Keybinding ids whose keys an extension shortcut may not take; other bound keys may be taken, with a warning. */
-const RESERVED_ACTIONS: ReadonlySet<string> = new Set([
+export const RESERVED_ACTIONS: ReadonlySet<string> = new Set([
 	"app.interrupt",
 	"app.clear",
 	"app.exit",

@@ -1,0 +1,206 @@
+/**
+ * The interactive app: one screen (layout.ts) on a regular-mode TUI, the default editor, the header and footer,
+ * and — once the runtime is up — the session's events drawn into the chat (session-view.ts) and the user's keys and
+ * submissions acted on (input.ts). The TUI starts before extensions bind, so their `session_start` handlers can open
+ * dialogs; what is typed before the runtime is ready stays in the editor.
+ */
+import type { ExtensionHost, RuntimeHost } from "../../../runtime/index.ts";
+import {
+	type Component,
+	CustomEditor,
+	type EditorComponent,
+	type EditorTheme,
+	type KeybindingsManager,
+	type Terminal,
+	TuiMainScreen,
+} from "../../../tui/index.ts";
+import { HeaderComponent, StartupSummary, type StartupSummaryData } from "../chrome/index.ts";
+import { editExternally } from "./external-editor.ts";
+import { AppLayout } from "./layout.ts";
+import { BasicTranscript, type TranscriptPort } from "./transcript-port.ts";
+
+export interface AppSettings {
+	quietStartup: boolean;
+	hideThinkingBlock: boolean;
+	editorPaddingX: number;
+	autocompleteMaxVisible: number;
+	doubleEscapeAction: "tree" | "fork" | "none";
+	showHardwareCursor: boolean;
+	clearOnShrink: boolean;
+	shellPath?: string;
+}
+
+export interface InteractiveAppOptions {
+	terminal: Terminal;
+	keybindings: KeybindingsManager;
+	editorTheme(): EditorTheme;
+	version: string;
+	appName?: string;
+	settings: AppSettings;
+	/** --verbose: the header and loaded resources start expanded and show even with quietStartup. */
+	verbose?: boolean;
+	/** Saves a global setting the app changes itself (`hideThinkingBlock`). */
+	saveSetting?(key: "hideThinkingBlock", value: boolean): void;
+	/** The chat region (default: the basic transcript). */
+	transcript?: TranscriptPort;
+}
+
+/** What the session-facing parts of the app see once the runtime exists. */
+export interface AppRuntime {
+	host: RuntimeHost;
+	extensions: ExtensionHost;
+	cwd: string;
+}
+
+export class InteractiveApp {
+	readonly tui: TuiMainScreen;
+	readonly layout: AppLayout;
+	readonly defaultEditor: CustomEditor;
+	readonly header: HeaderComponent;
+	readonly startupSummary: StartupSummary;
+	readonly keybindings: KeybindingsManager;
+	readonly settings: AppSettings;
+	toolsExpanded = false;
+	hideThinking: boolean;
+	runtime: AppRuntime | undefined;
+	/** Resolves the run's exit code (quit). */
+	private finish: (code: number) => void = () => {};
+	readonly done: Promise<number>;
+	private readonly disposers: (() => void)[] = [];
+
+	constructor(readonly options: InteractiveAppOptions) {
+		this.settings = options.settings;
+		this.keybindings = options.keybindings;
+		this.hideThinking = options.settings.hideThinkingBlock;
+		this.tui = new TuiMainScreen(options.terminal, options.settings.showHardwareCursor);
+		this.tui.setClearOnShrink(options.settings.clearOnShrink);
+		this.defaultEditor = new CustomEditor(this.tui, options.editorTheme(), options.keybindings, {
+			paddingX: options.settings.editorPaddingX,
+			autocompleteMaxVisible: options.settings.autocompleteMaxVisible,
+			embedWorkingStatus: true,
+		});
+		const chat = options.transcript ?? new BasicTranscript();
+		chat.setHideThinking(this.hideThinking);
+		this.layout = new AppLayout(this.tui, chat, this.defaultEditor);
+		const quiet = options.settings.quietStartup && !options.verbose;
+		this.header = new HeaderComponent({
+			...(options.appName ? { appName: options.appName } : {}),
+			version: options.version,
+			expanded: options.verbose ?? false,
+			quiet,
+		});
+		this.layout.header.addChild(this.header);
+		this.startupSummary = new StartupSummary(
+			{ loaded: [], diagnostics: [] },
+			{ quiet: options.settings.quietStartup, force: options.verbose ?? false, expanded: options.verbose ?? false },
+		);
+		this.layout.resources.addChild(this.startupSummary);
+		this.done = new Promise<number>((resolve) => {
+			this.finish = resolve;
+		});
+	}
+
+	get chat(): TranscriptPort {
+		return this.layout.chat;
+	}
+
+	/** The editor in use (the default one, or an extension's). */
+	get editor(): EditorComponent & Component {
+		return this.layout.editor;
+	}
+
+	/** Mounts the screen and starts drawing; input typed now waits in the editor. */
+	start(): void {
+		this.layout.mount();
+		this.defaultEditor.onSubmit = (text) => {
+			this.defaultEditor.setText(text);
+			this.chat.showStatus("Startup is still in progress");
+			this.tui.requestRender();
+		};
+		this.tui.setFocus(this.defaultEditor);
+		this.tui.start();
+	}
+
+	setStartupSummary(data: StartupSummaryData): void {
+		this.startupSummary.setData(data);
+		this.tui.requestRender();
+	}
+
+	/** Runs `dispose` when the app stops. */
+	onStop(dispose: () => void): void {
+		this.disposers.push(dispose);
+	}
+
+	/** Ends the run with `code` (the caller stops the TUI and disposes the runtime). */
+	quit(code = 0): void {
+		this.finish(code);
+	}
+
+	/** Ctrl+O: one flag for every tool box, summary, the header and the loaded-resources list. */
+	setToolsExpanded(expanded: boolean): void {
+		if (expanded === this.toolsExpanded) return;
+		this.toolsExpanded = expanded;
+		this.header.setExpanded(expanded);
+		this.startupSummary.setExpanded(expanded);
+		this.chat.setToolsExpanded(expanded);
+		this.chat.showStatus(`Tool output: ${expanded ? "expanded" : "collapsed"}`);
+		this.tui.requestRender();
+	}
+
+	/** Ctrl+T: hides or shows thinking in every message, and saves the choice. */
+	toggleThinking(): void {
+		this.hideThinking = !this.hideThinking;
+		this.chat.setHideThinking(this.hideThinking);
+		this.options.saveSetting?.("hideThinkingBlock", this.hideThinking);
+		this.chat.showStatus(`Thinking blocks: ${this.hideThinking ? "hidden" : "visible"}`);
+		this.tui.requestRender();
+	}
+
+	/** Ctrl+Z: gives the terminal back and stops the process group; on SIGCONT draws everything again. */
+	suspend(): void {
+		if (process.platform === "win32") return;
+		const ignoreInt = () => {};
+		process.on("SIGINT", ignoreInt);
+		process.once("SIGCONT", () => {
+			process.off("SIGINT", ignoreInt);
+			this.tui.start();
+			this.tui.requestRender(true);
+		});
+		this.tui.stop();
+		process.kill(0, "SIGTSTP");
+	}
+
+	/** Ctrl+G: the editor's text in $VISUAL / $EDITOR; what is saved replaces it. */
+	async openExternalEditor(): Promise<void> {
+		const command = process.env.VISUAL || process.env.EDITOR;
+		if (!command) {
+			this.chat.showWarning("No external editor configured. Set $VISUAL or $EDITOR.");
+			this.tui.requestRender();
+			return;
+		}
+		const editor = this.editor;
+		const text = editor.getExpandedText?.() ?? editor.getText();
+		this.tui.stop();
+		try {
+			const edited = await editExternally(command, text);
+			if (edited !== undefined) editor.setText(edited.replace(/\n$/, ""));
+		} catch (error) {
+			this.chat.showError(`External editor failed: ${error instanceof Error ? error.message : String(error)}`);
+		} finally {
+			this.tui.start();
+			this.tui.requestRender(true);
+		}
+	}
+
+	/** Stops drawing and gives the terminal back; the last frame stays in the scrollback. */
+	stop(): void {
+		for (const dispose of this.disposers.splice(0)) {
+			try {
+				dispose();
+			} catch {
+				// stopping continues
+			}
+		}
+		this.tui.stop();
+	}
+}

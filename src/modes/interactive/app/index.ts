@@ -1,0 +1,10 @@
+/** The interactive app (`pi` in a terminal). */
+export type { AppSettings } from "./app.ts";
+export { basicUi } from "./basic-ui.ts";
+export { APP_KEYBINDINGS, loadAppKeybindings } from "./keybindings.ts";
+export {
+	type InteractiveHandle,
+	type InteractiveRunContext,
+	type StartInteractiveOptions,
+	startInteractive,
+} from "./start.ts";

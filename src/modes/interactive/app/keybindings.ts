@@ -1,0 +1,104 @@
+/**
+ * The interactive app's key table: the toolkit's editor/input/select ids plus the app's own actions (`app.*`), with
+ * pi 0.87.1's default keys and their platform differences (Windows and WSL terminals do not deliver some
+ * modifier combinations). `~/.pi/agent/keybindings.json` overrides them, old flat names migrated; each bad entry
+ * is one warning line naming the file.
+ */
+import {
+	type KeybindingDefinitions,
+	KeybindingsManager,
+	type KeyId,
+	readKeybindingsFile,
+	setKeybindings,
+	TUI_KEYBINDINGS,
+} from "../../../tui/index.ts";
+
+const windows =
+	process.platform === "win32" ||
+	(process.platform === "linux" && Boolean(process.env.WSL_DISTRO_NAME || process.env.WSL_INTEROP));
+const mac = process.platform === "darwin";
+
+const def = (defaultKeys: KeyId | KeyId[], description: string) => ({ defaultKeys, description });
+
+export const APP_KEYBINDINGS: KeybindingDefinitions = {
+	...TUI_KEYBINDINGS,
+	"tui.editor.undo": {
+		...TUI_KEYBINDINGS["tui.editor.undo"],
+		defaultKeys: process.platform === "win32" ? "ctrl+z" : windows ? "alt+z" : "ctrl+-",
+	},
+	"tui.altScreen.previousPrompt": {
+		...TUI_KEYBINDINGS["tui.altScreen.previousPrompt"],
+		defaultKeys: windows ? "ctrl+up" : ["ctrl+shift+up", "ctrl+up"],
+	},
+	"tui.altScreen.nextPrompt": {
+		...TUI_KEYBINDINGS["tui.altScreen.nextPrompt"],
+		defaultKeys: windows ? "ctrl+down" : ["ctrl+shift+down", "ctrl+down"],
+	},
+	"tui.altScreen.search": {
+		...TUI_KEYBINDINGS["tui.altScreen.search"],
+		defaultKeys: windows ? "ctrl+f" : "ctrl+shift+f",
+	},
+	"app.interrupt": def("escape", "Abort the run, or cancel what is open"),
+	"app.clear": def("ctrl+c", "Clear the editor (twice: quit)"),
+	"app.exit": def("ctrl+d", "Quit when the editor is empty"),
+	"app.suspend": def(process.platform === "win32" ? [] : "ctrl+z", "Suspend pi to the background"),
+	"app.thinking.cycle": def("shift+tab", "Next thinking level"),
+	"app.thinking.save": def("ctrl+s", "Save the thinking level as default"),
+	"app.model.cycleForward": def("ctrl+p", "Next model in scope"),
+	"app.model.cycleBackward": def(windows ? "alt+p" : "shift+ctrl+p", "Previous model in scope"),
+	"app.model.select": def("ctrl+l", "Choose a model"),
+	"app.tools.expand": def("ctrl+o", "Expand or collapse tool output"),
+	"app.thinking.toggle": def("ctrl+t", "Show or hide thinking blocks"),
+	"app.session.toggleNamedFilter": def("ctrl+n", "Only named sessions"),
+	"app.editor.external": def("ctrl+g", "Edit in $VISUAL / $EDITOR"),
+	"app.message.copy": def("ctrl+x", "Copy the last reply"),
+	"app.message.followUp": def(windows ? "ctrl+q" : "alt+enter", "Queue a follow-up message"),
+	"app.message.dequeue": def(windows ? "alt+q" : "alt+up", "Put queued messages back in the editor"),
+	"app.clipboard.pasteImage": def(windows ? "alt+v" : "ctrl+v", "Paste an image from the clipboard"),
+	"app.session.new": def([], "New session"),
+	"app.session.tree": def([], "Session tree"),
+	"app.session.fork": def([], "Fork the session"),
+	"app.session.resume": def([], "Resume a session"),
+	"app.tree.foldOrUp": def(
+		mac ? ["alt+left", "ctrl+left"] : ["ctrl+left", "alt+left"],
+		"Fold, or go to the branch start",
+	),
+	"app.tree.unfoldOrDown": def(
+		mac ? ["alt+right", "ctrl+right"] : ["ctrl+right", "alt+right"],
+		"Unfold, or go to the branch end",
+	),
+	"app.tree.editLabel": def("shift+l", "Edit the entry's label"),
+	"app.tree.toggleLabelTimestamp": def("shift+t", "Show label times"),
+	"app.session.togglePath": def("ctrl+p", "Show session paths"),
+	"app.session.toggleSort": def("ctrl+s", "Change the sort order"),
+	"app.session.rename": def("ctrl+r", "Rename the session"),
+	"app.session.delete": def("ctrl+d", "Delete the session"),
+	"app.session.deleteNoninvasive": def("ctrl+backspace", "Delete the session (empty search only)"),
+	"app.models.save": def("ctrl+s", "Save the model scope"),
+	"app.models.enableAll": def("ctrl+a", "Enable every model"),
+	"app.models.clearAll": def("ctrl+x", "Disable every model"),
+	"app.models.toggleProvider": def("ctrl+p", "Toggle the provider's models"),
+	"app.models.reorderUp": def("alt+up", "Move the model up"),
+	"app.models.reorderDown": def("alt+down", "Move the model down"),
+	"app.tree.filter.default": def("ctrl+d", "Tree filter: default"),
+	"app.tree.filter.noTools": def("ctrl+t", "Tree filter: no tools"),
+	"app.tree.filter.userOnly": def("ctrl+u", "Tree filter: user messages"),
+	"app.tree.filter.labeledOnly": def("ctrl+l", "Tree filter: labelled entries"),
+	"app.tree.filter.all": def("ctrl+a", "Tree filter: everything"),
+	"app.tree.filter.cycleForward": def("ctrl+o", "Next tree filter"),
+	"app.tree.filter.cycleBackward": def("shift+ctrl+o", "Previous tree filter"),
+};
+
+/**
+ * The app's keybindings with the user's file applied, installed as the process-wide manager (hints and the
+ * toolkit's components read it). Warnings are returned for the chat, one line each.
+ */
+export function loadAppKeybindings(path: string): { keybindings: KeybindingsManager; warnings: string[] } {
+	const { config, warnings } = readKeybindingsFile(path, { definitions: APP_KEYBINDINGS, label: path });
+	const keybindings = new KeybindingsManager(APP_KEYBINDINGS, config);
+	for (const conflict of keybindings.getConflicts()) {
+		warnings.push(`${path}: "${conflict.key}" is bound to ${conflict.keybindings.join(" and ")}`);
+	}
+	setKeybindings(keybindings);
+	return { keybindings, warnings };
+}

@@ -1,0 +1,196 @@
+/**
+ * Starting the interactive mode: the screen comes up first (so extensions' `session_start` handlers can open
+ * dialogs, and early typing lands in the editor); once the runtime exists `run` wires the session to it, draws a
+ * resumed session's history and the start-up summary, sends the first prompts given on the command line, and
+ * waits for the user to quit. Warnings raised before that are shown in the chat.
+ */
+import type { ImageContent } from "../../../ai/index.ts";
+import { agentPaths } from "../../../config/index.ts";
+import type { ExtensionError } from "../../../extensions/index.ts";
+import type { ResourceLoader } from "../../../resources/index.ts";
+import type { ExtensionHost, RuntimeHost } from "../../../runtime/index.ts";
+import {
+	type AutocompleteProvider,
+	CombinedAutocompleteProvider,
+	type EditorTheme,
+	ProcessTerminal,
+	type SlashCommand,
+	type Terminal,
+} from "../../../tui/index.ts";
+import { errorMessage } from "../../../util/index.ts";
+import type { InteractiveSurface } from "../surface.ts";
+import { type AppSettings, InteractiveApp } from "./app.ts";
+import { createAppSurface } from "./app-surface.ts";
+import { InputController } from "./input.ts";
+import { loadAppKeybindings } from "./keybindings.ts";
+import { SessionView } from "./session-view.ts";
+import { collectShortcuts, shortcutDispatcher } from "./shortcuts.ts";
+import { startupData } from "./startup-data.ts";
+import { StatusArea } from "./status-area.ts";
+import type { TranscriptPort } from "./transcript-port.ts";
+
+export interface StartInteractiveOptions {
+	agentDir: string;
+	cwd: string;
+	version: string;
+	settings: AppSettings;
+	verbose?: boolean;
+	editorTheme(): EditorTheme;
+	terminal?: Terminal;
+	/** Builds `ctx.ui` on the surface. */
+	createUi(surface: InteractiveSurface): Record<string, unknown>;
+	/** The chat region; default the basic transcript. */
+	createTranscript?(app: { requestRender(): void }): TranscriptPort;
+	saveSetting?(key: "hideThinkingBlock", value: boolean): void;
+	saveTheme?(name: string): void;
+}
+
+export interface InteractiveRunContext {
+	host: RuntimeHost;
+	extensions: ExtensionHost;
+	resources: ResourceLoader;
+	/** Prompts from the command line, sent in order once the screen is up. */
+	initial: { text: string; images?: ImageContent[] }[];
+}
+
+export interface InteractiveHandle {
+	/** `ctx.ui` for extensions. */
+	readonly ui: Record<string, unknown>;
+	/** A warning line for the chat (start-up diagnostics). */
+	warn(line: string): void;
+	reportExtensionError(error: ExtensionError): void;
+	/** Runs until the user quits; the screen is stopped when it returns. */
+	run(context: InteractiveRunContext): Promise<number>;
+	/** Gives the terminal back (idempotent). */
+	stop(): void;
+}
+
+/** Built-in commands for autocomplete (those of this version; the rest arrive with the selectors). */
+const BUILTIN_COMMANDS: SlashCommand[] = [{ name: "quit", description: "Quit pi" }];
+
+export function startInteractive(o: StartInteractiveOptions): InteractiveHandle {
+	const { keybindings, warnings } = loadAppKeybindings(agentPaths.keybindings(o.agentDir));
+	let transcript: TranscriptPort | undefined;
+	const requester = { requestRender: () => app?.tui.requestRender() };
+	if (o.createTranscript) transcript = o.createTranscript(requester);
+	const app: InteractiveApp = new InteractiveApp({
+		terminal: o.terminal ?? new ProcessTerminal(),
+		keybindings,
+		editorTheme: o.editorTheme,
+		version: o.version,
+		settings: o.settings,
+		...(o.verbose ? { verbose: true } : {}),
+		...(transcript ? { transcript } : {}),
+		...(o.saveSetting ? { saveSetting: o.saveSetting } : {}),
+	});
+	const status = new StatusArea(app);
+	const view = new SessionView(app, o.cwd, status);
+	let runtime: InteractiveRunContext | undefined;
+	let baseProvider: AutocompleteProvider | undefined;
+	const reportError = (source: string, error: unknown) => {
+		app.chat.showError(`${source}: ${errorMessage(error)}`);
+		app.tui.requestRender();
+	};
+	const surface = createAppSurface({
+		app,
+		view,
+		status,
+		resources: {
+			getThemes: () => runtime?.resources.getThemes() ?? { themes: [], diagnostics: [] },
+			getTheme: (name: string) => runtime?.resources.getTheme(name),
+		} as ResourceLoader,
+		isStreaming: () => runtime?.host.session?.isStreaming ?? false,
+		thinkingLevel: () => view.thinkingLevel(),
+		...(o.saveTheme ? { saveTheme: o.saveTheme } : {}),
+		baseAutocomplete: () => baseProvider,
+		reportError,
+	});
+	const ui = o.createUi(surface);
+	app.start();
+	for (const line of warnings) app.chat.showWarning(line);
+	let stopped = false;
+
+	const stop = () => {
+		if (stopped) return;
+		stopped = true;
+		app.stop();
+	};
+
+	return {
+		ui,
+		warn: (line) => {
+			app.chat.showWarning(line);
+			app.tui.requestRender();
+		},
+		reportExtensionError: (e) => {
+			app.chat.showError(`Extension "${e.extensionPath}" error: ${e.error}`);
+			app.tui.requestRender();
+		},
+		stop,
+		async run(context) {
+			runtime = context;
+			const { host, extensions, resources } = context;
+			view.attach(host);
+			const home = process.env.HOME || process.env.USERPROFILE;
+			app.setStartupSummary(startupData(resources, extensions, o.cwd, home));
+			baseProvider = new CombinedAutocompleteProvider(commandList(extensions, resources), o.cwd, null);
+			app.defaultEditor.setAutocompleteProvider(baseProvider);
+			const input = new InputController(app, { host, extensions, cwd: o.cwd }, view, status, {
+				extensionError: (source, error) => reportError(`Extension "${source}" error`, error),
+			});
+			input.install();
+			const shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
+			app.defaultEditor.onExtensionShortcut = shortcutDispatcher(
+				() => shortcuts,
+				host,
+				(error) => app.chat.showError(`Shortcut handler error: ${errorMessage(error)}`),
+			);
+			app.chat.renderHistory(host.session?.messages ?? []);
+			app.tui.requestRender();
+			void sendInitial(context, app);
+			try {
+				return await app.done;
+			} finally {
+				stop();
+			}
+		},
+	};
+}
+
+async function sendInitial(context: InteractiveRunContext, app: InteractiveApp): Promise<void> {
+	for (const { text, images } of context.initial) {
+		const session = context.host.session;
+		if (!session) {
+			app.chat.showError(context.host.current.noModelReason ?? "No model available");
+			app.tui.requestRender();
+			return;
+		}
+		try {
+			await session.prompt(text, images ? { images } : {});
+		} catch (error) {
+			app.chat.showError(errorMessage(error));
+			app.tui.requestRender();
+		}
+	}
+}
+
+/** Slash commands for autocomplete: built-ins, extension commands (with their argument completions), templates, skills. */
+function commandList(extensions: ExtensionHost, resources: ResourceLoader): SlashCommand[] {
+	const list: SlashCommand[] = [...BUILTIN_COMMANDS];
+	for (const [name, { command }] of extensions.commands()) {
+		list.push({
+			name,
+			...(command.description ? { description: command.description } : {}),
+			...(command.getArgumentCompletions
+				? { getArgumentCompletions: (prefix: string) => command.getArgumentCompletions?.(prefix) as never }
+				: {}),
+		});
+	}
+	for (const template of resources.getPrompts().prompts) {
+		list.push({ name: template.name, ...(template.description ? { description: template.description } : {}) });
+	}
+	for (const skill of resources.getSkills().skills) {
+		list.push({ name: `skill:${skill.name}`, description: skill.description });
+	}
+	return list;
+}
