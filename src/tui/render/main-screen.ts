@@ -81,7 +81,9 @@ export class TuiMainScreen extends TuiBase {
 	protected override beforeTerminalStop(options: TuiStopOptions): void {
 		if (options.preserveScreen || this.previous.length === 0) return;
 		const out = new FrameWriter((data) => this.terminal.write(data));
-		this.moveTo(out, Math.max(this.previous.length - 1, this.firstVisibleRow()));
+		// As pi-tui: to the row after the content when it is on screen (moving down never scrolls), then a newline.
+		const bottom = this.firstVisibleRow() + this.terminal.rows - 1;
+		this.moveTo(out, Math.max(Math.min(this.previous.length, bottom), this.firstVisibleRow()));
 		out.append("\r\n");
 		out.flush();
 		this.cursorRow += 1;

@@ -214,7 +214,7 @@ test("a throwing component is drawn as one error line and reported once", async 
 	expect(notices).toHaveLength(1);
 });
 
-test("stop leaves the final frame with the cursor below it, shown", async () => {
+test("stop leaves the final frame with a blank row and the cursor below it, shown (as pi-tui)", async () => {
 	const { tui, term } = setup(20, 6);
 	tui.start();
 	tui.addChild(new Lines(["a", "b"]));
@@ -222,7 +222,7 @@ test("stop leaves the final frame with the cursor below it, shown", async () => 
 	tui.stop();
 	const screen = await term.screen();
 	expect(screen.lines.slice(0, 2)).toEqual(["a", "b"]);
-	expect(screen.cursor).toEqual({ row: 2, col: 0 });
+	expect(screen.cursor).toEqual({ row: 3, col: 0 });
 	expect(term.written.endsWith("\x1b[?25h")).toBe(true);
 });
 
