@@ -50,6 +50,7 @@ export class RuntimeHost implements SessionControl {
 	private readonly listeners = new Set<SessionListener>();
 	private unsubscribe: (() => void) | undefined;
 	private disposed = false;
+	private readonly replaceHooks = { before: new Set<() => void>(), after: new Set<() => void>() };
 
 	private constructor(
 		private readonly factory: RuntimeFactory,
@@ -87,6 +88,26 @@ export class RuntimeHost implements SessionControl {
 	subscribe(listener: SessionListener): () => void {
 		this.listeners.add(listener);
 		return () => this.listeners.delete(listener);
+	}
+
+	/**
+	 * Hooks around a replacement (new session, switch, fork, clone, reload): "before" runs once the old extensions
+	 * got `session_shutdown` and before the new ones start (a UI drops what they drew); "after" once the new
+	 * runtime is installed and its `session_start` ran (a UI draws the new session). Returns the unsubscribe.
+	 */
+	onReplace(phase: "before" | "after", hook: () => void): () => void {
+		this.replaceHooks[phase].add(hook);
+		return () => this.replaceHooks[phase].delete(hook);
+	}
+
+	private runHooks(phase: "before" | "after"): void {
+		for (const hook of this.replaceHooks[phase]) {
+			try {
+				hook();
+			} catch (error) {
+				this.report(`pi: ${phase === "before" ? "session teardown" : "session display"}: ${String(error)}`);
+			}
+		}
 	}
 
 	async newSession(options: { parentSession?: string; withSession?: WithSession } = {}) {
@@ -205,12 +226,14 @@ export class RuntimeHost implements SessionControl {
 		}
 		const target = beforeBuild ? undefined : manager.getSessionFile();
 		await old.bridge.shutdown(reason, target);
+		this.runHooks("before");
 		this.unsubscribe?.();
 		old.dispose();
 		if (old.manager !== manager) old.manager.close();
 		beforeBuild?.();
 		for (const line of await this.extensions.reinstantiate({ reimport })) this.report(line);
 		await this.install(await this.factory(manager, this), start);
+		this.runHooks("after");
 		if (withSession) await withSession(this.replacedContext());
 	}
 

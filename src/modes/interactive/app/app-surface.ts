@@ -53,13 +53,20 @@ type EditorWithHandlers = EditorComponent &
 		onExtensionShortcut?: (data: string) => boolean;
 	};
 
-export function createAppSurface(d: SurfaceDeps): InteractiveSurface {
+export interface AppSurface {
+	surface: InteractiveSurface;
+	/** Drops everything extensions put on the screen (reload, session replacement). */
+	reset(): void;
+}
+
+export function createAppSurface(d: SurfaceDeps): AppSurface {
 	const { app, view, status } = d;
 	const tui = app.tui;
 	const widgets = new Map<string, { placement: WidgetPlacement; component: ExtensionComponent }>();
 	let editorFactory: EditorFactory | undefined;
 	let customFooter: ExtensionComponent | undefined;
 	const wrappers: AutocompleteWrapper[] = [];
+	const inputListeners = new Set<() => void>();
 
 	const renderWidgets = () => {
 		const above = app.layout.widgetsAbove;
@@ -179,7 +186,14 @@ export function createAppSurface(d: SurfaceDeps): InteractiveSurface {
 			app.chat.setHiddenThinkingLabel(label);
 			tui.requestRender();
 		},
-		addInputListener: (listener) => tui.addInputListener(listener),
+		addInputListener(listener) {
+			const off = tui.addInputListener(listener);
+			inputListeners.add(off);
+			return () => {
+				inputListeners.delete(off);
+				off();
+			};
+		},
 		getAllThemes: () => d.resources.getThemes().themes.map((t) => ({ name: t.name ?? "", path: t.sourcePath })),
 		getTheme: (name) => d.resources.getTheme(name),
 		setTheme(theme: string | Theme) {
@@ -196,7 +210,29 @@ export function createAppSurface(d: SurfaceDeps): InteractiveSurface {
 		setToolsExpanded: (expanded) => app.setToolsExpanded(expanded),
 	};
 	renderWidgets();
-	return surface;
+	const reset = () => {
+		while (tui.hasOverlay()) tui.hideOverlay();
+		if (!app.layout.isEditorShown()) app.layout.showEditor();
+		for (const off of inputListeners) off();
+		inputListeners.clear();
+		for (const { component } of widgets.values()) component.dispose?.();
+		widgets.clear();
+		renderWidgets();
+		if (customFooter) surface.setFooter(undefined);
+		if (app.header.getCustomHeader()) surface.setHeader(undefined);
+		if (editorFactory) surface.setEditorComponent(undefined);
+		view.footerData.clearExtensionStatuses();
+		wrappers.length = 0;
+		const provider = d.baseAutocomplete();
+		if (provider) app.defaultEditor.setAutocompleteProvider(provider);
+		status.setWorkingMessage(undefined);
+		status.setWorkingIndicator(undefined);
+		status.workingVisible = true;
+		app.chat.setHiddenThinkingLabel(undefined);
+		view.updateTitle();
+		tui.requestRender();
+	};
+	return { surface, reset };
 }
 
 /** String widgets: one wrapped line each (indented one column), at most ten, then a muted note. */

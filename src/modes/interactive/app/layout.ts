@@ -78,6 +78,12 @@ export class AppLayout {
 		};
 	}
 
+	/** Puts the editor back now, whatever replaced it (earlier restore functions then do nothing). */
+	showEditor(): void {
+		this.replacement++;
+		this.show(this.editorComponent);
+	}
+
 	private show(component: Component): void {
 		this.editorSlot.clear();
 		this.editorSlot.addChild(component);

@@ -91,7 +91,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 		app.chat.showError(`${source}: ${errorMessage(error)}`);
 		app.tui.requestRender();
 	};
-	const surface = createAppSurface({
+	const { surface, reset } = createAppSurface({
 		app,
 		view,
 		status,
@@ -139,7 +139,20 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 				extensionError: (source, error) => reportError(`Extension "${source}" error`, error),
 			});
 			input.install();
-			const shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
+			let shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
+			app.onStop(host.onReplace("before", reset));
+			app.onStop(
+				host.onReplace("after", () => {
+					shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
+					baseProvider = new CombinedAutocompleteProvider(commandList(extensions, resources), o.cwd, null);
+					app.defaultEditor.setAutocompleteProvider(baseProvider);
+					app.chat.clear();
+					status.showPending([], []);
+					view.sessionReplaced();
+					app.chat.renderHistory(host.session?.messages ?? []);
+					app.tui.requestRender();
+				}),
+			);
 			app.defaultEditor.onExtensionShortcut = shortcutDispatcher(
 				() => shortcuts,
 				host,
