@@ -36,6 +36,7 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 			showHardwareCursor: s.showHardwareCursor ?? false,
 			clearOnShrink: s.terminal?.clearOnShrink ?? false,
 			...(s.shellPath ? { shellPath: s.shellPath } : {}),
+			...(s.externalEditor ? { externalEditor: s.externalEditor } : {}),
 		},
 		editorTheme: styles.editorTheme,
 		createUi: basicUi,
@@ -55,6 +56,7 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 				hasUI: true,
 				ui: handle.ui,
 				onExtensionError: (e: ExtensionError) => handle.reportExtensionError(e),
+				requestShutdown: () => handle.requestShutdown(),
 			},
 			async ({ host, resources }) => {
 				const code = await handle.run({

@@ -28,6 +28,8 @@ export interface AppSettings {
 	showHardwareCursor: boolean;
 	clearOnShrink: boolean;
 	shellPath?: string;
+	/** Command for Ctrl+G (default: $VISUAL, then $EDITOR). */
+	externalEditor?: string;
 }
 
 export interface InteractiveAppOptions {
@@ -172,7 +174,7 @@ export class InteractiveApp {
 
 	/** Ctrl+G: the editor's text in $VISUAL / $EDITOR; what is saved replaces it. */
 	async openExternalEditor(): Promise<void> {
-		const command = process.env.VISUAL || process.env.EDITOR;
+		const command = this.settings.externalEditor || process.env.VISUAL || process.env.EDITOR;
 		if (!command) {
 			this.chat.showWarning("No external editor configured. Set $VISUAL or $EDITOR.");
 			this.tui.requestRender();

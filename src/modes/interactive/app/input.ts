@@ -11,6 +11,7 @@ import { errorMessage } from "../../../util/index.ts";
 import { parseSlashCommand } from "../../prompts.ts";
 import { BashExecutionComponent } from "../components/index.ts";
 import type { AppRuntime, InteractiveApp } from "./app.ts";
+import { readClipboardForPaste } from "./clipboard-paste.ts";
 import type { SessionView } from "./session-view.ts";
 import type { StatusArea } from "./status-area.ts";
 
@@ -56,6 +57,7 @@ export class InputController {
 		editor.onAction("app.thinking.toggle", () => this.app.toggleThinking());
 		editor.onAction("app.suspend", () => this.app.suspend());
 		editor.onAction("app.editor.external", () => void this.app.openExternalEditor());
+		editor.onPasteImage = () => void this.pasteFromClipboard();
 		editor.onChange = (text) => {
 			const bashMode = text.trimStart().startsWith("!");
 			if (bashMode !== this.view.bashMode) {
@@ -220,6 +222,16 @@ export class InputController {
 		if (this.shuttingDown) return;
 		this.shuttingDown = true;
 		this.app.quit(0);
+	}
+
+	private async pasteFromClipboard(): Promise<void> {
+		const outcome = await readClipboardForPaste();
+		const editor = this.app.editor;
+		if (outcome.type === "image") editor.insertTextAtCursor?.(outcome.path);
+		else if (outcome.type === "text")
+			(editor as { handleInput?(data: string): void }).handleInput?.(`\x1b[200~${outcome.text}\x1b[201~`);
+		else this.app.chat.showStatus(outcome.reason);
+		this.app.tui.requestRender();
 	}
 
 	private async runBash(command: string, excluded: boolean): Promise<void> {

@@ -4,6 +4,7 @@
  * resumed session's history and the start-up summary, sends the first prompts given on the command line, and
  * waits for the user to quit. Warnings raised before that are shown in the chat.
  */
+import { join } from "node:path";
 import type { ImageContent } from "../../../ai/index.ts";
 import { agentPaths } from "../../../config/index.ts";
 import type { ExtensionError } from "../../../extensions/index.ts";
@@ -27,6 +28,7 @@ import { SessionView } from "./session-view.ts";
 import { collectShortcuts, shortcutDispatcher } from "./shortcuts.ts";
 import { startupData } from "./startup-data.ts";
 import { StatusArea } from "./status-area.ts";
+import { watchThemeFile } from "./theme-watch.ts";
 import type { TranscriptPort } from "./transcript-port.ts";
 
 export interface StartInteractiveOptions {
@@ -59,6 +61,8 @@ export interface InteractiveHandle {
 	/** A warning line for the chat (start-up diagnostics). */
 	warn(line: string): void;
 	reportExtensionError(error: ExtensionError): void;
+	/** An extension's `ctx.shutdown()`: quits now when idle, else once the run has settled. */
+	requestShutdown(): void;
 	/** Runs until the user quits; the screen is stopped when it returns. */
 	run(context: InteractiveRunContext): Promise<number>;
 	/** Gives the terminal back (idempotent). */
@@ -109,6 +113,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 	app.start();
 	for (const line of warnings) app.chat.showWarning(line);
 	let stopped = false;
+	let shutdownRequested = false;
 
 	const stop = () => {
 		if (stopped) return;
@@ -127,10 +132,38 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			app.tui.requestRender();
 		},
 		stop,
+		requestShutdown() {
+			if (!runtime?.host.session?.isStreaming) app.quit(0);
+			else shutdownRequested = true;
+		},
 		async run(context) {
 			runtime = context;
 			const { host, extensions, resources } = context;
 			view.attach(host);
+			app.onStop(
+				host.subscribe((event) => {
+					if (event.type === "agent_settled" && shutdownRequested) app.quit(0);
+				}),
+			);
+			app.onStop(
+				watchThemeFile(
+					join(o.agentDir, "themes"),
+					() => {
+						app.tui.invalidate();
+						view.updateBorderColor();
+						app.tui.requestRender();
+					},
+					(line) => {
+						app.chat.showError(line);
+						app.tui.requestRender();
+					},
+				),
+			);
+			for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+				const onSignal = () => app.quit(0);
+				process.on(signal, onSignal);
+				app.onStop(() => process.off(signal, onSignal));
+			}
 			const home = process.env.HOME || process.env.USERPROFILE;
 			app.setStartupSummary(startupData(resources, extensions, o.cwd, home));
 			baseProvider = new CombinedAutocompleteProvider(commandList(extensions, resources), o.cwd, null);
