@@ -3,3 +3,4 @@
  * JSON and RPC runs do not load the terminal UI toolkit.
  */
 export * from "./components/index.ts";
+export * from "./transcript/index.ts";
