@@ -15,11 +15,13 @@ import { ChatTranscript, type ChatTranscriptOptions, withBuiltInRenderers } from
 import { createAgentSession, type SessionEvent } from "../../src/runtime/index.ts";
 import { initTheme } from "../../src/sdk/pi-coding-agent.ts";
 import { createBuiltinTools } from "../../src/tools/index.ts";
-import { TuiMainScreen } from "../../src/tui/index.ts";
+import { KeybindingsManager, setKeybindings, TUI_KEYBINDINGS, TuiMainScreen } from "../../src/tui/index.ts";
 import { type ScriptStep, scriptedStream, testModel } from "../support/scripted-stream.ts";
 import { linesOnScreen, VirtualTerminal } from "./screen.ts";
 
 initTheme("dark");
+// pi's app keys as far as the transcript shows them
+setKeybindings(new KeybindingsManager({ ...TUI_KEYBINDINGS, "app.tools.expand": { defaultKeys: "ctrl+o" } }));
 
 export interface MountedTranscript {
 	term: VirtualTerminal;
