@@ -3,9 +3,8 @@
  * rebuild after a compaction, the notices the app posts, and the display toggles applied to what is already shown.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import type { AgentMessage } from "../../../src/agent/index.ts";
 import type { AssistantMessage } from "../../../src/ai/index.ts";
-import { SessionManager } from "../../../src/session/index.ts";
+import { type AppendableMessage, SessionManager } from "../../../src/session/index.ts";
 import { Text } from "../../../src/tui/index.ts";
 import { type MountedTranscript, mountTranscript } from "../../helpers/chat-transcript.ts";
 import { makeTempDir } from "../../helpers/tmp.ts";
@@ -36,7 +35,7 @@ function assistant(content: AssistantMessage["content"], stopReason: AssistantMe
 		timestamp: 1,
 	} as AssistantMessage;
 }
-const user = (text: string) => ({ role: "user", content: [{ type: "text", text }], timestamp: 1 }) as AgentMessage;
+const user = (text: string) => ({ role: "user", content: [{ type: "text", text }], timestamp: 1 }) as AppendableMessage;
 const toolResult = (toolCallId: string, text: string) =>
 	({
 		role: "toolResult",
@@ -45,7 +44,7 @@ const toolResult = (toolCallId: string, text: string) =>
 		content: [{ type: "text", text }],
 		isError: false,
 		timestamp: 1,
-	}) as AgentMessage;
+	}) as AppendableMessage;
 
 function setup(manager?: SessionManager) {
 	const cwd = makeTempDir();
