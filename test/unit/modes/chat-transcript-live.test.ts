@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { theme } from "../../../src/modes/interactive/components/style.ts";
 import type { SessionEvent } from "../../../src/runtime/index.ts";
 import { Text } from "../../../src/tui/index.ts";
@@ -51,7 +52,7 @@ function setup(
 const text = (lines: string[]) => lines.join("\n");
 const shown = async (raw: string[]) => text(await linesOnScreen(raw, 80));
 /** The raw line that contains `needle`. */
-const plain = (line: string) => line.replace(/\x1b\[[0-9;]*m|\x1b\][^\x07]*\x07/g, "");
+const plain = (line: string) => stripVTControlCharacters(line);
 const lineWith = (raw: string[], needle: string) => raw.find((line) => plain(line).includes(needle)) ?? "";
 
 describe("chat transcript, live session events", () => {
