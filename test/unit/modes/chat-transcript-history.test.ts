@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import type { AssistantMessage } from "../../../src/ai/index.ts";
+import { statusIndicatorChange } from "../../../src/modes/interactive/index.ts";
 import { type AppendableMessage, SessionManager } from "../../../src/session/index.ts";
 import { Text } from "../../../src/tui/index.ts";
 import { type MountedTranscript, mountTranscript } from "../../helpers/chat-transcript.ts";
@@ -229,5 +230,35 @@ describe("chat transcript, notices and toggles", () => {
 		expect(m.transcript.setToolsExpanded(false)).toBe(false);
 		m.transcript.clear();
 		expect(await m.screen()).toEqual([]);
+	});
+});
+
+describe("chat transcript, app hooks", () => {
+	test("a `!command` run from the editor streams into the chat and completes", async () => {
+		const m = setup();
+		const bash = m.transcript.startBashExecution("echo hi");
+		bash.appendOutput("hi\n");
+		bash.setComplete(1, false);
+		const screen = await m.screen();
+		expect(screen).toContain(" $ echo hi");
+		expect(screen).toContain(" hi");
+		expect(screen).toContain(" (exit 1)");
+	});
+
+	test("status indicator changes follow pi's: working per turn, compaction, retry countdown, branch summary", () => {
+		expect(statusIndicatorChange({ type: "turn_start" })).toEqual({ show: { kind: "working" }, keepIfSameKind: true });
+		expect(statusIndicatorChange({ type: "agent_end", messages: [], willRetry: false })).toEqual({ clear: "working" });
+		expect(statusIndicatorChange({ type: "compaction_start", reason: "overflow" })).toEqual({
+			show: { kind: "compaction", reason: "overflow" },
+		});
+		const retry = { type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "x" } as const;
+		expect(statusIndicatorChange(retry)).toEqual({
+			show: { kind: "retry", attempt: 1, maxAttempts: 3, delayMs: 2000 },
+		});
+		expect(statusIndicatorChange({ type: "summarization_retry_attempt_start", source: "branchSummary" })).toEqual({
+			clear: "retry",
+			show: { kind: "branchSummary" },
+		});
+		expect(statusIndicatorChange({ type: "queue_update", steering: [], followUp: [] })).toBeUndefined();
 	});
 });
