@@ -39,6 +39,11 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 			...(s.externalEditor ? { externalEditor: s.externalEditor } : {}),
 		},
 		editorTheme: styles.editorTheme,
+		transcript: {
+			showImages: s.terminal?.showImages ?? true,
+			imageWidthCells: s.terminal?.imageWidthCells ?? 60,
+			outputPad: s.outputPad ?? 1,
+		},
 		createUi: basicUi,
 		saveSetting: (key, value) => void o.store.set("global", key, value).catch(() => {}),
 		saveTheme: (name) => void o.store.set("global", "theme", name).catch(() => {}),

@@ -6,3 +6,4 @@
 export * from "./app/index.ts";
 export * from "./components/index.ts";
 export type * from "./surface.ts";
+export * from "./transcript/index.ts";

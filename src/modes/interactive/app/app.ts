@@ -15,9 +15,9 @@ import {
 	TuiMainScreen,
 } from "../../../tui/index.ts";
 import { HeaderComponent, StartupSummary, type StartupSummaryData } from "../chrome/index.ts";
+import type { ChatTranscript } from "../transcript/index.ts";
 import { editExternally } from "./external-editor.ts";
 import { AppLayout } from "./layout.ts";
-import { BasicTranscript, type TranscriptPort } from "./transcript-port.ts";
 
 export interface AppSettings {
 	quietStartup: boolean;
@@ -43,8 +43,8 @@ export interface InteractiveAppOptions {
 	verbose?: boolean;
 	/** Saves a global setting the app changes itself (`hideThinkingBlock`). */
 	saveSetting?(key: "hideThinkingBlock", value: boolean): void;
-	/** The chat region (default: the basic transcript). */
-	transcript?: TranscriptPort;
+	/** The chat region. */
+	createTranscript(ui: { requestRender(): void }): ChatTranscript;
 }
 
 /** What the session-facing parts of the app see once the runtime exists. */
@@ -81,7 +81,7 @@ export class InteractiveApp {
 			autocompleteMaxVisible: options.settings.autocompleteMaxVisible,
 			embedWorkingStatus: true,
 		});
-		const chat = options.transcript ?? new BasicTranscript();
+		const chat = options.createTranscript(this.tui);
 		chat.setHideThinking(this.hideThinking);
 		this.layout = new AppLayout(this.tui, chat, this.defaultEditor);
 		const quiet = options.settings.quietStartup && !options.verbose;
@@ -102,7 +102,7 @@ export class InteractiveApp {
 		});
 	}
 
-	get chat(): TranscriptPort {
+	get chat(): ChatTranscript {
 		return this.layout.chat;
 	}
 

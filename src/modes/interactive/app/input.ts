@@ -7,6 +7,7 @@
  */
 import type { AgentSession } from "../../../runtime/index.ts";
 import { runUserBash } from "../../../runtime/index.ts";
+import type { Component } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
 import { parseSlashCommand } from "../../prompts.ts";
 import { BashExecutionComponent } from "../components/index.ts";
@@ -30,6 +31,8 @@ export class InputController {
 	private lastClear = 0;
 	private lastEscape = 0;
 	private bash: AbortController | undefined;
+	/** `!cmd` output run while streaming waits in the pending area; the next idle submission moves it to the chat. */
+	private readonly pendingBash: Component[] = [];
 	private shuttingDown = false;
 
 	constructor(
@@ -105,6 +108,7 @@ export class InputController {
 			editor.setText("");
 			if (await this.runExtensionCommand(text)) return;
 			const session = this.session;
+			if (!session?.isStreaming) this.flushPendingBash();
 			if (!session) {
 				this.app.chat.showError(this.runtime.host.current.noModelReason ?? "No model available");
 				return;
@@ -224,6 +228,13 @@ export class InputController {
 		this.app.quit(0);
 	}
 
+	private flushPendingBash(): void {
+		for (const component of this.pendingBash.splice(0)) {
+			this.app.layout.pending.removeChild(component);
+			this.app.chat.appendComponent(component);
+		}
+	}
+
 	private async pasteFromClipboard(): Promise<void> {
 		const outcome = await readClipboardForPaste();
 		const editor = this.app.editor;
@@ -243,6 +254,7 @@ export class InputController {
 		const component = new BashExecutionComponent(command, this.app.tui, excluded);
 		const target = session.isStreaming ? this.app.layout.pending : this.app.chat;
 		target.addChild(component);
+		if (session.isStreaming) this.pendingBash.push(component);
 		this.app.tui.requestRender();
 		const controller = new AbortController();
 		this.bash = controller;

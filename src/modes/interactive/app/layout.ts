@@ -4,7 +4,7 @@
  * (the editor, or a dialog / selector / custom component in its place), widgets below, footer.
  */
 import { type Component, Container, type EditorComponent, type TuiBase } from "../../../tui/index.ts";
-import type { TranscriptPort } from "./transcript-port.ts";
+import type { ChatTranscript } from "../transcript/index.ts";
 
 export class AppLayout {
 	readonly header = new Container();
@@ -23,7 +23,7 @@ export class AppLayout {
 
 	constructor(
 		private readonly tui: TuiBase,
-		readonly chat: TranscriptPort,
+		readonly chat: ChatTranscript,
 		editor: EditorComponent & Component,
 	) {
 		this.editorComponent = editor;

@@ -29,7 +29,7 @@ import { collectShortcuts, shortcutDispatcher } from "./shortcuts.ts";
 import { startupData } from "./startup-data.ts";
 import { StatusArea } from "./status-area.ts";
 import { watchThemeFile } from "./theme-watch.ts";
-import type { TranscriptPort } from "./transcript-port.ts";
+import { createTranscript } from "./transcript-setup.ts";
 
 export interface StartInteractiveOptions {
 	agentDir: string;
@@ -41,8 +41,8 @@ export interface StartInteractiveOptions {
 	terminal?: Terminal;
 	/** Builds `ctx.ui` on the surface. */
 	createUi(surface: InteractiveSurface): Record<string, unknown>;
-	/** The chat region; default the basic transcript. */
-	createTranscript?(app: { requestRender(): void }): TranscriptPort;
+	/** Display settings of the chat (images, padding, notices). */
+	transcript?: { showImages?: boolean; imageWidthCells?: number; outputPad?: number; showCacheMissNotices?: boolean };
 	saveSetting?(key: "hideThinkingBlock", value: boolean): void;
 	saveTheme?(name: string): void;
 }
@@ -74,9 +74,7 @@ const BUILTIN_COMMANDS: SlashCommand[] = [{ name: "quit", description: "Quit pi"
 
 export function startInteractive(o: StartInteractiveOptions): InteractiveHandle {
 	const { keybindings, warnings } = loadAppKeybindings(agentPaths.keybindings(o.agentDir));
-	let transcript: TranscriptPort | undefined;
-	const requester = { requestRender: () => app?.tui.requestRender() };
-	if (o.createTranscript) transcript = o.createTranscript(requester);
+	let runtime: InteractiveRunContext | undefined;
 	const app: InteractiveApp = new InteractiveApp({
 		terminal: o.terminal ?? new ProcessTerminal(),
 		keybindings,
@@ -84,12 +82,23 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 		version: o.version,
 		settings: o.settings,
 		...(o.verbose ? { verbose: true } : {}),
-		...(transcript ? { transcript } : {}),
+		createTranscript: (ui) =>
+			createTranscript(ui, {
+				host: () => runtime?.host,
+				extensions: () => runtime?.extensions,
+				cwd: o.cwd,
+				settings: {
+					get hideThinkingBlock() {
+						return app.hideThinking;
+					},
+					...o.transcript,
+				},
+				onHistoryUserText: (text) => app.defaultEditor.addToHistory(text),
+			}),
 		...(o.saveSetting ? { saveSetting: o.saveSetting } : {}),
 	});
 	const status = new StatusArea(app);
 	const view = new SessionView(app, o.cwd, status);
-	let runtime: InteractiveRunContext | undefined;
 	let baseProvider: AutocompleteProvider | undefined;
 	const reportError = (source: string, error: unknown) => {
 		app.chat.showError(`${source}: ${errorMessage(error)}`);
@@ -182,7 +191,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 					app.chat.clear();
 					status.showPending([], []);
 					view.sessionReplaced();
-					app.chat.renderHistory(host.session?.messages ?? []);
+					app.chat.renderHistory(host.manager.buildContextEntries());
 					app.tui.requestRender();
 				}),
 			);
@@ -191,7 +200,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 				host,
 				(error) => app.chat.showError(`Shortcut handler error: ${errorMessage(error)}`),
 			);
-			app.chat.renderHistory(host.session?.messages ?? []);
+			app.chat.renderHistory(host.manager.buildContextEntries());
 			app.tui.requestRender();
 			void sendInitial(context, app);
 			try {
