@@ -142,7 +142,8 @@ export type DialogPictures = Record<string, Record<number, string[]>>;
 export function drawDialogs(lib: DialogLib, widths: readonly number[] = WIDTHS): DialogPictures {
 	const out: DialogPictures = {};
 	for (const c of CASES) {
-		out[c.name] = {};
+		const byWidth: Record<number, string[]> = {};
+		out[c.name] = byWidth;
 		for (const width of widths) {
 			const events: string[] = [];
 			const lines: string[] = [];
@@ -161,7 +162,7 @@ export function drawDialogs(lib: DialogLib, widths: readonly number[] = WIDTHS):
 			} finally {
 				dialog?.dispose?.();
 			}
-			out[c.name][width] = [...lines, "--", ...events];
+			byWidth[width] = [...lines, "--", ...events];
 		}
 	}
 	return out;
