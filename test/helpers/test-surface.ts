@@ -206,3 +206,41 @@ export class TestSurface implements InteractiveSurface {
 		this.notify(`Tool output: ${expanded ? "expanded" : "collapsed"}`);
 	}
 }
+
+const open: TestSurface[] = [];
+
+/** A surface disposed by the next `disposeSurfaces()` (call it in afterEach). */
+export function openSurface(columns = 60, rows = 30): TestSurface {
+	const surface = new TestSurface(columns, rows);
+	open.push(surface);
+	return surface;
+}
+
+export function disposeSurfaces(): void {
+	for (const surface of open.splice(0)) surface.dispose();
+}
+
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The visible screen as one string. */
+export const joined = async (surface: TestSurface) => (await surface.screen()).join("\n");
+
+/** Plain lines as a component; records input and disposal. */
+export class Panel implements Component {
+	received: string[] = [];
+	disposed = 0;
+	constructor(
+		public lines: string[],
+		public width?: number,
+	) {}
+	render(width: number): string[] {
+		return this.lines.map((line) => line.slice(0, width));
+	}
+	handleInput(data: string): void {
+		this.received.push(data);
+	}
+	invalidate(): void {}
+	dispose(): void {
+		this.disposed++;
+	}
+}
