@@ -17,7 +17,7 @@ export interface InteractiveRunOptions extends SessionRunOptions {
 
 export async function runInteractive(o: InteractiveRunOptions): Promise<number> {
 	// The toolkit, the app and the styles load only for this mode.
-	const [{ startInteractive, basicUi }, styles] = await Promise.all([
+	const [{ startInteractive }, styles] = await Promise.all([
 		import("../modes/interactive/index.ts"),
 		loadInteractiveStyles(),
 	]);
@@ -44,7 +44,7 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 			imageWidthCells: s.terminal?.imageWidthCells ?? 60,
 			outputPad: s.outputPad ?? 1,
 		},
-		createUi: basicUi,
+		...(s.externalEditor ? { externalEditor: s.externalEditor } : {}),
 		saveSetting: (key, value) => void o.store.set("global", key, value).catch(() => {}),
 		saveTheme: (name) => void o.store.set("global", "theme", name).catch(() => {}),
 	});

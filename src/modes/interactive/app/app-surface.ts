@@ -23,11 +23,10 @@ import type {
 	WidgetFactory,
 	WidgetPlacement,
 } from "../surface.ts";
+import { ExtensionWidgets } from "../widgets.ts";
 import type { InteractiveApp } from "./app.ts";
 import type { SessionView } from "./session-view.ts";
 import type { StatusArea } from "./status-area.ts";
-
-const MAX_WIDGET_LINES = 10;
 
 export interface SurfaceDeps {
 	app: InteractiveApp;
@@ -62,23 +61,13 @@ export interface AppSurface {
 export function createAppSurface(d: SurfaceDeps): AppSurface {
 	const { app, view, status } = d;
 	const tui = app.tui;
-	const widgets = new Map<string, { placement: WidgetPlacement; component: ExtensionComponent }>();
+	const widgets = new ExtensionWidgets(tui, (message) => surface.notify(message, "error"));
+	app.layout.widgetsAbove.addChild(widgets.above);
+	app.layout.widgetsBelow.addChild(widgets.below);
 	let editorFactory: EditorFactory | undefined;
 	let customFooter: ExtensionComponent | undefined;
 	const wrappers: AutocompleteWrapper[] = [];
 	const inputListeners = new Set<() => void>();
-
-	const renderWidgets = () => {
-		const above = app.layout.widgetsAbove;
-		const below = app.layout.widgetsBelow;
-		above.clear();
-		below.clear();
-		above.addChild(new Spacer(1));
-		for (const { placement, component } of widgets.values()) {
-			(placement === "belowEditor" ? below : above).addChild(component);
-		}
-		tui.requestRender();
-	};
 
 	const autocomplete = (): AutocompleteProvider | undefined => {
 		let provider = d.baseAutocomplete();
@@ -113,16 +102,7 @@ export function createAppSurface(d: SurfaceDeps): AppSurface {
 			tui.requestRender();
 		},
 		setWidget(key, content, placement) {
-			const old = widgets.get(key);
-			widgets.delete(key);
-			old?.component.dispose?.();
-			if (content !== undefined) {
-				const component = Array.isArray(content)
-					? linesWidget(content)
-					: fromFactory(() => (content as WidgetFactory)(tui, currentTheme()), d, `widget ${key}`);
-				if (component) widgets.set(key, { placement, component });
-			}
-			renderWidgets();
+			widgets.set(key, content, placement);
 		},
 		setFooter(factory: FooterFactory | undefined) {
 			customFooter?.dispose?.();
@@ -209,15 +189,12 @@ export function createAppSurface(d: SurfaceDeps): AppSurface {
 		getToolsExpanded: () => app.toolsExpanded,
 		setToolsExpanded: (expanded) => app.setToolsExpanded(expanded),
 	};
-	renderWidgets();
 	const reset = () => {
 		while (tui.hasOverlay()) tui.hideOverlay();
 		if (!app.layout.isEditorShown()) app.layout.showEditor();
 		for (const off of inputListeners) off();
 		inputListeners.clear();
-		for (const { component } of widgets.values()) component.dispose?.();
 		widgets.clear();
-		renderWidgets();
 		if (customFooter) surface.setFooter(undefined);
 		if (app.header.getCustomHeader()) surface.setHeader(undefined);
 		if (editorFactory) surface.setEditorComponent(undefined);
@@ -233,13 +210,6 @@ export function createAppSurface(d: SurfaceDeps): AppSurface {
 		tui.requestRender();
 	};
 	return { surface, reset };
-}
-
-/** String widgets: one wrapped line each (indented one column), at most ten, then a muted note. */
-function linesWidget(lines: string[]): ExtensionComponent {
-	const shown = lines.slice(0, MAX_WIDGET_LINES).join("\n");
-	const more = lines.length > MAX_WIDGET_LINES ? `\n${currentTheme().fg("muted", "... (widget truncated)")}` : "";
-	return new Text(shown + more, 1, 0);
 }
 
 function fromFactory(make: () => ExtensionComponent, d: SurfaceDeps, source: string): ExtensionComponent | undefined {

@@ -1,6 +1,5 @@
 /** The interactive app (`pi` in a terminal). */
 export type { AppSettings } from "./app.ts";
-export { basicUi } from "./basic-ui.ts";
 export { APP_KEYBINDINGS, loadAppKeybindings } from "./keybindings.ts";
 export {
 	type InteractiveHandle,

@@ -19,7 +19,7 @@ import {
 	type Terminal,
 } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
-import type { InteractiveSurface } from "../surface.ts";
+import { createInteractiveUi, resetInteractiveUi } from "../ui-context.ts";
 import { type AppSettings, InteractiveApp } from "./app.ts";
 import { createAppSurface } from "./app-surface.ts";
 import { InputController } from "./input.ts";
@@ -39,8 +39,8 @@ export interface StartInteractiveOptions {
 	verbose?: boolean;
 	editorTheme(): EditorTheme;
 	terminal?: Terminal;
-	/** Builds `ctx.ui` on the surface. */
-	createUi(surface: InteractiveSurface): Record<string, unknown>;
+	/** The `externalEditor` setting (Ctrl+G in the editor dialog). */
+	externalEditor?: string;
 	/** Display settings of the chat (images, padding, notices). */
 	transcript?: { showImages?: boolean; imageWidthCells?: number; outputPad?: number; showCacheMissNotices?: boolean };
 	saveSetting?(key: "hideThinkingBlock", value: boolean): void;
@@ -118,7 +118,10 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 		baseAutocomplete: () => baseProvider,
 		reportError,
 	});
-	const ui = o.createUi(surface);
+	const ui = createInteractiveUi(surface, { externalEditorCommand: () => o.externalEditor }) as unknown as Record<
+		string,
+		unknown
+	>;
 	app.start();
 	for (const line of warnings) app.chat.showWarning(line);
 	let stopped = false;
@@ -182,7 +185,12 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			});
 			input.install();
 			let shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
-			app.onStop(host.onReplace("before", reset));
+			app.onStop(
+				host.onReplace("before", () => {
+					resetInteractiveUi(ui);
+					reset();
+				}),
+			);
 			app.onStop(
 				host.onReplace("after", () => {
 					shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
