@@ -75,6 +75,7 @@ const BUILTIN_COMMANDS: SlashCommand[] = [{ name: "quit", description: "Quit pi"
 export function startInteractive(o: StartInteractiveOptions): InteractiveHandle {
 	const { keybindings, warnings } = loadAppKeybindings(agentPaths.keybindings(o.agentDir));
 	let runtime: InteractiveRunContext | undefined;
+	let appRef: InteractiveApp | undefined;
 	const app: InteractiveApp = new InteractiveApp({
 		terminal: o.terminal ?? new ProcessTerminal(),
 		keybindings,
@@ -89,14 +90,15 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 				cwd: o.cwd,
 				settings: {
 					get hideThinkingBlock() {
-						return app.hideThinking;
+						return appRef?.hideThinking ?? o.settings.hideThinkingBlock;
 					},
 					...o.transcript,
 				},
-				onHistoryUserText: (text) => app.defaultEditor.addToHistory(text),
+				onHistoryUserText: (text) => appRef?.defaultEditor.addToHistory(text),
 			}),
 		...(o.saveSetting ? { saveSetting: o.saveSetting } : {}),
 	});
+	appRef = app;
 	const status = new StatusArea(app);
 	const view = new SessionView(app, o.cwd, status);
 	let baseProvider: AutocompleteProvider | undefined;
