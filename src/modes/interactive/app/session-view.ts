@@ -26,6 +26,8 @@ export class SessionView {
 	private readonly tally = new UsageTally();
 	private contextUsage: FooterContextUsage | undefined;
 	private contextStale = true;
+	/** Usage is recounted only when entries were added (never per frame: listing entries costs the whole session). */
+	private usageStale = false;
 	private afterCompaction = false;
 	bashMode = false;
 	appTitle = "π";
@@ -78,7 +80,10 @@ export class SessionView {
 				getEntries: () => (view.hostRef?.manager.getEntries() ?? []) as never,
 			},
 			getUsageTotals: () => {
-				view.tally.sync((view.hostRef?.manager.getEntries() ?? []) as never);
+				if (view.usageStale && view.hostRef) {
+					view.usageStale = false;
+					view.tally.sync(view.hostRef.manager.getEntries() as never);
+				}
 				return view.tally.get();
 			},
 		};
@@ -101,6 +106,11 @@ export class SessionView {
 	/** A new, switched or reloaded session: everything the footer counted starts over. */
 	sessionReplaced(): void {
 		this.tally.reset();
+		// Counted after the first frame, so a long resumed session takes input at once.
+		setTimeout(() => {
+			this.usageStale = true;
+			this.app.tui.requestRender();
+		}, 0);
 		this.contextStale = true;
 		this.afterCompaction = false;
 		this.footerData.setCwd(this.host.manager.getCwd());
@@ -132,6 +142,9 @@ export class SessionView {
 		const app = this.app;
 		const status = this.status;
 		app.chat.handleEvent(event);
+		if (event.type === "message_end" || event.type === "compaction_end" || event.type === "entry_appended") {
+			this.usageStale = true;
+		}
 		switch (event.type) {
 			case "turn_start":
 				status.showWorking(this.thinkingLevel());

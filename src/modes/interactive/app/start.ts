@@ -124,6 +124,12 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 		string,
 		unknown
 	>;
+	// A component that throws while drawing is shown as one red line in its place; the chat says so once.
+	app.tui.onRenderProblem = (notice) =>
+		queueMicrotask(() => {
+			app.chat.showError(notice.replace(/\x1b\[[0-9;]*m/g, ""));
+			app.tui.requestRender();
+		});
 	app.start();
 	for (const line of warnings) app.chat.showWarning(line);
 	let stopped = false;
