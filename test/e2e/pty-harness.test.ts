@@ -33,14 +33,14 @@ test.skipIf(skip !== undefined)(
 
 		app.type("hello");
 		await app.waitFor(/^hello$/m);
-		app.press("enter");
+		await app.press("enter");
 		const replied = await app.waitFor("Hello from the mock model", 15_000);
 		expect(replied.join("\n")).toMatch(/^ hello$/m);
 		expect(app.mock.requests.length).toBe(1);
 
-		app.press("ctrl+c");
+		await app.press("ctrl+c");
 		await Bun.sleep(200);
-		app.press("ctrl+c");
+		await app.press("ctrl+c");
 		const code = await Promise.race([app.exited, Bun.sleep(10_000).then(() => "still running")]);
 		expect(code).toBe(0);
 		const last = [...(await app.scrollback()), ...(await app.screen())].join("\n");

@@ -108,7 +108,11 @@ export const CHROME_SCENARIOS: InteractiveScenario[] = [
 			const after = await turnDone(app, 1, "Notify reply");
 			const deadline = Date.now() + 5000;
 			while (!app.output().includes("\x1b]777;") && Date.now() < deadline) await Bun.sleep(20);
-			const notifications = [...app.output().matchAll(/\x1b\]777;([^\x07]*)\x07/g)].map((m) => `OSC 777 ${m[1]}`);
+			const notifications = app
+				.output()
+				.split("\x1b]777;")
+				.slice(1)
+				.map((rest) => `OSC 777 ${rest.slice(0, rest.indexOf("\x07"))}`);
 			return [...notifications, ...rowsMatching(after, /Notify reply/)];
 		},
 	},

@@ -15,12 +15,12 @@ export const DIALOG_SCENARIOS: InteractiveScenario[] = [
 			await submit(app, "/timed");
 			const confirm = await app.waitFor("Timed Confirmation");
 			const dialog = normalise(boxBetweenRules(await settle(app), -2));
-			app.press("enter");
+			await app.press("enter");
 			const confirmed = await app.waitFor(/Confirmed by user!|Cancelled or timed out/);
 			await submit(app, "/timed-select");
 			await app.waitFor("Pick an option");
 			const select = normalise(boxBetweenRules(await settle(app), -2));
-			app.press("down", "enter");
+			await app.press("down", "enter");
 			const picked = await app.waitFor("Selected:");
 			return [
 				...(dialog.length ? dialog : normalise(editorBox(confirm))),
@@ -38,7 +38,7 @@ export const DIALOG_SCENARIOS: InteractiveScenario[] = [
 			await submit(app, "/new");
 			await app.waitFor("Clear session?");
 			const dialog = boxBetweenRules(await settle(app), -2);
-			app.press("down", "enter");
+			await app.press("down", "enter");
 			const after = await app.waitFor("Clear cancelled");
 			return [...dialog, ...rowsMatching(after, /Clear cancelled/)];
 		},
@@ -52,7 +52,7 @@ export const DIALOG_SCENARIOS: InteractiveScenario[] = [
 			await submit(app, "clean up");
 			await app.waitFor("Dangerous command");
 			const dialog = boxBetweenRules(await settle(app), -2);
-			app.press("down", "enter");
+			await app.press("down", "enter");
 			const after = await turnDone(app, 2, "Understood, not deleting");
 			return [...dialog, ...rowsMatching(after, /rm -rf build|Blocked by user|Understood/)];
 		},
@@ -92,7 +92,7 @@ export const DIALOG_SCENARIOS: InteractiveScenario[] = [
 			await submit(app, "pick one");
 			await app.waitFor("Which database?");
 			const component = rowsFrom(await settle(app), /^ Which database\?/, /Esc to cancel/);
-			app.press("down", "enter");
+			await app.press("down", "enter");
 			const after = await turnDone(app, 2, "Going with it");
 			return [...component, ...rowsFrom(after, /^ question /, /Going with it/).filter((line) => line.trim() !== "")];
 		},
@@ -132,12 +132,12 @@ export const DIALOG_SCENARIOS: InteractiveScenario[] = [
 			await submit(app, "ask me");
 			await app.waitFor("What scope?");
 			const first = rowsFrom(await settle(app), /←.*Submit/, /Esc cancel/);
-			app.press("enter");
+			await app.press("enter");
 			await app.waitFor("Which priority?");
-			app.press("down", "enter");
+			await app.press("down", "enter");
 			await app.waitFor((lines) => !lines.some((line) => line.includes("Which priority?")));
 			const submitTab = rowsFrom(await settle(app), /←.*Submit/, /Esc cancel/);
-			app.press("enter");
+			await app.press("enter");
 			const after = await turnDone(app, 2, "Thanks for answering");
 			return [
 				...first,

@@ -35,7 +35,7 @@ export async function submit(app: PtyApp, text: string): Promise<void> {
 	app.type(text);
 	const tail = text.split("\n").at(-1)?.slice(-20) ?? "";
 	await app.waitFor((lines) => lines.some((line) => line.includes(tail)));
-	app.press("enter");
+	await app.press("enter");
 }
 
 /** Waits until the app is idle again after a turn: the mock served `requests` requests and the screen settled. */

@@ -49,8 +49,11 @@ export interface PtyApp {
 	readonly home: string;
 	readonly cwd: string;
 	readonly mock: MockLlmServer;
-	/** Keys (names like "enter", "ctrl+c", "alt+enter", "up") or text, in order. */
-	press(...keys: string[]): void;
+	/**
+	 * Keys (names like "enter", "ctrl+c", "alt+enter", "up") or text, in order, each in its own write a few
+	 * milliseconds apart, as a terminal delivers separate key presses.
+	 */
+	press(...keys: string[]): Promise<void>;
 	type(text: string): void;
 	/** Text as a bracketed paste (if the app enabled bracketed paste, otherwise as typed). */
 	paste(text: string): void;
@@ -77,6 +80,9 @@ export interface PtyApp {
 	/** Kills the whole process group, stops the mock; safe to call twice. */
 	close(): Promise<void>;
 }
+
+/** Pause between separate key presses. */
+const KEY_GAP_MS = 40;
 
 const MODEL_DEFAULTS = { id: "mock-1", api: "anthropic-messages", contextWindow: 200_000, reasoning: true };
 
@@ -222,17 +228,30 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 		}
 	}
 
+	let exitCode: number | undefined;
 	const exited = proc.exited.then(() => {
-		if (proc.exitCode !== null) return proc.exitCode;
 		const signal = proc.signalCode ? constants.signals[proc.signalCode as keyof typeof constants.signals] : 0;
-		return 128 + (signal ?? 0);
+		exitCode = proc.exitCode ?? 128 + (signal ?? 0);
+		return exitCode;
 	});
+	/** Waiting is over when the app is gone: what it printed last is on the screen. */
+	const failIfExited = async (what: string) => {
+		if (exitCode === undefined) return;
+		await Bun.sleep(50);
+		await flushed();
+		throw new Error(`${kind}: exited with code ${exitCode} while waiting for ${what}; screen:\n${trimmedScreen()}`);
+	};
 	const flushed = async () => {
 		let seen: Promise<void>;
 		do {
 			seen = pending;
 			await seen;
 		} while (seen !== pending);
+	};
+	const trimmedScreen = () => {
+		const lines = visible();
+		while (lines.length && lines.at(-1) === "") lines.pop();
+		return lines.join("\n");
 	};
 	const visible = (): string[] => {
 		const buffer = xterm.buffer.active;
@@ -252,8 +271,11 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 		home: ctx.home,
 		cwd: ctx.cwd,
 		mock: ctx.mock,
-		press(...keys) {
-			for (const key of keys) write(isKeyName(key) ? keyBytes(key, keyboard) : key);
+		async press(...keys) {
+			for (const [i, key] of keys.entries()) {
+				if (i > 0) await Bun.sleep(KEY_GAP_MS);
+				write(isKeyName(key) ? keyBytes(key, keyboard) : key);
+			}
 		},
 		type(text) {
 			write(text);
@@ -275,21 +297,20 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 				await flushed();
 				const lines = visible();
 				if (matches(lines)) return lines;
-				if (Date.now() > deadline) {
-					const what = typeof target === "function" ? "a screen matching the predicate" : String(target);
-					throw new Error(`${kind}: timed out after ${timeoutMs} ms waiting for ${what}; screen:\n${lines.join("\n")}`);
-				}
+				const what = typeof target === "function" ? "a screen matching the predicate" : String(target);
+				await failIfExited(what);
+				if (Date.now() > deadline)
+					throw new Error(`${kind}: timed out after ${timeoutMs} ms waiting for ${what}; screen:\n${trimmedScreen()}`);
 				await Bun.sleep(25);
 			}
 		},
 		async ready(timeoutMs = 30_000) {
 			const deadline = Date.now() + timeoutMs;
 			while (title === "") {
+				await failIfExited("start-up to finish");
 				if (Date.now() > deadline) {
 					await flushed();
-					throw new Error(
-						`${kind}: not ready after ${timeoutMs} ms (no window title); screen:\n${visible().join("\n")}`,
-					);
+					throw new Error(`${kind}: not ready after ${timeoutMs} ms (no window title); screen:\n${trimmedScreen()}`);
 				}
 				await Bun.sleep(25);
 				await flushed();
