@@ -25,6 +25,7 @@ test.skipIf(skip !== undefined)(
 		await app.waitFor((lines) => lines.some((line) => line.includes("mock-1")), 20_000);
 		const first = await app.ready();
 		expect(app.title()).toBe("π - work");
+		expect(app.keyboard().kitty).toBe(false);
 		const rules = first.map((line, i) => (/^─{20,}$/.test(line) ? i : -1)).filter((i) => i >= 0);
 		expect(rules.length).toBeGreaterThanOrEqual(2);
 		const footer = first.slice(rules.at(-1) as number).join("\n");
@@ -45,6 +46,83 @@ test.skipIf(skip !== undefined)(
 		expect(code).toBe(0);
 		const last = [...(await app.scrollback()), ...(await app.screen())].join("\n");
 		expect(last).toMatch(/To resume this session: pi --session \S+/);
+	},
+	60_000,
+);
+
+/** A session file pi can continue: a header and one user/assistant exchange. */
+function sessionFile(): string {
+	const entries = [
+		{ type: "session", version: 3, id: "harness-session", timestamp: "2026-01-01T00:00:00.000Z", cwd: "{{cwd}}" },
+		{
+			type: "message",
+			id: "a1",
+			parentId: null,
+			timestamp: "2026-01-01T00:00:01.000Z",
+			message: { role: "user", content: "an earlier question", timestamp: 1 },
+		},
+		{
+			type: "message",
+			id: "a2",
+			parentId: "a1",
+			timestamp: "2026-01-01T00:00:02.000Z",
+			message: {
+				role: "assistant",
+				content: [{ type: "text", text: "an earlier answer" }],
+				api: "anthropic-messages",
+				provider: "mock",
+				model: "mock-1",
+				usage: {
+					input: 1,
+					output: 1,
+					cacheRead: 0,
+					cacheWrite: 0,
+					totalTokens: 2,
+					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+				},
+				stopReason: "stop",
+				timestamp: 2,
+			},
+		},
+	];
+	return `${entries.map((entry) => JSON.stringify(entry)).join("\n")}\n`;
+}
+
+test.skipIf(skip !== undefined)(
+	"kitty keyboard: the emulator offers it, pi turns it on, keys go in kitty form; a session file is continued; resize redraws",
+	async () => {
+		const started = await startPi({
+			keyboard: "kitty",
+			sessions: { "2026-01-01T00-00-00-000Z_harness-session.jsonl": sessionFile() },
+			args: ["-c"],
+		});
+		if ("skip" in started) throw new Error(started.skip);
+		const app = started;
+		apps.push(app);
+		await app.ready();
+		const first = await app.waitFor("an earlier answer");
+		expect(first.join("\n")).toContain("an earlier question");
+		expect(first.join("\n")).toContain("an earlier answer");
+		expect(app.output()).toContain("\x1b[>7u");
+		expect(app.keyboard().kitty).toBe(true);
+
+		// shift+enter is only distinguishable from enter under the kitty protocol: it makes a new editor line.
+		app.type("one");
+		await app.press("shift+enter");
+		app.type("two");
+		const twoLines = await app.waitFor(/^one\ntwo$/m);
+		expect(twoLines.join("\n")).not.toContain("Startup is still in progress");
+
+		app.resize(60, 20);
+		const narrow = await app.waitFor((lines) => lines.length === 20 && lines.some((line) => /^─{60}$/.test(line)));
+		expect(narrow.some((line) => /^─{61,}/.test(line))).toBe(false);
+
+		await app.press("ctrl+c");
+		await app.waitFor((lines) => !lines.includes("one"));
+		await app.press("ctrl+c");
+		expect(await Promise.race([app.exited, Bun.sleep(10_000).then(() => "still running")])).toBe(0);
+		// Leaving pops the kitty flags it pushed.
+		expect(app.output()).toContain("\x1b[<u");
 	},
 	60_000,
 );

@@ -70,6 +70,8 @@ export interface PtyApp {
 	screen(): Promise<string[]>;
 	/** Rows scrolled off the top, oldest first, right-trimmed. */
 	scrollback(): Promise<string[]>;
+	/** How keys are encoded now: whether the app negotiated kitty, turned modifyOtherKeys on … */
+	keyboard(): Readonly<KeyboardState>;
 	/** The window title the app set last. */
 	title(): string;
 	/** Every byte the app wrote. */
@@ -328,6 +330,7 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 			for (let i = 0; i < buffer.baseY; i++) lines.push(buffer.getLine(i)?.translateToString(true).trimEnd() ?? "");
 			return lines;
 		},
+		keyboard: () => ({ ...keyboard }),
 		title: () => title,
 		output: () => raw,
 		resize(newCols, newRows) {
