@@ -3,7 +3,8 @@
  * against the mock LLM, and leaving with Ctrl+C twice. Skips, saying why, when pi cannot run here.
  */
 import { afterAll, expect, test } from "bun:test";
-import { type PtyApp, piUnavailable, startPi } from "../helpers/pty-app.ts";
+import { readFileSync } from "node:fs";
+import { descendants, type PtyApp, piUnavailable, startPi } from "../helpers/pty-app.ts";
 
 const apps: PtyApp[] = [];
 afterAll(async () => {
@@ -126,3 +127,53 @@ test.skipIf(skip !== undefined)(
 	},
 	60_000,
 );
+
+test.skipIf(skip !== undefined)(
+	"close() ends the app and what it started, even a command in its own process group",
+	async () => {
+		const started = await startPi({
+			mock: [
+				{
+					kind: "reply",
+					text: "",
+					toolCalls: [{ id: "call_1", name: "bash", arguments: { command: "sleep 300" } }],
+				},
+			],
+		});
+		if ("skip" in started) throw new Error(started.skip);
+		const app = started;
+		apps.push(app);
+		await app.ready();
+		app.type("wait");
+		await app.press("enter");
+		await app.waitFor("$ sleep 300");
+		const deadline = Date.now() + 5000;
+		let family = descendants(app.pid);
+		while (!family.some((pid) => isSleep(pid)) && Date.now() < deadline) {
+			await Bun.sleep(50);
+			family = descendants(app.pid);
+		}
+		expect(family.some((pid) => isSleep(pid))).toBe(true);
+		await app.close();
+		await Bun.sleep(200);
+		expect(family.filter((pid) => alive(pid))).toEqual([]);
+	},
+	60_000,
+);
+
+function isSleep(pid: number): boolean {
+	try {
+		return readFileSync(`/proc/${pid}/cmdline`, "utf8").startsWith("sleep");
+	} catch {
+		return false;
+	}
+}
+
+function alive(pid: number): boolean {
+	try {
+		// A zombie (ended, not yet reaped by its vanished parent) counts as gone.
+		return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+	} catch {
+		return false;
+	}
+}

@@ -9,6 +9,7 @@
  * `keyboard: "kitty"`), so the app negotiates as it would with a real terminal; keys are encoded to match
  * (see test/support/pty-keys.ts).
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { Terminal as XTerm } from "@xterm/headless";
@@ -46,6 +47,8 @@ export interface PtyAppOptions {
 
 export interface PtyApp {
 	readonly kind: AppKind;
+	/** The app's process id (also its process group and session id). */
+	readonly pid: number;
 	readonly home: string;
 	readonly cwd: string;
 	readonly mock: MockLlmServer;
@@ -161,6 +164,39 @@ export function startApp(kind: AppKind, command: string[], options: PtyAppOption
 	return Promise.resolve(spawnInTerminal(kind, [...command, ...args], { cwd, env, home, mock, options }));
 }
 
+/** Every process below `root`, from /proc (Linux); none where /proc cannot be read. */
+export function descendants(root: number): number[] {
+	const children = new Map<number, number[]>();
+	let entries: string[];
+	try {
+		entries = readdirSync("/proc");
+	} catch {
+		return [];
+	}
+	for (const entry of entries) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			// The command name (2nd field) is in parentheses and may hold spaces; the parent pid follows it.
+			const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+			const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+			const list = children.get(parent) ?? [];
+			list.push(Number(entry));
+			children.set(parent, list);
+		} catch {
+			// The process ended while we looked.
+		}
+	}
+	const found: number[] = [];
+	const queue = [root];
+	while (queue.length > 0) {
+		for (const child of children.get(queue.shift() as number) ?? []) {
+			found.push(child);
+			queue.push(child);
+		}
+	}
+	return found;
+}
+
 interface SpawnContext {
 	cwd: string;
 	env: Record<string, string>;
@@ -270,6 +306,7 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 
 	const app: PtyApp = {
 		kind,
+		pid: proc.pid,
 		home: ctx.home,
 		cwd: ctx.cwd,
 		mock: ctx.mock,
@@ -341,13 +378,16 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 		async close() {
 			if (closed) return;
 			closed = true;
-			try {
-				// The app is its session's leader (a pseudo-terminal gives it one), so its pid is the group id.
-				process.kill(-proc.pid, "SIGKILL");
-			} catch {
-				// Already gone.
+			// Children that started their own group (a bash tool's command does) are found through their parents.
+			const family = descendants(proc.pid);
+			// The app is its session's leader (a pseudo-terminal gives it one), so its pid is the group id.
+			for (const target of [-proc.pid, proc.pid, ...family]) {
+				try {
+					process.kill(target, "SIGKILL");
+				} catch {
+					// Already gone.
+				}
 			}
-			proc.kill("SIGKILL");
 			await Promise.race([proc.exited, Bun.sleep(2000)]);
 			if (!terminal.closed) terminal.close();
 			ctx.mock.stop();
