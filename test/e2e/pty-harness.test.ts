@@ -113,6 +113,9 @@ test.skipIf(skip !== undefined)(
 		app.type("two");
 		const twoLines = await app.waitFor(/^one\ntwo$/m);
 		expect(twoLines.join("\n")).not.toContain("Startup is still in progress");
+		// A bracketed paste keeps its line breaks as text (an Enter inside it would submit).
+		app.paste(" three\nfour");
+		await app.waitFor(/^one\ntwo three\nfour$/m);
 
 		app.resize(60, 20);
 		const narrow = await app.waitFor((lines) => lines.length === 20 && lines.some((line) => /^─{60}$/.test(line)));
