@@ -4,11 +4,52 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { descendants, type PtyApp, piUnavailable, startPi } from "../helpers/pty-app.ts";
+import { type PtyApp, piUnavailable, startPi } from "../helpers/pty-app.ts";
+import { descendants } from "../support/process-tree.ts";
+import { isKeyName, keyBytes } from "../support/pty-keys.ts";
 
 const apps: PtyApp[] = [];
 afterAll(async () => {
 	await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+test("key names become the bytes an xterm sends, or kitty's forms once negotiated", () => {
+	const xterm = { kitty: false, modifyOtherKeys: false, applicationCursorKeys: false };
+	const mok = { ...xterm, modifyOtherKeys: true };
+	const kitty = { ...xterm, kitty: true };
+	const bytes = (keys: string[], state: typeof xterm) => keys.map((key) => keyBytes(key, state));
+	const keys = ["enter", "escape", "ctrl+c", "alt+enter", "shift+enter", "shift+tab", "up", "ctrl+left", "ctrl+alt+p"];
+	expect(bytes(keys, xterm)).toEqual([
+		"\r",
+		"\x1b",
+		"\x03",
+		"\x1b\r",
+		"\r",
+		"\x1b[Z",
+		"\x1b[A",
+		"\x1b[1;5D",
+		"\x1b\x10",
+	]);
+	expect(bytes(["shift+enter", "alt+enter", "ctrl+shift+u"], mok)).toEqual([
+		"\x1b[27;2;13~",
+		"\x1b[27;3;13~",
+		"\x1b[27;6;117~",
+	]);
+	expect(bytes(keys, kitty)).toEqual([
+		"\r",
+		"\x1b[27u",
+		"\x1b[99;5u",
+		"\x1b[13;3u",
+		"\x1b[13;2u",
+		"\x1b[9;2u",
+		"\x1b[A",
+		"\x1b[1;5D",
+		"\x1b[112;7u",
+	]);
+	expect(keyBytes("up", { ...xterm, applicationCursorKeys: true })).toBe("\x1bOA");
+	expect(["enter", "ctrl+c", "pagedown", "f5"].every(isKeyName)).toBe(true);
+	expect(["q", "hello", "a+b", "/footer"].some(isKeyName)).toBe(false);
+	expect(() => keyBytes("hyper+x", xterm)).toThrow('unknown modifier "hyper"');
 });
 
 const skip = piUnavailable();

@@ -9,11 +9,11 @@
  * `keyboard: "kitty"`), so the app negotiates as it would with a real terminal; keys are encoded to match
  * (see test/support/pty-keys.ts).
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { Terminal as XTerm } from "@xterm/headless";
 import { type MockLlmServer, type MockStep, startMockLlm } from "../support/mock-llm/index.ts";
+import { descendants } from "../support/process-tree.ts";
 import { isKeyName, type KeyboardState, keyBytes } from "../support/pty-keys.ts";
 import { ensureBinary } from "./binary.ts";
 import { runnablePi } from "./side-by-side.ts";
@@ -162,39 +162,6 @@ export function startApp(kind: AppKind, command: string[], options: PtyAppOption
 	};
 	const args = [...(options.extensions ?? []).flatMap((path) => ["-e", path]), ...(options.args ?? [])];
 	return Promise.resolve(spawnInTerminal(kind, [...command, ...args], { cwd, env, home, mock, options }));
-}
-
-/** Every process below `root`, from /proc (Linux); none where /proc cannot be read. */
-export function descendants(root: number): number[] {
-	const children = new Map<number, number[]>();
-	let entries: string[];
-	try {
-		entries = readdirSync("/proc");
-	} catch {
-		return [];
-	}
-	for (const entry of entries) {
-		if (!/^\d+$/.test(entry)) continue;
-		try {
-			// The command name (2nd field) is in parentheses and may hold spaces; the parent pid follows it.
-			const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-			const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-			const list = children.get(parent) ?? [];
-			list.push(Number(entry));
-			children.set(parent, list);
-		} catch {
-			// The process ended while we looked.
-		}
-	}
-	const found: number[] = [];
-	const queue = [root];
-	while (queue.length > 0) {
-		for (const child of children.get(queue.shift() as number) ?? []) {
-			found.push(child);
-			queue.push(child);
-		}
-	}
-	return found;
 }
 
 interface SpawnContext {
