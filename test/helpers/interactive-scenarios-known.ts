@@ -30,4 +30,9 @@ export const KNOWN_DIFFERENT: Record<string, string> = {
 	preset: APP_MISSING,
 	"plan-mode": APP_MISSING,
 	"built-in-tool-renderer": APP_MISSING,
+	"session-name": APP_MISSING,
+	"model-status": APP_MISSING,
+	"hidden-thinking-label": APP_MISSING,
+	"entry-renderer": APP_MISSING,
+	bookmark: APP_MISSING,
 };

@@ -41,6 +41,8 @@ export interface PtyAppOptions {
 	mock?: MockStep[];
 	/** The model the mock serves (default `mock-1`) and its API (default anthropic-messages). */
 	model?: { id?: string; api?: string; contextWindow?: number; reasoning?: boolean };
+	/** More model ids the mock provider offers (same settings as the main one), for model switching. */
+	moreModels?: string[];
 	/** "kitty": the emulator says it supports the kitty keyboard protocol. Default "legacy" (a plain xterm). */
 	keyboard?: "legacy" | "kitty";
 }
@@ -129,15 +131,13 @@ export function startApp(kind: AppKind, command: string[], options: PtyAppOption
 					baseUrl: mock.url,
 					api: model.api,
 					apiKey: "mock-key",
-					models: [
-						{
-							id: model.id,
-							reasoning: model.reasoning,
-							input: ["text", "image"],
-							contextWindow: model.contextWindow,
-							maxTokens: 8000,
-						},
-					],
+					models: [model.id, ...(options.moreModels ?? [])].map((id) => ({
+						id,
+						reasoning: model.reasoning,
+						input: ["text", "image"],
+						contextWindow: model.contextWindow,
+						maxTokens: 8000,
+					})),
 				},
 			},
 		}),
