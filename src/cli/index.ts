@@ -23,6 +23,8 @@ import { decideTrust } from "./trust.ts";
 
 /** Built-in commands of print and JSON modes (the terminal UI has many more). */
 const PRINT_MODE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload"]);
+/** Built-in commands of the interactive mode so far (extension commands of the same name are skipped). */
+const INTERACTIVE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload", "new", "name", "quit"]);
 
 const out = writeStdout;
 const err = writeStderr;
@@ -68,7 +70,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 		...(options.extensionFactories ? { factories: options.extensionFactories } : {}),
 		virtualModules: loadVirtualModules,
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
-		builtinCommands: rpc ? new Set() : PRINT_MODE_COMMANDS,
+		builtinCommands: rpc ? new Set() : interactive ? INTERACTIVE_COMMANDS : PRINT_MODE_COMMANDS,
 		...(rpc
 			? {
 					beforeFirstLoad: () => {

@@ -63,11 +63,13 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 				onExtensionError: (e: ExtensionError) => handle.reportExtensionError(e),
 				requestShutdown: () => handle.requestShutdown(),
 			},
-			async ({ host, resources }) => {
+			async ({ host, resources, scopedModels }) => {
 				const code = await handle.run({
 					host,
 					extensions: o.host,
 					resources,
+					registry: o.credentials.registry,
+					scopedModels: scopedModels.map((entry) => entry.model),
 					initial: o.inputs.map((input) => ({ text: input.text, ...(input.images ? { images: input.images } : {}) })),
 				});
 				if (host.manager.getSessionFile() && host.manager.getEntries().length > 0) {

@@ -5,7 +5,7 @@
  * waits for the user to quit. Warnings raised before that are shown in the chat.
  */
 import { join } from "node:path";
-import type { ImageContent } from "../../../ai/index.ts";
+import type { ImageContent, Model, ModelRegistry } from "../../../ai/index.ts";
 import { agentPaths } from "../../../config/index.ts";
 import type { ExtensionError } from "../../../extensions/index.ts";
 import type { ResourceLoader } from "../../../resources/index.ts";
@@ -22,6 +22,7 @@ import { errorMessage } from "../../../util/index.ts";
 import { createInteractiveUi, resetInteractiveUi } from "../ui-context.ts";
 import { type AppSettings, InteractiveApp } from "./app.ts";
 import { createAppSurface } from "./app-surface.ts";
+import { BUILTIN_COMMAND_LIST, cycleModel, cycleThinking, runBuiltin } from "./builtins.ts";
 import { InputController } from "./input.ts";
 import { loadAppKeybindings } from "./keybindings.ts";
 import { SessionView } from "./session-view.ts";
@@ -51,6 +52,9 @@ export interface InteractiveRunContext {
 	host: RuntimeHost;
 	extensions: ExtensionHost;
 	resources: ResourceLoader;
+	registry: ModelRegistry;
+	/** `--models` / enabledModels, in cycling order; empty = every available model. */
+	scopedModels: Model[];
 	/** Prompts from the command line, sent in order once the screen is up. */
 	initial: { text: string; images?: ImageContent[] }[];
 }
@@ -68,9 +72,6 @@ export interface InteractiveHandle {
 	/** Gives the terminal back (idempotent). */
 	stop(): void;
 }
-
-/** Built-in commands for autocomplete (those of this version; the rest arrive with the selectors). */
-const BUILTIN_COMMANDS: SlashCommand[] = [{ name: "quit", description: "Quit pi" }];
 
 export function startInteractive(o: StartInteractiveOptions): InteractiveHandle {
 	const { keybindings, warnings } = loadAppKeybindings(agentPaths.keybindings(o.agentDir));
@@ -188,10 +189,15 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			app.setStartupSummary(startupData(resources, extensions, o.cwd, home));
 			baseProvider = new CombinedAutocompleteProvider(commandList(extensions, resources), o.cwd, null);
 			app.defaultEditor.setAutocompleteProvider(baseProvider);
+			const builtin = { app, host, view, status, registry: context.registry, scopedModels: context.scopedModels };
 			const input = new InputController(app, { host, extensions, cwd: o.cwd }, view, status, {
+				builtin: (text) => runBuiltin(builtin, text),
 				extensionError: (source, error) => reportError(`Extension "${source}" error`, error),
 			});
 			input.install();
+			app.defaultEditor.onAction("app.model.cycleForward", () => void cycleModel(builtin, "forward"));
+			app.defaultEditor.onAction("app.model.cycleBackward", () => void cycleModel(builtin, "backward"));
+			app.defaultEditor.onAction("app.thinking.cycle", () => void cycleThinking(builtin));
 			let shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
 			app.onStop(
 				host.onReplace("before", () => {
@@ -247,7 +253,7 @@ async function sendInitial(context: InteractiveRunContext, app: InteractiveApp):
 
 /** Slash commands for autocomplete: built-ins, extension commands (with their argument completions), templates, skills. */
 function commandList(extensions: ExtensionHost, resources: ResourceLoader): SlashCommand[] {
-	const list: SlashCommand[] = [...BUILTIN_COMMANDS];
+	const list: SlashCommand[] = [...BUILTIN_COMMAND_LIST];
 	for (const [name, { command }] of extensions.commands()) {
 		list.push({
 			name,
