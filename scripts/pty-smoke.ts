@@ -6,11 +6,11 @@ import { Terminal } from "@xterm/headless";
 import { startMockLlm } from "../test/support/mock-llm/index.ts";
 
 const server = startMockLlm();
-server.push({ kind: "reply", text: "Hello **there**! Here is a list:\n\n- one\n- two" } as never);
+server.push({ kind: "reply", text: process.env.REPLY ?? "Hello **there**! Here is a list:\n\n- one\n- two" } as never);
 const home = mkdtempSync(join(tmpdir(), "pi-smoke-"));
 mkdirSync(join(home, ".pi/agent"), { recursive: true });
 mkdirSync(join(home, "work"));
-const model = { id: "mock-text", reasoning: false, input: ["text"], contextWindow: 200000, maxTokens: 4000 };
+const model = { id: "mock-text", reasoning: process.env.REASONING === "1", input: ["text"], contextWindow: 200000, maxTokens: 4000 };
 writeFileSync(join(home, ".pi/agent/models.json"), JSON.stringify({ providers: { mock: { baseUrl: server.url, api: "anthropic-messages", apiKey: "k", models: [model] } } }));
 writeFileSync(join(home, ".pi/agent/settings.json"), JSON.stringify({ defaultProvider: "mock", defaultModel: "mock-text" }));
 const term = new Terminal({ cols: 100, rows: 30, allowProposedApi: true });

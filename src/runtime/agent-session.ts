@@ -316,19 +316,28 @@ export class AgentSession {
 	}
 
 	/** Retries, run-end hooks (which may continue the run once), then `agent_settled`. */
+	/** Retries, run-end hooks, then messages queued by `agent_end` handlers (each a fresh run), then settled. */
 	private async settle(): Promise<void> {
 		let aborted = await this.retryLoop();
 		let continued = false;
-		for (const hook of this.runEndHooks) {
-			if (aborted) break;
-			if ((await hook()) === "continue" && !continued) {
-				continued = true;
-				this.attempt = 0;
-				await this.agent.continue();
-				aborted = await this.retryLoop();
+		while (!aborted) {
+			for (const hook of this.runEndHooks) {
+				if (aborted) break;
+				if ((await hook()) === "continue" && !continued) {
+					continued = true;
+					aborted = await this.rerun();
+				}
 			}
+			if (aborted || !this.agent.hasQueuedMessages()) break;
+			aborted = await this.rerun();
 		}
 		await this.emit({ type: "agent_settled", aborted });
+	}
+
+	private async rerun(): Promise<boolean> {
+		this.attempt = 0;
+		await this.agent.continue();
+		return this.retryLoop();
 	}
 
 	/** Emits a session-level event (compaction, …) to the session's listeners. */

@@ -50,6 +50,24 @@ describe("agent session", () => {
 		expect(s.lastAssistantMessage()?.stopReason).toBe("error");
 	});
 
+	test("follow-ups queued by an agent_end handler run as fresh runs before agent_settled (as pi)", async () => {
+		const { s, events, script } = session([{ text: "plan" }, { text: "noted" }, { text: "executing" }]);
+		let asked = false;
+		s.subscribe(async (e) => {
+			if (e.type !== "agent_end" || asked) return;
+			asked = true;
+			await s.sendCustomMessage({ customType: "list", content: "steps", display: true }, { deliverAs: "followUp" });
+			await s.sendCustomMessage(
+				{ customType: "go", content: "execute", display: true },
+				{ triggerTurn: true, deliverAs: "followUp" },
+			);
+		});
+		await s.prompt("make a plan");
+		expect(script.calls).toHaveLength(3);
+		expect(events.filter((e) => e.type === "agent_settled")).toHaveLength(1);
+		expect(events.at(-1)?.type).toBe("agent_settled");
+	});
+
 	test("permanent errors are not retried", async () => {
 		const { s, events } = session([{ error: "Mock API error 401: bad key" }]);
 		await s.prompt("hi");

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { ImageContent, Model, ModelRegistry } from "../../../ai/index.ts";
 import { agentPaths } from "../../../config/index.ts";
 import type { ExtensionError } from "../../../extensions/index.ts";
-import type { ResourceLoader } from "../../../resources/index.ts";
+import { currentTheme, type ResourceLoader } from "../../../resources/index.ts";
 import type { ExtensionHost, RuntimeHost } from "../../../runtime/index.ts";
 import {
 	type AutocompleteProvider,
@@ -17,12 +17,14 @@ import {
 	ProcessTerminal,
 	type SlashCommand,
 	type Terminal,
+	Text,
 } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
 import { createInteractiveUi, resetInteractiveUi } from "../ui-context.ts";
 import { type AppSettings, InteractiveApp } from "./app.ts";
 import { createAppSurface } from "./app-surface.ts";
 import { BUILTIN_COMMAND_LIST, cycleModel, cycleThinking, runBuiltin } from "./builtins.ts";
+import { captureConsole } from "./console-capture.ts";
 import { InputController } from "./input.ts";
 import { loadAppKeybindings } from "./keybindings.ts";
 import { SessionView } from "./session-view.ts";
@@ -132,6 +134,14 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			app.tui.requestRender();
 		});
 	app.start();
+	app.onStop(
+		captureConsole((line, method) => {
+			const theme = currentTheme();
+			const color = method === "error" ? "error" : method === "warn" ? "warning" : "dim";
+			app.chat.addChild(new Text(theme.fg(color, line), 1, 0));
+			app.tui.requestRender();
+		}),
+	);
 	for (const line of warnings) app.chat.showWarning(line);
 	let stopped = false;
 	let shutdownRequested = false;
