@@ -4,12 +4,13 @@ import { createEditTool } from "./edit.ts";
 import { createFindTool } from "./find.ts";
 import { createGrepTool } from "./grep.ts";
 import { createLsTool } from "./ls.ts";
+import { createPowerShellTool } from "./powershell.ts";
 import { createReadTool } from "./read.ts";
 import type { BuiltinTool, BuiltinToolName } from "./types.ts";
 import { createWriteTool } from "./write.ts";
 
 export const DEFAULT_ACTIVE_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write"];
-export const BUILTIN_TOOL_NAMES: readonly BuiltinToolName[] = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+export const BUILTIN_TOOL_NAMES: readonly BuiltinToolName[] = ["read", "bash", "powershell", "edit", "write", "grep", "find", "ls"];
 
 export interface BuiltinToolsOptions {
 	shellPath?: string;
@@ -38,6 +39,8 @@ export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {
 			...(options.modelAcceptsImages ? { modelAcceptsImages: options.modelAcceptsImages } : {}),
 		}),
 		bash,
+		// Offered (off by default) on every platform, as in pi 0.87.1; it runs `pwsh`/`powershell` when enabled.
+		createPowerShellTool(cwd, options.sessionInfo ? { sessionInfo: options.sessionInfo } : {}),
 		createEditTool(cwd),
 		createWriteTool(cwd),
 		createGrepTool(cwd),

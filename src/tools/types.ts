@@ -7,7 +7,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/index.ts";
 
-export type BuiltinToolName = "read" | "bash" | "edit" | "write" | "grep" | "find" | "ls";
+export type BuiltinToolName = "read" | "bash" | "powershell" | "edit" | "write" | "grep" | "find" | "ls";
 
 export interface BuiltinTool<TParameters extends TSchema = TSchema, TDetails = any>
 	extends AgentTool<TParameters, TDetails> {
