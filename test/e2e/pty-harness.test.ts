@@ -86,7 +86,12 @@ test.skipIf(skip !== undefined)(
 		await app.press("ctrl+c");
 		const code = await Promise.race([app.exited, Bun.sleep(10_000).then(() => "still running")]);
 		expect(code).toBe(0);
-		const last = [...(await app.scrollback()), ...(await app.screen())].join("\n");
+		// The last lines may arrive just after the exit, and may have scrolled the screen.
+		let last = "";
+		for (let tries = 0; tries < 40 && !/To resume this session/.test(last); tries++) {
+			await Bun.sleep(50);
+			last = [...(await app.scrollback()), ...(await app.screen())].join("\n");
+		}
 		expect(last).toMatch(/To resume this session: pi --session \S+/);
 	},
 	60_000,

@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import { ensurePackage, PI_RUNNABLE } from "../../scripts/conformance-cache.ts";
 import type { MockReply } from "../support/mock-llm/index.ts";
+import { editorBox } from "./interactive-scenarios-screen.ts";
 import type { PtyApp, PtyAppOptions } from "./pty-app.ts";
 
 export interface InteractiveScenario {
@@ -34,7 +35,7 @@ export function examplesDir(): { dir: string } | { error: string } {
 export async function submit(app: PtyApp, text: string): Promise<void> {
 	app.type(text);
 	const tail = text.split("\n").at(-1)?.slice(-20) ?? "";
-	await app.waitFor((lines) => lines.some((line) => line.includes(tail)));
+	await app.waitFor((lines) => editorBox(lines).some((line) => line.includes(tail)));
 	await app.press("enter");
 }
 

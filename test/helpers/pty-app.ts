@@ -239,19 +239,19 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 		exitCode = proc.exitCode ?? 128 + (signal ?? 0);
 		return exitCode;
 	});
-	/** Waiting is over when the app is gone: what it printed last is on the screen. */
-	const failIfExited = async (what: string) => {
-		if (exitCode === undefined) return;
-		await Bun.sleep(50);
-		await flushed();
-		throw new Error(`${kind}: exited with code ${exitCode} while waiting for ${what}; screen:\n${trimmedScreen()}`);
-	};
 	const flushed = async () => {
 		let seen: Promise<void>;
 		do {
 			seen = pending;
 			await seen;
 		} while (seen !== pending);
+	};
+	/** Once the app is gone, what it wrote last may still be arriving: a short grace, then the final screen. */
+	const finalScreenAfterExit = async (): Promise<string[] | undefined> => {
+		if (exitCode === undefined) return undefined;
+		await Bun.sleep(200);
+		await flushed();
+		return visible();
 	};
 	const trimmedScreen = () => {
 		const lines = visible();
@@ -304,7 +304,12 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 				const lines = visible();
 				if (matches(lines)) return lines;
 				const what = typeof target === "function" ? "a screen matching the predicate" : String(target);
-				await failIfExited(what);
+				const last = await finalScreenAfterExit();
+				if (last && matches(last)) return last;
+				if (last)
+					throw new Error(
+						`${kind}: exited with code ${exitCode} while waiting for ${what}; screen:\n${trimmedScreen()}`,
+					);
 				if (Date.now() > deadline)
 					throw new Error(`${kind}: timed out after ${timeoutMs} ms waiting for ${what}; screen:\n${trimmedScreen()}`);
 				await Bun.sleep(25);
@@ -313,7 +318,8 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 		async ready(timeoutMs = 30_000) {
 			const deadline = Date.now() + timeoutMs;
 			while (title === "") {
-				await failIfExited("start-up to finish");
+				if (await finalScreenAfterExit())
+					throw new Error(`${kind}: exited with code ${exitCode} during start-up; screen:\n${trimmedScreen()}`);
 				if (Date.now() > deadline) {
 					await flushed();
 					throw new Error(`${kind}: not ready after ${timeoutMs} ms (no window title); screen:\n${trimmedScreen()}`);
