@@ -12,8 +12,8 @@ import type {
 	KeybindingsManager,
 	OverlayHandle,
 	OverlayOptions,
-	TuiInputListener,
 	TuiBase,
+	TuiInputListener,
 } from "../../tui/index.ts";
 
 export type NotifyType = "info" | "warning" | "error";
