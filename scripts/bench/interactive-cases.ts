@@ -3,7 +3,8 @@
  * terminal. Definitions, the same for both apps:
  * - ready: a frame has ended with the screen showing the editor (two full-width `─` borders) and a footer under it;
  * - first frame: spawn → the arrival of the output that completed the first ready frame;
- * - keystroke: a character written to the terminal → the arrival of the synchronized-output end (`ESC[?2026l`) of the
+ * - settled: ready, and for a session its last message on screen, then 500 ms without output;
+ * - keystroke (typed once settled): a character written to the terminal → the arrival of the synchronized-output end (`ESC[?2026l`) of the
  *   first frame that began after the write and holds that character; the next key is written once the app has been
  *   quiet for 20 ms (at most ~40 keys/s, a fast typist); the first 5 keys warm up and are not counted;
  * - stream: Enter on a typed prompt → the reply's last line on screen and 300 ms without output; CPU is the app
@@ -24,6 +25,8 @@ export interface Side {
 
 export interface Stage {
 	cwd: string;
+	/** The last message of every generated session: on screen once the app shows the whole transcript. */
+	sessionMarker: string;
 	columns: number;
 	rows: number;
 	/** Arguments every start gets (provider and model of the mock). */
@@ -62,25 +65,43 @@ async function withApp<T>(side: Side, stage: Stage, extra: string[], body: (app:
 const ready = (app: PtyApp, stage: Stage, timeoutMs: number) =>
 	app.screenShows((rows) => editorWithFooter(rows, stage.columns), timeoutMs, "the editor and footer");
 
+/**
+ * Ready for typing: the editor is shown, the session's transcript too when one was given (its last message is on
+ * screen: an app may draw the editor before the transcript), and the app has been quiet for 500 ms.
+ */
+async function settled(app: PtyApp, stage: Stage, session: string | undefined): Promise<void> {
+	await ready(app, stage, 300_000);
+	if (session)
+		await app.screenShows((rows) => rows.some((row) => row.includes(stage.sessionMarker)), 600_000, "the transcript");
+	await app.quiet(500, 120_000);
+}
+
 /** ms from spawn to the first frame showing the editor and footer. */
 export function firstFrame(side: Side, stage: Stage): Promise<number> {
 	return withApp(side, stage, [], async (app) => (await ready(app, stage, 60_000)) - app.spawnedAt);
 }
 
+export interface KeySamples {
+	/** The first key after the app settled (a warm-up key, not in `samples`): lazy work shows here. */
+	first: number;
+	samples: number[];
+}
+
 /** Types `count` keys into the editor (after the session `session`, if any, is on screen); ms per key. */
-export function keystrokes(side: Side, stage: Stage, count: number, session?: string): Promise<number[]> {
+export function keystrokes(side: Side, stage: Stage, count: number, session?: string): Promise<KeySamples> {
 	return withApp(side, stage, session ? ["--session", session] : [], async (app) => {
-		await ready(app, stage, 300_000);
-		await app.quiet(500, 120_000);
+		await settled(app, stage, session);
 		const samples: number[] = [];
+		let first = 0;
 		for (let i = 0; i < count + WARM_UP_KEYS; i++) {
 			const key = TYPED[i % TYPED.length] as string;
 			const at = app.type(key);
-			const frame = await app.nextFrame(at, (content) => content.includes(key), 10_000);
+			const frame = await app.nextFrame(at, (content) => content.includes(key), 180_000);
+			if (i === 0) first = frame.endedAt - at;
 			if (i >= WARM_UP_KEYS) samples.push(frame.endedAt - at);
-			await app.quiet(20, 10_000);
+			await app.quiet(20, 60_000);
 		}
-		return samples;
+		return { first, samples };
 	});
 }
 
@@ -97,8 +118,7 @@ export interface StreamPlan {
 /** Sends one prompt and measures the app while the mock streams `plan.text` back. */
 export function stream(side: Side, stage: Stage, plan: StreamPlan, session?: string): Promise<StreamSample> {
 	return withApp(side, stage, session ? ["--session", session] : [], async (app) => {
-		await ready(app, stage, 300_000);
-		await app.quiet(500, 120_000);
+		await settled(app, stage, session);
 		for (const key of "Explain the render loop") {
 			const at = app.type(key);
 			await app.nextFrame(at, (content) => content.includes(key), 10_000);

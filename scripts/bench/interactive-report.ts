@@ -10,6 +10,8 @@ export interface Results {
 	unavailable: Record<string, string>;
 	/** Per `case/side`: ms samples (first frame and resume: one per run; keystrokes: one per key). */
 	samples: Record<string, number[]>;
+	/** Per keystroke `case/side`: the first (warm-up) key's ms, one per run. */
+	firsts: Record<string, number[]>;
 	/** Per `case/side`: one sample per run. */
 	streams: Record<string, StreamSample[]>;
 }
@@ -71,6 +73,16 @@ export function renderTable(results: Results, options: { cases: readonly string[
 			}
 			rows.push({ label: `keystroke → frame, ${LABELS[which]} (ms, median)`, ...median, digits: 2, goal });
 			rows.push({ label: `keystroke → frame, ${LABELS[which]} (ms, p99)`, ...p99, digits: 2, goal: "" });
+			const first = both((s) => {
+				const runs = results.firsts[`${c}/${s}`];
+				return runs && runs.length > 0 ? summarize(runs).median : undefined;
+			});
+			rows.push({
+				label: `first key once settled, ${LABELS[which]} (ms, warm-up, median)`,
+				...first,
+				digits: 1,
+				goal: "",
+			});
 		} else if (c.startsWith("stream-")) {
 			const which = c.slice("stream-".length);
 			const label = which === "empty" ? "empty session" : "after 1,000 messages";

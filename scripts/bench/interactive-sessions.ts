@@ -22,6 +22,8 @@ export interface SessionSpec {
 	/** Provider and model named in assistant messages (so the session's model is one the benchmark configures). */
 	provider: string;
 	model: string;
+	/** The text of a last assistant message, so a driver can see on screen that the whole transcript is shown. */
+	endMarker?: string;
 }
 
 export interface SessionStats {
@@ -171,9 +173,10 @@ export function writeSession(path: string, spec: SessionSpec): SessionStats {
 		timestamp: new Date(start).toISOString(),
 		cwd: spec.cwd,
 	});
+	const reserve = spec.endMarker === undefined ? 0 : 1; // the marker message is one more entry and message
 	const done = () =>
-		(spec.messages !== undefined && stats.messages >= spec.messages) ||
-		(spec.entries !== undefined && stats.entries >= spec.entries) ||
+		(spec.messages !== undefined && stats.messages >= spec.messages - reserve) ||
+		(spec.entries !== undefined && stats.entries >= spec.entries - reserve) ||
 		(spec.bytes !== undefined && stats.bytes + pendingBytes >= spec.bytes);
 	let parentId: string | null = null;
 	let calls = 0;
@@ -241,6 +244,22 @@ export function writeSession(path: string, spec: SessionSpec): SessionStats {
 		}
 		stats.entries++;
 		parentId = id;
+	}
+	if (spec.endMarker !== undefined) {
+		const ts = start + stats.entries * 1500;
+		const message = {
+			role: "assistant",
+			content: [{ type: "text", text: spec.endMarker }],
+			api: "anthropic-messages",
+			provider: spec.provider,
+			model: spec.model,
+			usage: USAGE,
+			stopReason: "stop",
+			timestamp: ts,
+		};
+		put({ type: "message", id: entryId(stats.entries + 1), parentId, timestamp: new Date(ts).toISOString(), message });
+		stats.entries++;
+		stats.messages++;
 	}
 	flush();
 	closeSync(fd);

@@ -81,6 +81,7 @@ const REPLY_TOKENS = 2000;
 const CHARS_PER_TOKEN = 4;
 const CHUNK = 8; // characters per streamed delta: 2 tokens
 const MARKER = "END-OF-REPLY-7Q2X";
+const SESSION_MARKER = "END-OF-SESSION-3K9W";
 
 const root = mkdtempSync(join(tmpdir(), "pi-bench-interactive-"));
 const server = startMockLlm({ idleTimeoutMs: 24 * 3600_000 });
@@ -88,7 +89,13 @@ try {
 	const cwd = join(root, "work");
 	mkdirSync(cwd);
 	writeFileSync(join(cwd, "README.md"), "# demo project\n");
-	const stage: Stage = { cwd, columns: COLUMNS, rows: ROWS, args: ["--provider", "mock", "--model", "mock-1"] };
+	const stage: Stage = {
+		cwd,
+		sessionMarker: SESSION_MARKER,
+		columns: COLUMNS,
+		rows: ROWS,
+		args: ["--provider", "mock", "--model", "mock-1"],
+	};
 	const sides: Side[] = [
 		{ name: "pi", cmd: [pi.node, pi.cli], env: sideEnv("pi") },
 		{ name: "ours", cmd: [ours], env: sideEnv("ours") },
@@ -96,7 +103,7 @@ try {
 
 	const sessions = join(root, "sessions");
 	mkdirSync(sessions);
-	const base = { cwd, provider: "mock", model: "mock-1" };
+	const base = { cwd, provider: "mock", model: "mock-1", endMarker: SESSION_MARKER };
 	const want = (prefix: string) => selected.some((c) => c.endsWith(prefix));
 	const files = {
 		m1000: join(sessions, "messages-1000.jsonl"),
@@ -132,14 +139,15 @@ try {
 		return copy;
 	};
 
-	const measure: Record<Case, (side: Side) => Promise<number[] | StreamSample>> = {
-		"first-frame": async (side) => [await firstFrame(side, stage)],
-		"keys-empty": (side) => keystrokes(side, stage, keyCount),
-		"keys-1000": (side) => keystrokes(side, stage, keyCount, files.m1000),
-		"keys-10000": (side) => keystrokes(side, stage, keyCount, files.e10000),
+	const keys = (side: Side, session?: string) => keystrokes(side, stage, keyCount, session);
+	const measure: Record<Case, (side: Side) => Promise<{ samples: number[]; first?: number } | StreamSample>> = {
+		"first-frame": async (side) => ({ samples: [await firstFrame(side, stage)] }),
+		"keys-empty": (side) => keys(side),
+		"keys-1000": (side) => keys(side, files.m1000),
+		"keys-10000": (side) => keys(side, files.e10000),
 		"stream-empty": (side) => stream(side, stage, plan),
 		"stream-1000": (side) => stream(side, stage, plan, sessionCopy()),
-		"resume-100mb": async (side) => [await resume(side, stage, files.big)],
+		"resume-100mb": async (side) => ({ samples: [await resume(side, stage, files.big)] }),
 	};
 
 	console.log(
@@ -148,7 +156,7 @@ try {
 	console.log(`pi: ${pi.node} ${pi.cli}\nours: ${ours}`);
 	for (const line of described) console.log(`session ${line}`);
 
-	const results: Results = { unavailable: {}, samples: {}, streams: {} };
+	const results: Results = { unavailable: {}, samples: {}, firsts: {}, streams: {} };
 	// Warm-up: one start of each app (page cache), not counted.
 	for (const side of sides) await firstFrame(side, stage).catch(() => undefined);
 	for (let run = 0; run < runs; run++) {
@@ -160,8 +168,10 @@ try {
 				const started = performance.now();
 				try {
 					const sample = await measure[name](side);
-					if (Array.isArray(sample)) (results.samples[key] ??= []).push(...sample);
-					else (results.streams[key] ??= []).push(sample);
+					if ("samples" in sample) {
+						results.samples[key] = [...(results.samples[key] ?? []), ...sample.samples];
+						if (sample.first !== undefined) results.firsts[key] = [...(results.firsts[key] ?? []), sample.first];
+					} else results.streams[key] = [...(results.streams[key] ?? []), sample];
 					console.error(`run ${run + 1}/${runs} ${key}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
 				} catch (error) {
 					// Ours without an interactive mode exits at once: its first line says why. Any other failure (a

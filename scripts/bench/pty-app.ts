@@ -54,7 +54,7 @@ export class PtyApp {
 	private readonly waiters = new Set<Waiter>();
 	private head = "";
 
-	private constructor(private readonly options: PtyAppOptions) {
+	private constructor(options: PtyAppOptions) {
 		this.xterm = new XTerm({ cols: options.columns, rows: options.rows, scrollback: 1000, allowProposedApi: true });
 		this.spawnedAt = performance.now();
 		this.lastOutputAt = this.spawnedAt;
