@@ -178,6 +178,12 @@ export function writeSession(path: string, spec: SessionSpec): SessionStats {
 		(spec.messages !== undefined && stats.messages >= spec.messages - reserve) ||
 		(spec.entries !== undefined && stats.entries >= spec.entries - reserve) ||
 		(spec.bytes !== undefined && stats.bytes + pendingBytes >= spec.bytes);
+	/** How many more entries a count limit allows (a tool call needs room for its results). */
+	const room = () =>
+		Math.min(
+			spec.messages === undefined ? Number.POSITIVE_INFINITY : spec.messages - reserve - stats.messages,
+			spec.entries === undefined ? Number.POSITIVE_INFINITY : spec.entries - reserve - stats.entries,
+		);
 	let parentId: string | null = null;
 	let calls = 0;
 	let pending: { call: Call; result: string; details?: unknown }[] = [];
@@ -228,12 +234,12 @@ export function writeSession(path: string, spec: SessionSpec): SessionStats {
 			const content = text.rand01() < 0.2 ? `${text.words(200)}\n\n\`\`\`\n${text.code(4)}\n\`\`\`` : text.words(160);
 			put({ type: "message", ...base, message: { role: "user", content, timestamp: ts } });
 			stats.messages++;
-		} else if (stats.messages % 7 === 6) {
+		} else if (stats.messages % 7 === 6 || room() < 2) {
 			const content: unknown[] = [{ type: "text", text: text.markdown(900) }];
 			put({ type: "message", ...base, message: assistant(content, "stop") });
 			stats.messages++;
 		} else {
-			const n = 1 + Math.floor(text.rand01() * 2);
+			const n = Math.min(1 + Math.floor(text.rand01() * 2), room() - 1); // the results must fit too
 			pending = Array.from({ length: n }, () => toolCall(text, ++calls));
 			const content: unknown[] = [];
 			if (calls % 5 === 0) content.push({ type: "thinking", thinking: text.words(300), thinkingSignature: "sig" });

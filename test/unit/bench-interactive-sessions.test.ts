@@ -12,6 +12,19 @@ import { makeTempDir } from "../helpers/tmp.ts";
 const base = { provider: "mock", model: "mock-1" };
 
 describe("writeSession", () => {
+	test("an entry count is met exactly, with every tool call answered", () => {
+		const dir = makeTempDir("bench-sessions-");
+		const file = join(dir, "s.jsonl");
+		const stats = writeSession(file, { ...base, cwd: dir, entries: 2000, endMarker: "END" });
+		expect(stats.entries).toBe(2000);
+		const lines = readFileSync(file, "utf8").trimEnd().split("\n").slice(1);
+		const calls = lines.flatMap(
+			(l) => JSON.parse(l).message?.content?.filter?.((c: { type: string }) => c.type === "toolCall") ?? [],
+		);
+		const results = lines.filter((l) => JSON.parse(l).message?.role === "toolResult");
+		expect(results).toHaveLength(calls.length);
+	});
+
 	test("the same spec gives the same bytes", () => {
 		const dir = makeTempDir("bench-sessions-");
 		const a = writeSession(join(dir, "a.jsonl"), { ...base, cwd: dir, messages: 120 });
@@ -24,8 +37,7 @@ describe("writeSession", () => {
 		const dir = makeTempDir("bench-sessions-");
 		const file = join(dir, "s.jsonl");
 		const stats = writeSession(file, { ...base, cwd: dir, messages: 300, endMarker: "THE-END" });
-		expect(stats.messages).toBeGreaterThanOrEqual(300);
-		expect(stats.messages).toBeLessThanOrEqual(302); // tool results of the last call are never cut off
+		expect(stats.messages).toBe(300);
 		const lines = readFileSync(file, "utf8").trimEnd().split("\n");
 		expect(JSON.parse(lines[0] as string)).toMatchObject({ type: "session", version: 3, cwd: dir });
 		expect(lines).toHaveLength(stats.entries + 1);
