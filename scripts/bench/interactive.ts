@@ -71,7 +71,9 @@ const tokensPerSecond = count("--tps", 100);
 const only = (option("--only") ?? "").split(",").filter(Boolean);
 for (const want of only)
 	if (!CASES.some((c) => c.startsWith(want))) fail(`--only: unknown case "${want}" (cases: ${CASES.join(", ")})`);
-const selected = CASES.filter((c) => only.length === 0 || only.some((want) => c.startsWith(want)));
+// A case's full name selects it alone (keys-1000 is not keys-10000); a shorter prefix selects all it starts.
+const picks = (want: string, c: string) => (CASES.some((k) => k === want) ? c === want : c.startsWith(want));
+const selected = CASES.filter((c) => only.length === 0 || only.some((want) => picks(want, c)));
 const ours = resolve(option("--ours") ?? process.env.PI_BENCH_BINARY ?? BINARY);
 const pi = ensureRunnablePi();
 if ("error" in pi) fail(`pi 0.87.1 unavailable: ${pi.error}`);
