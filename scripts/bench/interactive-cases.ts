@@ -4,13 +4,15 @@
  * - ready: a frame has ended with the screen showing the editor (two full-width `─` borders) and a footer under it;
  * - first frame: spawn → the arrival of the output that completed the first ready frame;
  * - settled: ready, and for a session its last message on screen, then 500 ms without output;
- * - keystroke (typed once settled): a character written to the terminal → the arrival of the synchronized-output end (`ESC[?2026l`) of the
- *   first frame that began after the write and holds that character; the next key is written once the app has been
- *   quiet for 20 ms (at most ~40 keys/s, a fast typist); the first 5 keys warm up and are not counted;
+ * - keystroke (typed once settled): a character written to the terminal → the arrival of the synchronized-output
+ *   end (`ESC[?2026l`) of the first frame that began after the write and holds that character; the next key is
+ *   written once the app has been quiet for 20 ms (at most ~40 keys/s, a fast typist); the first 5 keys warm up and
+ *   are not counted (the first of them is reported apart: work an app defers to the first key shows there);
  * - stream: Enter on a typed prompt → the reply's last line on screen and 300 ms without output; CPU is the app
  *   process's utime + stime over that span (/proc/<pid>/stat), frames and bytes are what it wrote in that span, and
  *   the span's wall time ends at the last frame;
- * - resume: spawn with `--session <file>` → a character typed at the first ready frame shows in a frame.
+ * - resume: spawn with `--session <file>` → a character, typed as soon as the emulator shows the first ready frame
+ *   (as a user would), shows in a frame.
  */
 import type { MockLlmServer } from "../../test/support/mock-llm/index.ts";
 import { PtyApp } from "./pty-app.ts";
