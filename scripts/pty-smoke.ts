@@ -6,7 +6,7 @@ import { Terminal } from "@xterm/headless";
 import { startMockLlm } from "../test/support/mock-llm/index.ts";
 
 const server = startMockLlm();
-server.push({ kind: "reply", text: process.env.REPLY ?? "Hello **there**! Here is a list:\n\n- one\n- two" } as never);
+server.push({ kind: "reply", text: process.env.REPLY ?? "Hello **there**! Here is a list:\n\n- one\n- two", chunkSize: 4, frameDelayMs: Number(process.env.FRAME_DELAY ?? 0) } as never, { kind: "reply", text: "second reply" } as never);
 const home = mkdtempSync(join(tmpdir(), "pi-smoke-"));
 mkdirSync(join(home, ".pi/agent"), { recursive: true });
 mkdirSync(join(home, "work"));

@@ -5,7 +5,8 @@
  */
 
 /** Full-width horizontal rules: the editor's borders, a dialog's borders. */
-const RULE = /^─{10,}/;
+/** A full-width rule, or the editor's top border with the working indicator in it (`── ⠇ Working ───…`). */
+const RULE = /^(─{10,}|── \S+ .*─{10,})$/;
 
 export function ruleRows(lines: string[]): number[] {
 	return lines.map((line, i) => (RULE.test(line) ? i : -1)).filter((i) => i >= 0);

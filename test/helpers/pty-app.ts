@@ -239,12 +239,12 @@ function spawnInTerminal(kind: AppKind, argv: string[], ctx: SpawnContext): PtyA
 		exitCode = proc.exitCode ?? 128 + (signal ?? 0);
 		return exitCode;
 	});
+	/**
+	 * Everything received up to now has been interpreted. Output arriving meanwhile is not waited for: an app that
+	 * draws continuously (a streaming reply, a spinner) would otherwise keep the caller waiting until it pauses.
+	 */
 	const flushed = async () => {
-		let seen: Promise<void>;
-		do {
-			seen = pending;
-			await seen;
-		} while (seen !== pending);
+		await pending;
 	};
 	/** Once the app is gone, what it wrote last may still be arriving: a short grace, then the final screen. */
 	const finalScreenAfterExit = async (): Promise<string[] | undefined> => {

@@ -1,0 +1,130 @@
+/**
+ * Our interactive mode in a pseudo-terminal (the compiled binary, a temp HOME, the mock LLM): a tool-using turn
+ * aborted with Escape, steering while a reply streams, `!cmd` and `!!cmd`, `@file` completion, a resize in the
+ * middle of a stream, a resumed 1,000-message session, and quitting with the terminal given back.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { writeSession } from "../../scripts/bench/interactive-sessions.ts";
+import { reply, submit, toolReply } from "../helpers/interactive-scenarios.ts";
+import { type PtyApp, type PtyAppOptions, startOurs } from "../helpers/pty-app.ts";
+import { makeTempDir } from "../helpers/tmp.ts";
+
+const apps: PtyApp[] = [];
+afterAll(async () => {
+	await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
+	const app = await startOurs(options);
+	apps.push(app);
+	await app.ready();
+	return app;
+}
+
+/** A long reply streamed slowly (about `ms` milliseconds in all). */
+function slowReply(text: string, ms: number) {
+	const chunkSize = 4;
+	return reply(text, { chunkSize, frameDelayMs: Math.max(1, Math.round(ms / (text.length / chunkSize))) });
+}
+
+const editorRows = (lines: string[]): string[] => {
+	const rules = lines.map((line, i) => (/^─{10,}/.test(line) || /^──/.test(line) ? i : -1)).filter((i) => i >= 0);
+	const [top, bottom] = rules.slice(-2);
+	return top === undefined || bottom === undefined ? [] : lines.slice(top + 1, bottom);
+};
+
+describe("interactive mode (ours, in a pseudo-terminal)", () => {
+	test("a tool call runs in the chat and Escape aborts it; the editor takes input again", async () => {
+		const app = await start({ mock: [toolReply("bash", { command: "sleep 20" }), reply("never sent")] });
+		await submit(app, "run the slow thing");
+		await app.waitFor((lines) => lines.some((line) => line.includes("sleep 20")), 15_000);
+		await app.press("escape");
+		const after = await app.waitFor(/aborted/i, 15_000);
+		expect(after.join("\n")).toContain("run the slow thing");
+		expect(app.mock.requests.length).toBe(1);
+		app.type("next");
+		const typed = await app.waitFor((lines) => editorRows(lines).some((row) => row.includes("next")));
+		expect(editorRows(typed).join("\n")).toContain("next");
+	}, 60_000);
+
+	test("Enter while a reply streams queues a steering message, shown until it is delivered", async () => {
+		const long = `${"streaming words ".repeat(60)}END-OF-FIRST`;
+		const app = await start({ mock: [slowReply(long, 12_000), reply("answer to the steer")] });
+		await submit(app, "first question");
+		await app.waitFor("streaming words", 15_000);
+		await submit(app, "steer me");
+		const queued = await app.waitFor("Steering: steer me", 10_000);
+		expect(queued.join("\n")).toContain("to edit all queued messages");
+		const done = await app.waitFor("answer to the steer", 20_000);
+		expect(done.join("\n")).not.toContain("Steering: steer me");
+		expect(app.mock.requests.length).toBe(2);
+	}, 60_000);
+
+	test("!cmd shows the command and its output; !!cmd too, and neither asks the model", async () => {
+		const app = await start();
+		await submit(app, "!echo from-the-shell");
+		const shown = await app.waitFor((lines) => lines.some((line) => line.trim() === "from-the-shell"), 15_000);
+		expect(shown.join("\n")).toContain("$ echo from-the-shell");
+		await submit(app, "!!echo kept-out");
+		await app.waitFor((lines) => lines.some((line) => line.trim() === "kept-out"), 15_000);
+		expect(app.mock.requests.length).toBe(0);
+	}, 60_000);
+
+	test("@ completes a file of the working folder", async () => {
+		const app = await start({ files: { "notes-for-test.txt": "hello\n" } });
+		app.type("look at @notes-for");
+		await app.waitFor("notes-for-test.txt", 10_000);
+		await app.press("tab");
+		const done = await app.waitFor((lines) => editorRows(lines).some((row) => row.includes("@notes-for-test.txt")));
+		expect(editorRows(done).join("\n")).toContain("look at @notes-for-test.txt");
+	}, 60_000);
+
+	test("a resize in the middle of a stream keeps one copy of the reply", async () => {
+		const lines = Array.from({ length: 12 }, (_, i) => `reply line ${i + 1}`).join("\n\n");
+		const app = await start({ mock: [slowReply(`${lines}\n\nTHE-END`, 3000)] });
+		await submit(app, "tell me");
+		await app.waitFor("reply line 2", 15_000);
+		app.resize(60, 20);
+		await Bun.sleep(300);
+		app.resize(100, 30);
+		await app.waitFor("THE-END", 20_000);
+		await Bun.sleep(300);
+		const all = [...(await app.scrollback()), ...(await app.screen())];
+		expect(all.filter((line) => line.trim() === "THE-END")).toHaveLength(1);
+		expect(all.filter((line) => line.trim() === "reply line 12")).toHaveLength(1);
+		expect(all.filter((line) => line.trim() === "tell me")).toHaveLength(1);
+	}, 60_000);
+
+	test("a resumed 1,000-message session shows its end and takes input", async () => {
+		const dir = makeTempDir("pi-resume-");
+		const file = join(dir, "session.jsonl");
+		const app0 = { cwd: "{{cwd}}" };
+		writeSession(file, {
+			cwd: app0.cwd,
+			messages: 1000,
+			provider: "mock",
+			model: "mock-1",
+			endMarker: "END-MARKER-1000",
+		});
+		const text = await Bun.file(file).text();
+		const app = await start({ sessions: { "resume.jsonl": text }, args: ["-c"] });
+		await app.waitFor("END-MARKER-1000", 20_000);
+		app.type("x");
+		const typed = await app.waitFor((lines) => editorRows(lines).some((row) => row.trim() === "x"), 5000);
+		expect(editorRows(typed).some((row) => row.trim() === "x")).toBe(true);
+	}, 60_000);
+
+	test("Ctrl+D on an empty editor quits with 0, gives the terminal back and says how to resume", async () => {
+		const app = await start({ mock: [reply("short answer")] });
+		await submit(app, "hi");
+		await app.waitFor("short answer", 15_000);
+		await app.press("ctrl+d");
+		expect(await app.exited).toBe(0);
+		const output = app.output();
+		expect(output).toContain("\x1b[?2004l");
+		expect(output.lastIndexOf("\x1b[?25h")).toBeGreaterThan(output.lastIndexOf("\x1b[?25l"));
+		const screen = (await app.screen()).join("\n");
+		expect(screen).toMatch(/To resume this session: pi --session [0-9a-f-]+/);
+	}, 60_000);
+});
