@@ -10,7 +10,16 @@ import type { BuiltinTool, BuiltinToolName } from "./types.ts";
 import { createWriteTool } from "./write.ts";
 
 export const DEFAULT_ACTIVE_TOOLS: readonly BuiltinToolName[] = ["read", "bash", "edit", "write"];
-export const BUILTIN_TOOL_NAMES: readonly BuiltinToolName[] = ["read", "bash", "powershell", "edit", "write", "grep", "find", "ls"];
+export const BUILTIN_TOOL_NAMES: readonly BuiltinToolName[] = [
+	"read",
+	"bash",
+	"powershell",
+	"edit",
+	"write",
+	"grep",
+	"find",
+	"ls",
+];
 
 export interface BuiltinToolsOptions {
 	shellPath?: string;

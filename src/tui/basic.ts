@@ -61,10 +61,12 @@ export class Spacer implements Component {
 		// Nothing cached.
 	}
 
+	/** The same array while the count stays (the renderer skips lines it has seen). */
+	private blank: string[] = [];
+
 	render(_width: number): string[] {
-		const lines: string[] = [];
-		for (let i = 0; i < this.lines; i++) lines.push("");
-		return lines;
+		if (this.blank.length !== this.lines) this.blank = Array.from({ length: this.lines }, () => "");
+		return this.blank;
 	}
 }
 
@@ -196,15 +198,37 @@ export class Box implements Component {
 
 	invalidate(): void {
 		this.cache = undefined;
+		this.fast = undefined;
 		for (const child of this.children) child.invalidate?.();
 	}
 
 	render(width: number): string[] {
 		if (this.children.length === 0) return [];
 		const contentWidth = Math.max(1, width - this.paddingX * 2);
+		// Every child handed back the very arrays of the last frame: nothing to re-pad or compare.
+		const arrays = this.children.map((child) => child.render(contentWidth));
+		const fast = this.fast;
+		const bgNow = this.bgFn ? this.bgFn("test") : undefined;
+		if (
+			fast &&
+			fast.width === width &&
+			fast.bgSample === bgNow &&
+			fast.arrays.length === arrays.length &&
+			fast.arrays.every((array, i) => array === arrays[i])
+		) {
+			return fast.lines;
+		}
+		const lines = this.renderFrom(arrays, width);
+		this.fast = { width, bgSample: bgNow, arrays, lines };
+		return lines;
+	}
+
+	private fast: { width: number; bgSample: string | undefined; arrays: string[][]; lines: string[] } | undefined;
+
+	private renderFrom(arrays: string[][], width: number): string[] {
 		const indent = " ".repeat(Math.max(0, this.paddingX));
 		const childLines: string[] = [];
-		for (const child of this.children) for (const line of child.render(contentWidth)) childLines.push(indent + line);
+		for (const array of arrays) for (const line of array) childLines.push(indent + line);
 		if (childLines.length === 0) return [];
 		const bgSample = this.bgFn ? this.bgFn("test") : undefined;
 		const cache = this.cache;

@@ -3,7 +3,8 @@
  * label while thinking is hidden), and a closing line for a truncated, aborted or failed reply. `updateContent` is
  * called again with each streamed revision of the message.
  */
-import { Container, Markdown, type MarkdownTheme, Spacer, Text } from "../../../tui/index.ts";
+import { Markdown, type MarkdownTheme, Spacer, Text } from "../../../tui/index.ts";
+import { StableContainer } from "./stable-lines.ts";
 import { defaultMarkdownTheme, type MarkdownTransformer, markdownTransform, theme } from "./style.ts";
 import { markZone } from "./user-message.ts";
 
@@ -17,8 +18,8 @@ export interface AssistantMessageLike {
 const visible = (block: { type: string; text?: string; thinking?: string }): boolean =>
 	(block.type === "text" && !!block.text?.trim()) || (block.type === "thinking" && !!block.thinking?.trim());
 
-export class AssistantMessageComponent extends Container {
-	private readonly contentContainer = new Container();
+export class AssistantMessageComponent extends StableContainer {
+	private readonly contentContainer = new StableContainer();
 	private hideThinkingBlock: boolean;
 	private readonly markdownTheme: MarkdownTheme;
 	private hiddenThinkingLabel: string;
@@ -76,8 +77,7 @@ export class AssistantMessageComponent extends Container {
 		this.redraw();
 	}
 
-	override render(width: number): string[] {
-		const lines = super.render(width);
+	protected override finish(lines: string[]): string[] {
 		return this.hasToolCalls ? lines : markZone(lines);
 	}
 

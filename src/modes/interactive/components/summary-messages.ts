@@ -4,7 +4,7 @@
  * its content when expanded).
  */
 import { Box, Container, Markdown, type MarkdownTheme, Spacer, Text } from "../../../tui/index.ts";
-import { keyText } from "./keybinding-hints.ts";
+import { appKeyText } from "../chrome/keys.ts";
 import { boldLabel, defaultMarkdownTheme, theme } from "./style.ts";
 
 const textColor = (text: string) => theme().fg("customMessageText", text);
@@ -12,7 +12,7 @@ const label = (name: string) => theme().fg("customMessageLabel", boldLabel(`[${n
 
 /** "<text> (<key> to expand)" with the key dim. */
 const collapsedLine = (text: string) =>
-	textColor(`${text} (`) + theme().fg("dim", keyText("app.tools.expand")) + textColor(" to expand)");
+	textColor(`${text} (`) + theme().fg("dim", appKeyText("app.tools.expand")) + textColor(" to expand)");
 
 /** A box that rebuilds its content when expanded or collapsed. */
 abstract class CollapsibleBlock extends Box {
@@ -114,7 +114,7 @@ export class SkillInvocationMessageComponent extends CollapsibleBlock {
 			content.addChild(this.markdown(`**${this.skillBlock.name}**\n\n${this.skillBlock.content}`));
 			return;
 		}
-		const hint = t.fg("dim", ` (${keyText("app.tools.expand")} to expand)`);
+		const hint = t.fg("dim", ` (${appKeyText("app.tools.expand")} to expand)`);
 		const line = t.fg("customMessageLabel", `${boldLabel("[skill]")} `) + textColor(this.skillBlock.name) + hint;
 		content.addChild(new Text(line, 0, 0));
 	}

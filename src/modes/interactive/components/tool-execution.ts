@@ -46,6 +46,12 @@ export class ToolExecutionComponent extends Container {
 	private argsComplete = false;
 	private result: (ToolResultLike & { isError?: boolean }) | undefined;
 	private hidden = false;
+	/**
+	 * The lines of a finished call (result in, not partial) by width. A finished call changes only through this
+	 * component's methods or its renderers' `invalidate()`, which drop the cache; until then a frame costs nothing
+	 * here, however long the transcript.
+	 */
+	private settled: { width: number; lines: string[] } | undefined;
 
 	constructor(
 		toolName: string,
@@ -141,6 +147,13 @@ export class ToolExecutionComponent extends Container {
 	}
 
 	override render(width: number): string[] {
+		if (this.settled?.width === width) return this.settled.lines;
+		const lines = this.draw(width);
+		if (this.result && !this.isPartial) this.settled = { width, lines };
+		return lines;
+	}
+
+	private draw(width: number): string[] {
 		if (this.hidden) return [];
 		if (!this.toolDefinition || !this.selfRendered()) return super.render(width);
 		// A self-rendered tool draws no blank line of its own when it draws nothing.
@@ -151,6 +164,7 @@ export class ToolExecutionComponent extends Container {
 	}
 
 	private updateDisplay(): void {
+		this.settled = undefined;
 		const t = theme();
 		const bg = this.isPartial ? "toolPendingBg" : this.result?.isError ? "toolErrorBg" : "toolSuccessBg";
 		const bgFn = (text: string) => t.bg(bg, text);

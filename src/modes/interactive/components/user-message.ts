@@ -1,12 +1,13 @@
 /** A user's prompt in the transcript: Markdown on the user-message background, marked as a shell-prompt zone. */
-import { Box, Container, Markdown, type MarkdownTheme } from "../../../tui/index.ts";
+import { Box, Markdown, type MarkdownTheme } from "../../../tui/index.ts";
+import { StableContainer } from "./stable-lines.ts";
 import { defaultMarkdownTheme, type MarkdownTransformer, markdownTransform, theme } from "./style.ts";
 
 /** OSC 133 prompt marks (start of zone, end of prompt, start of output) so terminals can jump between turns. */
 export const ZONE_START = "\x1b]133;A\x07";
 export const ZONE_END = "\x1b]133;B\x07\x1b]133;C\x07";
 
-export class UserMessageComponent extends Container {
+export class UserMessageComponent extends StableContainer {
 	private readonly text: string;
 	private readonly markdownTheme: MarkdownTheme;
 	private outputPad: number;
@@ -51,8 +52,8 @@ export class UserMessageComponent extends Container {
 		this.addChild(box);
 	}
 
-	override render(width: number): string[] {
-		return markZone(super.render(width));
+	protected override finish(lines: string[]): string[] {
+		return markZone(lines);
 	}
 }
 
