@@ -32,6 +32,7 @@ import { collectShortcuts, shortcutDispatcher } from "./shortcuts.ts";
 import { startupData } from "./startup-data.ts";
 import { StatusArea } from "./status-area.ts";
 import { watchThemeFile } from "./theme-watch.ts";
+import { tmuxKeyboardWarning } from "./tmux-check.ts";
 import { createTranscript } from "./transcript-setup.ts";
 
 export interface StartInteractiveOptions {
@@ -234,6 +235,11 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			);
 			app.chat.renderHistory(host.manager.buildContextEntries());
 			app.tui.requestRender();
+			void tmuxKeyboardWarning().then((warning) => {
+				if (!warning) return;
+				app.chat.showWarning(warning);
+				app.tui.requestRender();
+			});
 			void sendInitial(context, app);
 			try {
 				return await app.done;
