@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { writeSession } from "../../scripts/bench/interactive-sessions.ts";
+import { BUILTIN_THEME_JSON } from "../../src/resources/index.ts";
 import { reply, submit, toolReply } from "../helpers/interactive-scenarios.ts";
 import { type PtyApp, type PtyAppOptions, startOurs } from "../helpers/pty-app.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
@@ -113,6 +114,35 @@ describe("interactive mode (ours, in a pseudo-terminal)", () => {
 		app.type("x");
 		const typed = await app.waitFor((lines) => editorRows(lines).some((row) => row.trim() === "x"), 5000);
 		expect(editorRows(typed).some((row) => row.trim() === "x")).toBe(true);
+	}, 60_000);
+
+	test("NO_COLOR draws the chat without colours", async () => {
+		const app = await start({ env: { NO_COLOR: "1" }, mock: [reply("plain **answer**")] });
+		await submit(app, "hi");
+		await app.waitFor("plain answer", 15_000);
+		expect(app.output()).not.toMatch(/\x1b\[[0-9;]*(38|48);[25];/);
+	}, 60_000);
+
+	test("a user theme file that changes is drawn in its new colours; a broken one keeps the old with a message", async () => {
+		const theme = JSON.parse(JSON.stringify(BUILTIN_THEME_JSON.dark)) as {
+			name: string;
+			colors: Record<string, unknown>;
+		};
+		theme.name = "mine";
+		const path = ".pi/agent/themes/mine.json";
+		const app = await start({
+			env: { COLORTERM: "truecolor" },
+			settings: { theme: "mine" },
+			homeFiles: { [path]: JSON.stringify(theme) },
+		});
+		theme.colors.borderMuted = "#123456";
+		theme.colors.thinkingMedium = "#123456";
+		await Bun.write(join(app.home, path), JSON.stringify(theme));
+		const deadline = Date.now() + 10_000;
+		while (!app.output().includes("38;2;18;52;86") && Date.now() < deadline) await Bun.sleep(50);
+		expect(app.output()).toContain("38;2;18;52;86");
+		await Bun.write(join(app.home, path), "{ not json");
+		await app.waitFor("keeping the previous colours", 10_000);
 	}, 60_000);
 
 	test("Ctrl+D on an empty editor quits with 0, gives the terminal back and says how to resume", async () => {

@@ -27,6 +27,7 @@ import { BUILTIN_COMMAND_LIST, cycleModel, cycleThinking, runBuiltin } from "./b
 import { captureConsole } from "./console-capture.ts";
 import { InputController } from "./input.ts";
 import { loadAppKeybindings } from "./keybindings.ts";
+import { noColorRequested, withoutColourOutput } from "./no-color.ts";
 import { SessionView } from "./session-view.ts";
 import { collectShortcuts, shortcutDispatcher } from "./shortcuts.ts";
 import { startupData } from "./startup-data.ts";
@@ -81,7 +82,9 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 	let runtime: InteractiveRunContext | undefined;
 	let appRef: InteractiveApp | undefined;
 	const app: InteractiveApp = new InteractiveApp({
-		terminal: o.terminal ?? new ProcessTerminal(),
+		terminal: noColorRequested()
+			? withoutColourOutput(o.terminal ?? new ProcessTerminal())
+			: (o.terminal ?? new ProcessTerminal()),
 		keybindings,
 		editorTheme: o.editorTheme,
 		version: o.version,
