@@ -222,6 +222,19 @@ export class SessionManager extends SessionAppender {
 		return this.store.entries();
 	}
 
+	/** How many entries the file holds (without reading them). */
+	getEntryCount(): number {
+		return this.store.nodes.length;
+	}
+
+	/**
+	 * Entries `start` to `end` (exclusive) in file order. A long session read in slices keeps a UI responsive
+	 * where `getEntries()` would read it in one go.
+	 */
+	getEntriesBetween(start: number, end: number): SessionEntry[] {
+		return this.store.entriesBetween(start, end);
+	}
+
 	getTree(): SessionTreeNode[] {
 		return this.store.tree();
 	}

@@ -203,6 +203,18 @@ export class EntryStore {
 	}
 
 	/** All entries in file order (parses every line not parsed yet). */
+	/** Entries `start` to `end` (exclusive) in file order: part of `entries()` for callers that go in slices. */
+	entriesBetween(start: number, end: number): SessionEntry[] {
+		const nodes = this.nodes.slice(start, end);
+		this.prefetch(nodes);
+		const out: SessionEntry[] = [];
+		for (const node of nodes) {
+			const entry = this.materialize(node);
+			if (entry) out.push(entry);
+		}
+		return out;
+	}
+
 	entries(): SessionEntry[] {
 		this.prefetch(this.nodes);
 		const out: SessionEntry[] = [];

@@ -189,3 +189,18 @@ describe("header and file location", () => {
 		expect(m.buildSessionContext().messages).toHaveLength(1);
 	});
 });
+
+describe("entries in slices", () => {
+	test("getEntriesBetween gives the slices of getEntries (a reopened file read lazily too)", () => {
+		const dir = tempDir();
+		const m = SessionManager.create("/projects/demo", dir);
+		for (let i = 0; i < 25; i++) m.appendMessage(i % 2 ? assistant(`a${i}`) : user(`u${i}`));
+		const file = m.getSessionFile() as string;
+		m.close();
+		const reopened = SessionManager.open(file);
+		expect(reopened.getEntryCount()).toBe(25);
+		const sliced = [0, 10, 20].flatMap((start) => reopened.getEntriesBetween(start, start + 10));
+		expect(sliced.map((e) => e.id)).toEqual(reopened.getEntries().map((e) => e.id));
+		reopened.close();
+	});
+});

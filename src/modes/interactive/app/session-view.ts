@@ -44,6 +44,7 @@ export class SessionView {
 		app.layout.setFooter(this.footer);
 		const offBranch = this.footerData.onBranchChange(() => app.tui.requestRender());
 		app.onStop(() => {
+			if (this.counting) clearTimeout(this.counting);
 			offBranch();
 			this.footerData.dispose();
 		});
@@ -80,7 +81,7 @@ export class SessionView {
 				getEntries: () => (view.hostRef?.manager.getEntries() ?? []) as never,
 			},
 			getUsageTotals: () => {
-				if (view.usageStale && view.hostRef) {
+				if (view.usageStale && view.hostRef && !view.counting) {
 					view.usageStale = false;
 					view.tally.sync(view.hostRef.manager.getEntries() as never);
 				}
@@ -105,18 +106,45 @@ export class SessionView {
 
 	/** A new, switched or reloaded session: everything the footer counted starts over. */
 	sessionReplaced(): void {
-		this.tally.reset();
-		// Counted after the first frame, so a long resumed session takes input at once.
-		setTimeout(() => {
-			this.usageStale = true;
-			this.app.tui.requestRender();
-		}, 0);
+		this.countInSlices();
 		this.contextStale = true;
 		this.afterCompaction = false;
 		this.footerData.setCwd(this.host.manager.getCwd());
 		this.footer.setAutoCompactEnabled(this.host.current.compactionSettings?.enabled ?? false);
 		this.updateTitle();
 		this.updateBorderColor();
+	}
+
+	/** A slice of entries counted per tick while a session's usage is first added up. */
+	private static readonly SLICE = 4000;
+	counting: ReturnType<typeof setTimeout> | undefined;
+
+	/**
+	 * Adds up a session's usage a slice at a time after the first frame, so a long resumed session takes input at
+	 * once (reading every entry of a 100 MB session in one go takes about a second).
+	 */
+	private countInSlices(): void {
+		if (this.counting) clearTimeout(this.counting);
+		this.counting = undefined;
+		this.tally.reset();
+		const manager = this.hostRef?.manager;
+		if (!manager) return;
+		const total = manager.getEntryCount();
+		let next = 0;
+		const step = () => {
+			if (this.hostRef?.manager !== manager) return;
+			const end = Math.min(total, next + SessionView.SLICE);
+			for (const entry of manager.getEntriesBetween(next, end)) this.tally.add(entry as never);
+			next = end;
+			if (next < total) {
+				this.counting = setTimeout(step, 0);
+				return;
+			}
+			this.counting = undefined;
+			this.usageStale = true;
+			this.app.tui.requestRender();
+		};
+		this.counting = setTimeout(step, 0);
 	}
 
 	thinkingLevel(): string {
