@@ -222,7 +222,11 @@ export {
 	truncateToVisualLines,
 	type VisualTruncateResult,
 } from "../tui/index.ts";
-export { copyToClipboard, PI_COMPAT_VERSION, VERSION } from "../util/index.ts";
+/**
+ * `VERSION` as extensions read it: the pi version whose API this build implements (0.87.1), so an extension that
+ * shows it or checks it against a minimum behaves as under pi. The binary's own version is `pi --version`.
+ */
+export { copyToClipboard, PI_COMPAT_VERSION, PI_COMPAT_VERSION as VERSION } from "../util/index.ts";
 export { type MainOptions, main, type PiArgs as Args, parseArgs } from "./cli-entry.ts";
 export { createAgentSessionServices, DefaultResourceLoader, discoverAndLoadExtensions } from "./resource-loader.ts";
 export {

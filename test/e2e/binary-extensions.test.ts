@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { PI_COMPAT_VERSION } from "../../src/util/index.ts";
 import { ensureBinary, runPi } from "../helpers/binary.ts";
 import {
 	BAD_EXTENSIONS,
@@ -45,7 +46,8 @@ describe("binary loads extensions with no node_modules", () => {
 	test("hello.ts with bundled typebox and pi-coding-agent runs via -p /hello", () => {
 		const { home: h, extensions } = home();
 		writeTree(extensions, { "hello.ts": HELLO });
-		const version = runPi(["--version"], { home: h, binary }).stdout.trim();
+		// VERSION is the pi version whose API the binary implements (not `pi --version`, the binary's own).
+		const version = PI_COMPAT_VERSION;
 		const run = runPi(["-p", "/hello there"], { home: h, binary });
 		expect(run.stderr).toBe("");
 		expect(run.stdout).toBe(`hello there from object v${version}\n`);

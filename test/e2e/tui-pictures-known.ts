@@ -9,11 +9,4 @@ export interface KnownPictureDifference {
 	widths?: number[];
 }
 
-export const KNOWN_DIFFERENCES: Record<string, KnownPictureDifference> = {
-	"custom-header": {
-		owner: "version",
-		reason:
-			"the header prints VERSION from pi-coding-agent: pi shows 'v0.87.1', ours the binary's own version " +
-			"('v0.1.0'); VERSION is ours by design (PI_COMPAT_VERSION carries 0.87.1), so this stays",
-	},
-};
+export const KNOWN_DIFFERENCES: Record<string, KnownPictureDifference> = {};
