@@ -5,9 +5,9 @@
  * placeholder is accepted and not shown.
  */
 import { Container, Input, type KeybindingsManager, Spacer, Text } from "../../../tui/index.ts";
-import { CountdownTimer } from "../chrome/index.ts";
+import type { CountdownTimer } from "../chrome/index.ts";
 import { keyHint } from "../chrome/keys.ts";
-import { dialogBorder, keyMatches, type Redrawable, theme } from "./common.ts";
+import { addDialogHead, dialogBorder, keyMatches, type Redrawable, theme } from "./common.ts";
 
 export interface ExtensionInputOptions {
 	/** Redraws on each countdown tick; without it a timeout is not armed (as in pi). */
@@ -22,7 +22,6 @@ export interface ExtensionInputOptions {
 
 export class ExtensionInputComponent extends Container {
 	private readonly input = new Input();
-	private readonly titleText: Text;
 	private readonly countdown: CountdownTimer | undefined;
 	private isFocused = false;
 
@@ -34,23 +33,13 @@ export class ExtensionInputComponent extends Container {
 		private readonly opts: ExtensionInputOptions = {},
 	) {
 		super();
-		this.addChild(dialogBorder());
-		this.addChild(new Spacer(1));
-		this.titleText = new Text(theme().fg("accent", baseTitle), 1, 0);
-		this.addChild(this.titleText);
-		if (opts.description) {
-			this.addChild(new Spacer(1));
-			this.addChild(new Text(theme().fg("text", opts.description), 1, 0));
-		}
-		this.addChild(new Spacer(1));
-		if (opts.timeout && opts.timeout > 0 && opts.tui) {
-			this.countdown = new CountdownTimer(
-				opts.timeout,
-				opts.tui,
-				(seconds) => this.titleText.setText(theme().fg("accent", `${this.baseTitle} (${seconds}s)`)),
-				() => this.onCancelCallback(),
-			);
-		}
+		this.countdown = addDialogHead(
+			this,
+			baseTitle,
+			(text) => theme().fg("accent", text),
+			opts,
+			() => this.onCancelCallback(),
+		);
 		if (opts.initialValue) this.input.setValue(opts.initialValue);
 		this.addChild(this.input);
 		this.addChild(new Spacer(1));

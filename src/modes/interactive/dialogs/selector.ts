@@ -5,9 +5,9 @@
  * Escape/Ctrl+C cancels (as does the timeout reaching 0), the tools-expand key (Ctrl+O) toggles tool output.
  */
 import { Container, type KeybindingsManager, Spacer, Text } from "../../../tui/index.ts";
-import { CountdownTimer } from "../chrome/index.ts";
+import type { CountdownTimer } from "../chrome/index.ts";
 import { keyHint, rawKeyHint } from "../chrome/keys.ts";
-import { dialogBorder, keyMatches, type Redrawable, theme } from "./common.ts";
+import { addDialogHead, dialogBorder, keyMatches, type Redrawable, theme } from "./common.ts";
 
 export interface ExtensionSelectorOptions {
 	/** Redraws on each countdown tick; without it a timeout is not armed (as in pi). */
@@ -23,7 +23,6 @@ export interface ExtensionSelectorOptions {
 export class ExtensionSelectorComponent extends Container {
 	private selectedIndex = 0;
 	private readonly listContainer = new Container();
-	private readonly titleText: Text;
 	private readonly countdown: CountdownTimer | undefined;
 
 	constructor(
@@ -34,24 +33,13 @@ export class ExtensionSelectorComponent extends Container {
 		private readonly opts: ExtensionSelectorOptions = {},
 	) {
 		super();
-		const title = (text: string) => theme().fg("accent", theme().bold(text));
-		this.addChild(dialogBorder());
-		this.addChild(new Spacer(1));
-		this.titleText = new Text(title(baseTitle), 1, 0);
-		this.addChild(this.titleText);
-		if (opts.description) {
-			this.addChild(new Spacer(1));
-			this.addChild(new Text(theme().fg("text", opts.description), 1, 0));
-		}
-		this.addChild(new Spacer(1));
-		if (opts.timeout && opts.timeout > 0 && opts.tui) {
-			this.countdown = new CountdownTimer(
-				opts.timeout,
-				opts.tui,
-				(seconds) => this.titleText.setText(title(`${this.baseTitle} (${seconds}s)`)),
-				() => this.onCancelCallback(),
-			);
-		}
+		this.countdown = addDialogHead(
+			this,
+			baseTitle,
+			(text) => theme().fg("accent", theme().bold(text)),
+			opts,
+			() => this.onCancelCallback(),
+		);
 		this.addChild(this.listContainer);
 		this.addChild(new Spacer(1));
 		const hints = [
