@@ -6,7 +6,7 @@
  * `PI_TUI_WRITE_LOG=<file|dir>` appends a copy of every byte written (in a dir: one `tui-<time>-<pid>.log` per run).
  */
 import { join } from "node:path";
-import { closeSync, openSync, statSync, writeSync } from "../util/index.ts";
+import { closeSync, openSync, statSync, writeStdout, writeSync } from "../util/index.ts";
 import { setKittyProtocolActive } from "./key-decode.ts";
 import { StdinBuffer } from "./stdin-buffer.ts";
 import { TerminalCommands } from "./terminal-commands.ts";
@@ -239,8 +239,9 @@ export class ProcessTerminal extends TerminalCommands implements Terminal {
 		if (stdin.isTTY) stdin.setRawMode(this.wasRaw);
 	}
 
+	/** Through Bun's file sink when running on Bun (Node's stdout stream costs ~2 ms a frame there), else stdout. */
 	write(data: string): void {
-		process.stdout.write(data);
+		writeStdout(data);
 		if (this.logPath) {
 			try {
 				const fd = openSync(this.logPath, "a");
