@@ -116,6 +116,25 @@ describe("interactive mode (ours, in a pseudo-terminal)", () => {
 		expect(editorRows(typed).some((row) => row.trim() === "x")).toBe(true);
 	}, 60_000);
 
+	test("keybindings.json: remapped keys work; a bad key and a conflict are each one line naming the file", async () => {
+		const app = await start({
+			cols: 200,
+			homeFiles: {
+				".pi/agent/keybindings.json": JSON.stringify({
+					"app.exit": "ctrl+q",
+					"app.message.copy": "ctrl+q",
+					"tui.select.up": "ctlr+p",
+				}),
+			},
+		});
+		const screen = (await app.waitFor("is bound to")).join("\n");
+		expect(screen).toMatch(/keybindings\.json.*ctlr\+p/);
+		expect(screen).toMatch(/keybindings\.json.*"ctrl\+q".*app\.exit.*app\.message\.copy/);
+		expect(screen.match(/"ctrl\+q" is bound/g)).toHaveLength(1);
+		await app.press("ctrl+q");
+		expect(await app.exited).toBe(0);
+	}, 60_000);
+
 	test("NO_COLOR draws the chat without colours", async () => {
 		const app = await start({ env: { NO_COLOR: "1" }, mock: [reply("plain **answer**")] });
 		await submit(app, "hi");

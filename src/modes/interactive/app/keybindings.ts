@@ -95,10 +95,8 @@ export const APP_KEYBINDINGS: KeybindingDefinitions = {
  */
 export function loadAppKeybindings(path: string): { keybindings: KeybindingsManager; warnings: string[] } {
 	const { config, warnings } = readKeybindingsFile(path, { definitions: APP_KEYBINDINGS, label: path });
+	// The reader reports bad entries and keys bound twice, one line each.
 	const keybindings = new KeybindingsManager(APP_KEYBINDINGS, config);
-	for (const conflict of keybindings.getConflicts()) {
-		warnings.push(`${path}: "${conflict.key}" is bound to ${conflict.keybindings.join(" and ")}`);
-	}
 	setKeybindings(keybindings);
 	return { keybindings, warnings };
 }
