@@ -139,7 +139,8 @@ describe("interactive mode (ours, in a pseudo-terminal)", () => {
 		const app = await start({ env: { NO_COLOR: "1" }, mock: [reply("plain **answer**")] });
 		await submit(app, "hi");
 		await app.waitFor("plain answer", 15_000);
-		expect(app.output()).not.toMatch(/\x1b\[[0-9;]*(38|48);[25];/);
+		const colour = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*(38|48);[25];`);
+		expect(app.output()).not.toMatch(colour);
 	}, 60_000);
 
 	test("a user theme file that changes is drawn in its new colours; a broken one keeps the old with a message", async () => {

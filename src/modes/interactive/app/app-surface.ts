@@ -4,14 +4,7 @@
  * editor's text, border colour, autocomplete and — when it is a CustomEditor — the app's key handlers.
  */
 import { currentTheme, type ResourceLoader, setCurrentTheme, type Theme } from "../../../resources/index.ts";
-import {
-	type AutocompleteProvider,
-	type Component,
-	type EditorComponent,
-	type OverlayOptions,
-	Spacer,
-	Text,
-} from "../../../tui/index.ts";
+import type { AutocompleteProvider, Component, EditorComponent, OverlayOptions } from "../../../tui/index.ts";
 import type {
 	AutocompleteWrapper,
 	EditorFactory,
@@ -20,8 +13,6 @@ import type {
 	HeaderFactory,
 	InteractiveSurface,
 	NotifyType,
-	WidgetFactory,
-	WidgetPlacement,
 } from "../surface.ts";
 import { ExtensionWidgets } from "../widgets.ts";
 import type { InteractiveApp } from "./app.ts";

@@ -16,6 +16,7 @@ import {
 	type EditorTheme,
 	ProcessTerminal,
 	type SlashCommand,
+	stripTerminalSequences,
 	type Terminal,
 	Text,
 } from "../../../tui/index.ts";
@@ -134,7 +135,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 	// A component that throws while drawing is shown as one red line in its place; the chat says so once.
 	app.tui.onRenderProblem = (notice) =>
 		queueMicrotask(() => {
-			app.chat.showError(notice.replace(/\x1b\[[0-9;]*m/g, ""));
+			app.chat.showError(stripTerminalSequences(notice));
 			app.tui.requestRender();
 		});
 	app.start();

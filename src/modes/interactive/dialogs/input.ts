@@ -26,7 +26,7 @@ export class ExtensionInputComponent extends Container {
 	private isFocused = false;
 
 	constructor(
-		private readonly baseTitle: string,
+		baseTitle: string,
 		_placeholder: string | undefined,
 		private readonly onSubmitCallback: (value: string) => void,
 		private readonly onCancelCallback: () => void,

@@ -26,7 +26,7 @@ export class ExtensionSelectorComponent extends Container {
 	private readonly countdown: CountdownTimer | undefined;
 
 	constructor(
-		private readonly baseTitle: string,
+		baseTitle: string,
 		private readonly options: string[],
 		private readonly onSelectCallback: (option: string) => void,
 		private readonly onCancelCallback: () => void,
