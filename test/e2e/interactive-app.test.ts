@@ -4,6 +4,7 @@
  * middle of a stream, a resumed 1,000-message session, and quitting with the terminal given back.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { writeSession } from "../../scripts/bench/interactive-sessions.ts";
 import { BUILTIN_THEME_JSON } from "../../src/resources/index.ts";
@@ -133,6 +134,37 @@ describe("interactive mode (ours, in a pseudo-terminal)", () => {
 		expect(screen.match(/"ctrl\+q" is bound/g)).toHaveLength(1);
 		await app.press("ctrl+q");
 		expect(await app.exited).toBe(0);
+	}, 60_000);
+
+	test("Ctrl+G edits the editor's text in $VISUAL and puts back what was saved", async () => {
+		const app = await start({
+			env: { VISUAL: "./edit.sh" },
+			files: { "edit.sh": '#!/bin/sh\nprintf "%s and more from the editor" "$(cat "$1")" > "$1"\n' },
+		});
+		chmodSync(join(app.cwd, "edit.sh"), 0o755);
+		app.type("draft");
+		await app.waitFor((lines) => editorRows(lines).some((row) => row.includes("draft")));
+		await app.press("ctrl+g");
+		const edited = await app.waitFor("draft and more from the editor", 10_000);
+		expect(editorRows(edited).join("\n")).toContain("draft and more from the editor");
+	}, 60_000);
+
+	test("Ctrl+Z gives the terminal back; where the stop cannot happen (no job control here) the chat returns", async () => {
+		const app = await start();
+		app.type("kept text");
+		await app.waitFor((lines) => editorRows(lines).some((row) => row.includes("kept text")));
+		const before = app.output().length;
+		await app.press("ctrl+z");
+		const deadline = Date.now() + 10_000;
+		const after = () => app.output().slice(before);
+		while (!(after().includes("\x1b[?2004l") && after().includes("\x1b[?2004h")) && Date.now() < deadline) {
+			await Bun.sleep(25);
+		}
+		expect(after().indexOf("\x1b[?2004l")).toBeGreaterThanOrEqual(0);
+		expect(after().lastIndexOf("\x1b[?2004h")).toBeGreaterThan(after().indexOf("\x1b[?2004l"));
+		app.type(" still");
+		const back = await app.waitFor((lines) => editorRows(lines).some((row) => row.includes("kept text still")));
+		expect(editorRows(back).join("\n")).toContain("kept text still");
 	}, 60_000);
 
 	test("NO_COLOR draws the chat without colours", async () => {

@@ -158,18 +158,28 @@ export class InteractiveApp {
 		this.tui.requestRender();
 	}
 
-	/** Ctrl+Z: gives the terminal back and stops the process group; on SIGCONT draws everything again. */
+	/**
+	 * Ctrl+Z: gives the terminal back and stops the process group; on SIGCONT draws everything again. Where the stop
+	 * is discarded (an orphaned process group, as in a terminal with no job-control shell), the chat comes back at once.
+	 */
 	suspend(): void {
 		if (process.platform === "win32") return;
 		const ignoreInt = () => {};
-		process.on("SIGINT", ignoreInt);
-		process.once("SIGCONT", () => {
+		let resumed = false;
+		const resume = () => {
+			if (resumed) return;
+			resumed = true;
 			process.off("SIGINT", ignoreInt);
+			process.off("SIGCONT", resume);
 			this.tui.start();
 			this.tui.requestRender(true);
-		});
+		};
+		process.on("SIGINT", ignoreInt);
+		process.on("SIGCONT", resume);
 		this.tui.stop();
 		process.kill(0, "SIGTSTP");
+		// Stopped, this runs only after SIGCONT; not stopped, it brings the screen back.
+		setTimeout(resume, 100);
 	}
 
 	/** Ctrl+G: the editor's text in $VISUAL / $EDITOR; what is saved replaces it. */
