@@ -218,19 +218,18 @@ export class Box implements Component {
 		) {
 			return fast.lines;
 		}
-		const lines = this.renderFrom(arrays, width);
+		const lines = this.renderFrom(arrays, width, bgNow);
 		this.fast = { width, bgSample: bgNow, arrays, lines };
 		return lines;
 	}
 
 	private fast: { width: number; bgSample: string | undefined; arrays: string[][]; lines: string[] } | undefined;
 
-	private renderFrom(arrays: string[][], width: number): string[] {
+	private renderFrom(arrays: string[][], width: number, bgSample: string | undefined): string[] {
 		const indent = " ".repeat(Math.max(0, this.paddingX));
 		const childLines: string[] = [];
 		for (const array of arrays) for (const line of array) childLines.push(indent + line);
 		if (childLines.length === 0) return [];
-		const bgSample = this.bgFn ? this.bgFn("test") : undefined;
 		const cache = this.cache;
 		if (
 			cache &&

@@ -73,7 +73,7 @@ function session(over: Partial<FooterSession> = {}): FooterSession {
 	return {
 		state: { model: { id: "m", provider: "p", contextWindow: 1000 } },
 		getContextUsage: () => ({ contextWindow: 1000, percent: 10 }),
-		sessionManager: { getCwd: () => "/home/u/p", getSessionName: () => undefined, getEntries: () => [] },
+		sessionManager: { getCwd: () => "/people/ann/p", getSessionName: () => undefined, getEntries: () => [] },
 		...over,
 	};
 }
@@ -93,7 +93,7 @@ describe("FooterComponent", () => {
 					latestCacheHitRate: undefined,
 				}),
 				sessionManager: {
-					getCwd: () => "/home/u/p",
+					getCwd: () => "/people/ann/p",
 					getSessionName: () => "s",
 					getEntries: () => {
 						reads++;
@@ -102,7 +102,7 @@ describe("FooterComponent", () => {
 				},
 			}),
 			data,
-			{ theme: plain, home: "/home/u" },
+			{ theme: plain, home: "/people/ann" },
 		);
 		const lines = footer.render(60);
 		expect(reads).toBe(0);
@@ -237,9 +237,9 @@ describe("compactExtensionLabels", () => {
 	test("fewest trailing segments that are unique; index files name their folder; packages by name", () => {
 		const labels = compactExtensionLabels(
 			[
-				{ path: "/home/u/.pi/agent/extensions/plan-mode/index.ts" },
-				{ path: "/home/u/p/.pi/extensions/plan-mode/index.ts" },
-				{ path: "/home/u/p/.pi/extensions/todo.ts" },
+				{ path: "/people/ann/.pi/agent/extensions/plan-mode/index.ts" },
+				{ path: "/people/ann/p/.pi/extensions/plan-mode/index.ts" },
+				{ path: "/people/ann/p/.pi/extensions/todo.ts" },
 				{
 					path: "/x/node_modules/pkg/extensions/index.ts",
 					source: "npm:@scope/pkg",
@@ -247,7 +247,7 @@ describe("compactExtensionLabels", () => {
 				},
 				{ path: "/x/node_modules/pkg/extensions/a/b.ts", source: "npm:@scope/pkg", packagePath: "extensions/a/b.ts" },
 			],
-			"/home/u",
+			"/people/ann",
 		);
 		expect(labels).toEqual([
 			"agent/extensions/plan-mode",

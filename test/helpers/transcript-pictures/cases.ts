@@ -320,13 +320,7 @@ export const CASES: Record<string, CaseFn> = {
 	),
 	"write-ts": (lib, cwd) => tool(lib, cwd, "write", { path: "src/greet.ts", content: TS_FILE }, text("ok")),
 	"write-error": (lib, cwd) =>
-		tool(
-			lib,
-			cwd,
-			"write",
-			{ path: "/root/x", content: "hi" },
-			{ ...text("EACCES: permission denied"), isError: true },
-		),
+		tool(lib, cwd, "write", { path: "/srv/x", content: "hi" }, { ...text("EACCES: permission denied"), isError: true }),
 	"write-invalid": (lib, cwd) => tool(lib, cwd, "write", { path: "x", content: 5 }),
 	...both(
 		"grep",

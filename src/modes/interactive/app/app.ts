@@ -14,9 +14,10 @@ import {
 	type Terminal,
 	TuiMainScreen,
 } from "../../../tui/index.ts";
+import { writeStdout } from "../../../util/index.ts";
 import { HeaderComponent, StartupSummary, type StartupSummaryData } from "../chrome/index.ts";
+import { editInExternalEditor, externalEditorCommand } from "../dialogs/external-editor.ts";
 import type { ChatTranscript } from "../transcript/index.ts";
-import { editExternally } from "./external-editor.ts";
 import { AppLayout } from "./layout.ts";
 
 export interface AppSettings {
@@ -182,22 +183,19 @@ export class InteractiveApp {
 		setTimeout(resume, 100);
 	}
 
-	/** Ctrl+G: the editor's text in $VISUAL / $EDITOR; what is saved replaces it. */
+	/** Ctrl+G: the editor's text in the `externalEditor` setting, $VISUAL or $EDITOR; what is saved replaces it. */
 	async openExternalEditor(): Promise<void> {
-		const command = this.settings.externalEditor || process.env.VISUAL || process.env.EDITOR;
-		if (!command) {
-			this.chat.showWarning("No external editor configured. Set $VISUAL or $EDITOR.");
-			this.tui.requestRender();
-			return;
-		}
 		const editor = this.editor;
-		const text = editor.getExpandedText?.() ?? editor.getText();
+		const content = editor.getExpandedText?.() ?? editor.getText();
 		this.tui.stop();
 		try {
-			const edited = await editExternally(command, text);
-			if (edited !== undefined) editor.setText(edited.replace(/\n$/, ""));
-		} catch (error) {
-			this.chat.showError(`External editor failed: ${error instanceof Error ? error.message : String(error)}`);
+			const result = await editInExternalEditor({
+				command: externalEditorCommand(this.settings.externalEditor),
+				content,
+				write: writeStdout,
+			});
+			if (result.status === "complete") editor.setText(result.content);
+			else this.chat.showError(`External editor failed: ${result.reason}; the text was left as it was`);
 		} finally {
 			this.tui.start();
 			this.tui.requestRender(true);
