@@ -23,8 +23,12 @@ import { decideTrust } from "./trust.ts";
 
 /** Built-in commands of print and JSON modes (the terminal UI has many more). */
 const PRINT_MODE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload"]);
-/** Built-in commands of the interactive mode so far (extension commands of the same name are skipped). */
-const INTERACTIVE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload", "new", "name", "quit"]);
+/** Built-in commands of the interactive mode (extension commands of the same name are skipped). */
+const INTERACTIVE_COMMANDS: ReadonlySet<string> = new Set(
+	"settings model tree thinking scoped-models export import share bug copy name session changelog hotkeys fork clone trust login logout new compact resume reload quit".split(
+		" ",
+	),
+);
 
 const out = writeStdout;
 const err = writeStderr;

@@ -47,6 +47,8 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 		...(s.externalEditor ? { externalEditor: s.externalEditor } : {}),
 		saveSetting: (key, value) => void o.store.set("global", key, value).catch(() => {}),
 		saveTheme: (name) => void o.store.set("global", "theme", name).catch(() => {}),
+		store: o.store,
+		authStorage: o.credentials.authStorage,
 	});
 	void styles.loadAllHighlightLanguages().catch(() => {});
 	const err = (text: string) => {

@@ -5,8 +5,8 @@
  * waits for the user to quit. Warnings raised before that are shown in the chat.
  */
 import { join } from "node:path";
-import type { ImageContent, Model, ModelRegistry } from "../../../ai/index.ts";
-import { agentPaths } from "../../../config/index.ts";
+import type { AuthStorage, ImageContent, Model, ModelRegistry } from "../../../ai/index.ts";
+import { agentPaths, type SettingsStore } from "../../../config/index.ts";
 import type { ExtensionError } from "../../../extensions/index.ts";
 import { currentTheme, type ResourceLoader } from "../../../resources/index.ts";
 import type { ExtensionHost, RuntimeHost } from "../../../runtime/index.ts";
@@ -21,11 +21,12 @@ import {
 	Text,
 } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
+import { builtinSlashCommands, type CommandContext, runBuiltin } from "../commands/index.ts";
 import { createInteractiveUi, resetInteractiveUi } from "../ui-context.ts";
 import { type AppSettings, InteractiveApp } from "./app.ts";
 import { createAppSurface } from "./app-surface.ts";
-import { BUILTIN_COMMAND_LIST, cycleModel, cycleThinking, runBuiltin } from "./builtins.ts";
 import { captureConsole } from "./console-capture.ts";
+import { cycleModel, cycleThinking } from "./cycling.ts";
 import { InputController } from "./input.ts";
 import { loadAppKeybindings } from "./keybindings.ts";
 import { noColorRequested, withoutColourOutput } from "./no-color.ts";
@@ -51,6 +52,10 @@ export interface StartInteractiveOptions {
 	transcript?: { showImages?: boolean; imageWidthCells?: number; outputPad?: number; showCacheMissNotices?: boolean };
 	saveSetting?(key: "hideThinkingBlock", value: boolean): void;
 	saveTheme?(name: string): void;
+	/** The locked settings store the commands save through. */
+	store?: SettingsStore;
+	/** `auth.json`, for `/login` and `/logout`. */
+	authStorage?: AuthStorage;
 }
 
 export interface InteractiveRunContext {
@@ -202,9 +207,23 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			}
 			const home = process.env.HOME || process.env.USERPROFILE;
 			app.setStartupSummary(startupData(resources, extensions, o.cwd, home));
-			baseProvider = new CombinedAutocompleteProvider(commandList(extensions, resources), o.cwd, null);
+			const builtin: CommandContext = {
+				app,
+				host,
+				view,
+				status,
+				registry: context.registry,
+				scopedModels: context.scopedModels,
+				extensions,
+				resources,
+				agentDir: o.agentDir,
+				cwd: o.cwd,
+				...(o.store ? { store: o.store } : {}),
+				...(o.authStorage ? { authStorage: o.authStorage } : {}),
+				showSelector: (component) => app.layout.replaceEditor(component),
+			};
+			baseProvider = new CombinedAutocompleteProvider(commandList(builtin), o.cwd, null);
 			app.defaultEditor.setAutocompleteProvider(baseProvider);
-			const builtin = { app, host, view, status, registry: context.registry, scopedModels: context.scopedModels };
 			const input = new InputController(app, { host, extensions, cwd: o.cwd }, view, status, {
 				builtin: (text) => runBuiltin(builtin, text),
 				extensionError: (source, error) => reportError(`Extension "${source}" error`, error),
@@ -223,7 +242,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			app.onStop(
 				host.onReplace("after", () => {
 					shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
-					baseProvider = new CombinedAutocompleteProvider(commandList(extensions, resources), o.cwd, null);
+					baseProvider = new CombinedAutocompleteProvider(commandList(builtin), o.cwd, null);
 					app.defaultEditor.setAutocompleteProvider(baseProvider);
 					app.chat.clear();
 					status.showPending([], []);
@@ -272,8 +291,9 @@ async function sendInitial(context: InteractiveRunContext, app: InteractiveApp):
 }
 
 /** Slash commands for autocomplete: built-ins, extension commands (with their argument completions), templates, skills. */
-function commandList(extensions: ExtensionHost, resources: ResourceLoader): SlashCommand[] {
-	const list: SlashCommand[] = [...BUILTIN_COMMAND_LIST];
+function commandList(c: CommandContext): SlashCommand[] {
+	const { extensions, resources } = c;
+	const list: SlashCommand[] = builtinSlashCommands(c);
 	for (const [name, { command }] of extensions.commands()) {
 		list.push({
 			name,
