@@ -7,7 +7,7 @@ import type { ExtensionHost, RuntimeHost } from "../../../runtime/index.ts";
 import { RESERVED_ACTIONS } from "../../../runtime/index.ts";
 import { type KeybindingsManager, type KeyId, matchesKey } from "../../../tui/index.ts";
 
-interface Shortcut {
+export interface Shortcut {
 	key: string;
 	extensionPath: string;
 	handler: (ctx: unknown) => unknown;

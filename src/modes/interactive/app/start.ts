@@ -21,7 +21,7 @@ import {
 	Text,
 } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
-import { builtinSlashCommands, type CommandContext, runBuiltin } from "../commands/index.ts";
+import { bindCommandKeys, builtinSlashCommands, type CommandContext, runBuiltin } from "../commands/index.ts";
 import { createInteractiveUi, resetInteractiveUi } from "../ui-context.ts";
 import { type AppSettings, InteractiveApp } from "./app.ts";
 import { createAppSurface } from "./app-surface.ts";
@@ -207,6 +207,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			}
 			const home = process.env.HOME || process.env.USERPROFILE;
 			app.setStartupSummary(startupData(resources, extensions, o.cwd, home));
+			let shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
 			const builtin: CommandContext = {
 				app,
 				host,
@@ -221,18 +222,20 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 				...(o.store ? { store: o.store } : {}),
 				...(o.authStorage ? { authStorage: o.authStorage } : {}),
 				showSelector: (component) => app.layout.replaceEditor(component),
+				shortcuts: () => shortcuts,
 			};
 			baseProvider = new CombinedAutocompleteProvider(commandList(builtin), o.cwd, null);
 			app.defaultEditor.setAutocompleteProvider(baseProvider);
 			const input = new InputController(app, { host, extensions, cwd: o.cwd }, view, status, {
 				builtin: (text) => runBuiltin(builtin, text),
+				doubleEscape: (action) => void runBuiltin(builtin, `/${action}`),
 				extensionError: (source, error) => reportError(`Extension "${source}" error`, error),
 			});
 			input.install();
+			bindCommandKeys(builtin, app.defaultEditor);
 			app.defaultEditor.onAction("app.model.cycleForward", () => void cycleModel(builtin, "forward"));
 			app.defaultEditor.onAction("app.model.cycleBackward", () => void cycleModel(builtin, "backward"));
 			app.defaultEditor.onAction("app.thinking.cycle", () => void cycleThinking(builtin));
-			let shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
 			app.onStop(
 				host.onReplace("before", () => {
 					resetInteractiveUi(ui);

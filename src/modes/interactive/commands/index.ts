@@ -70,6 +70,16 @@ export function builtinSlashCommands(c: CommandContext): SlashCommand[] {
 	});
 }
 
+/** Binds each command's app action (its key) on `editor` to run the command without arguments. */
+export function bindCommandKeys(
+	c: CommandContext,
+	editor: { onAction(action: string, handler: () => void): void },
+): void {
+	for (const command of builtinCommands()) {
+		if (command.action) editor.onAction(command.action, () => void runBuiltin(c, `/${command.name}`));
+	}
+}
+
 /** Runs `text` when it names a built-in command (`/name` or `/name args`); true when it did. */
 export async function runBuiltin(c: CommandContext, text: string): Promise<boolean> {
 	if (!text.startsWith("/")) return false;

@@ -10,6 +10,7 @@ import type { ExtensionHost, RuntimeHost } from "../../../runtime/index.ts";
 import type { AutocompleteItem, Component } from "../../../tui/index.ts";
 import type { InteractiveApp } from "../app/app.ts";
 import type { SessionView } from "../app/session-view.ts";
+import type { Shortcut } from "../app/shortcuts.ts";
 import type { StatusArea } from "../app/status-area.ts";
 
 /** What a command can act on. One object for the app's lifetime; `scopedModels` is replaced by `/scoped-models`. */
@@ -34,6 +35,8 @@ export interface CommandContext {
 	 * back with the text it had.
 	 */
 	showSelector(component: Component): () => void;
+	/** The extension shortcuts in force (`pi.registerShortcut`), for `/hotkeys`. */
+	shortcuts(): readonly Shortcut[];
 }
 
 export interface BuiltinCommand {
@@ -41,6 +44,8 @@ export interface BuiltinCommand {
 	description: string;
 	/** Shown after the name in the `/` menu, e.g. `<provider/model>`. */
 	argumentHint?: string;
+	/** An app keybinding id (`app.session.tree` …) whose key runs the command without arguments. */
+	action?: string;
 	/** Runs the command; `args` is the text after the name, trimmed (empty when none). */
 	run(c: CommandContext, args: string): Promise<void> | void;
 	/** Completions for the argument being typed. */
