@@ -4,7 +4,9 @@
  * The file is locked with proper-lockfile (`<file>.lock`, so the file itself need not exist), re-read under the
  * lock, changed by the caller, and replaced by writing a temp file in the same folder and renaming it over the
  * original. Concurrent writers in any process therefore lose nothing, and readers never see half a file. A lock
- * left behind by a killed process goes stale after `LOCK_STALE_MS` and is taken over. A file that is not a JSON
+ * left behind by a killed process goes stale after `LOCK_STALE_MS` and is taken over. A writer that loses the race
+ * (the lock not obtained in time, or taken over while this writer was stalled inside its locked section) writes
+ * nothing and starts again from a fresh read, so its change is retried, never dropped. A file that is not a JSON
  * object is never replaced: the write is refused with an error naming the file.
  */
 
@@ -101,13 +103,42 @@ const queues = new Map<string, Promise<unknown>>();
 export function updateJsonFile(path: string, change: JsonChange): Promise<JsonObject> {
 	const file = resolve(path);
 	const previous = queues.get(file) ?? Promise.resolve();
-	const run = previous.catch(() => undefined).then(() => lockedUpdate(file, change));
+	const run = previous.catch(() => undefined).then(() => retriedUpdate(file, change));
 	const settled = run.catch(() => undefined);
 	queues.set(file, settled);
 	void settled.then(() => {
 		if (queues.get(file) === settled) queues.delete(file);
 	});
 	return run;
+}
+
+/** Losing the file lock (not obtained in time, or taken over as stale while this writer was stalled). */
+class LockLostError extends Error {}
+
+/** A locked section that ran longer than this may have had its lock taken over; its write is redone. */
+const SAFE_HOLD_MS = LOCK_STALE_MS - 1000;
+/** Attempts of one update when it keeps losing the lock; each attempt itself waits well over LOCK_STALE_MS. */
+const LOCK_ATTEMPTS = 5;
+
+async function retriedUpdate(file: string, change: JsonChange): Promise<JsonObject> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await lockedUpdate(file, change);
+		} catch (error) {
+			if (!(error instanceof LockLostError) || attempt >= LOCK_ATTEMPTS) {
+				if (error instanceof LockLostError) throw new Error(`${error.message} (gave up after ${attempt} attempts)`);
+				throw error;
+			}
+		}
+	}
+}
+
+function lockMtime(file: string): number | undefined {
+	try {
+		return statSync(`${file}.lock`).mtimeMs;
+	} catch {
+		return undefined;
+	}
 }
 
 async function lockedUpdate(file: string, change: JsonChange): Promise<JsonObject> {
@@ -125,8 +156,12 @@ async function lockedUpdate(file: string, change: JsonChange): Promise<JsonObjec
 			},
 		})
 		.catch((error: unknown) => {
-			throw new Error(`${file}: could not lock the file for writing: ${errorMessage(error)}`);
+			const message = `${file}: could not lock the file for writing: ${errorMessage(error)}`;
+			throw (error as NodeJS.ErrnoException).code === "ELOCKED" ? new LockLostError(message) : new Error(message);
 		});
+	const lockedAt = Date.now();
+	const ourMtime = lockMtime(file);
+	let ours = true;
 	try {
 		const read = readJsonObject(file);
 		if (!read.ok) throw new Error(`${file}: ${read.reason}; not writing (fix or remove the file first)`);
@@ -135,12 +170,20 @@ async function lockedUpdate(file: string, change: JsonChange): Promise<JsonObjec
 		if (result === false) return data;
 		const next =
 			typeof result === "object" && result !== null && !Array.isArray(result) ? (result as JsonObject) : data;
-		if (compromised) throw new Error(`${file}: lost the file lock (${compromised.message}); not writing`);
+		// The section is synchronous, so the lock's mtime was not refreshed meanwhile: held this long, another
+		// writer may have taken it over as stale and written. Write nothing and start again from a fresh read.
+		if (compromised || Date.now() - lockedAt > SAFE_HOLD_MS) {
+			ours = !compromised && lockMtime(file) === ourMtime;
+			throw new LockLostError(`${file}: lost the file lock while writing; not writing`);
+		}
 		writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
 		return next;
 	} finally {
-		await release().catch(() => {
-			// Already released or taken over as stale: nothing of ours is left to clean up.
-		});
+		// A lock another writer took over is theirs now: leave it alone.
+		if (ours) {
+			await release().catch(() => {
+				// Already released or taken over as stale: nothing of ours is left to clean up.
+			});
+		}
 	}
 }

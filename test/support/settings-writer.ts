@@ -4,6 +4,9 @@
  *       sets global keys <prefix>0 … <prefix>{count-1} one by one through SettingsStore
  *   settings-writer.ts hold <file>
  *       takes the file's write lock, prints "locked", then hangs inside the write until killed
+ *   settings-writer.ts stall <file> <key> <ms>
+ *       sets <key> to true in <file>; the first time inside the locked section it prints "locked" and blocks for
+ *       <ms> (a stalled writer whose lock others may take over); prints "attempts <n>" when the write landed
  */
 import { writeSync } from "node:fs";
 import { SettingsStore, updateJsonFile } from "../../src/config/index.ts";
@@ -22,6 +25,18 @@ if (mode === "write") {
 		// Block this process inside the locked section until the test kills it.
 		Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
 	});
+} else if (mode === "stall") {
+	const [file, key, ms] = rest as [string, string, string];
+	let attempts = 0;
+	await updateJsonFile(file, (data) => {
+		attempts++;
+		if (attempts === 1) {
+			writeSync(1, "locked\n");
+			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Number(ms));
+		}
+		data[key] = true;
+	});
+	process.stdout.write(`attempts ${attempts}\n`);
 } else {
 	process.stderr.write(`unknown mode ${mode}\n`);
 	process.exit(2);

@@ -6,7 +6,7 @@ import { makeTempDir } from "../../helpers/tmp.ts";
 
 const writer = join(import.meta.dir, "..", "..", "support", "settings-writer.ts");
 
-async function readLine(stream: ReadableStream<Uint8Array>, expected: string): Promise<void> {
+async function readLine(stream: ReadableStream<Uint8Array>, expected: string): Promise<string> {
 	const reader = stream.getReader();
 	let text = "";
 	while (!text.includes(expected)) {
@@ -15,6 +15,7 @@ async function readLine(stream: ReadableStream<Uint8Array>, expected: string): P
 		text += new TextDecoder().decode(value);
 	}
 	reader.releaseLock();
+	return text;
 }
 
 describe("settings writes across processes", () => {
@@ -55,5 +56,27 @@ describe("settings writes across processes", () => {
 		expect(waited).toBeLessThan(8000);
 		expect(store.merged.theme).toBe("light");
 		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ theme: "light" });
+	}, 30_000);
+
+	test("a writer that loses the lock race while stalled writes again from a fresh read: both writes land", async () => {
+		const agentDir = makeTempDir();
+		const cwd = makeTempDir();
+		const file = agentPaths.settings(agentDir);
+		// The stalled writer holds the lock past the stale limit, so the store takes it over and writes first.
+		const stalled = Bun.spawn([process.execPath, writer, "stall", file, "fromStalled", "4000"], {
+			stdout: "pipe",
+			stderr: "pipe",
+		});
+		await readLine(stalled.stdout, "locked");
+		const store = new SettingsStore({ agentDir, cwd, projectTrusted: true });
+		await store.set("global", "theme", "light");
+		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ theme: "light" });
+		const rest = await readLine(stalled.stdout, "attempts");
+		const code = await stalled.exited;
+		expect(await new Response(stalled.stderr).text()).toBe("");
+		expect(code).toBe(0);
+		expect(rest).toContain("attempts 2");
+		expect(JSON.parse(readFileSync(file, "utf8"))).toEqual({ theme: "light", fromStalled: true });
+		expect(existsSync(`${file}.lock`)).toBe(false);
 	}, 30_000);
 });
