@@ -48,6 +48,7 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 		saveSetting: (key, value) => void o.store.set("global", key, value).catch(() => {}),
 		saveTheme: (name) => void o.store.set("global", "theme", name).catch(() => {}),
 		store: o.store,
+		themeSetting: (o.args.flags.get("use-theme") as string | undefined) ?? s.theme,
 		authStorage: o.credentials.authStorage,
 	});
 	void styles.loadAllHighlightLanguages().catch(() => {});

@@ -29,11 +29,13 @@ import { captureConsole } from "./console-capture.ts";
 import { cycleModel, cycleThinking } from "./cycling.ts";
 import { InputController } from "./input.ts";
 import { loadAppKeybindings } from "./keybindings.ts";
+import type { DisplaySettings } from "./live-settings.ts";
 import { noColorRequested, withoutColourOutput } from "./no-color.ts";
 import { SessionView } from "./session-view.ts";
 import { collectShortcuts, shortcutDispatcher } from "./shortcuts.ts";
 import { startupData } from "./startup-data.ts";
 import { StatusArea } from "./status-area.ts";
+import { ThemeControl } from "./theme-control.ts";
 import { watchThemeFile } from "./theme-watch.ts";
 import { tmuxKeyboardWarning } from "./tmux-check.ts";
 import { createTranscript } from "./transcript-setup.ts";
@@ -52,6 +54,8 @@ export interface StartInteractiveOptions {
 	transcript?: { showImages?: boolean; imageWidthCells?: number; outputPad?: number; showCacheMissNotices?: boolean };
 	saveSetting?(key: "hideThinkingBlock", value: boolean): void;
 	saveTheme?(name: string): void;
+	/** `--use-theme`, else the `theme` setting (one name or "light/dark"); none: detected from the terminal. */
+	themeSetting?: string;
 	/** The locked settings store the commands save through. */
 	store?: SettingsStore;
 	/** `auth.json`, for `/login` and `/logout`. */
@@ -87,6 +91,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 	const { keybindings, warnings } = loadAppKeybindings(agentPaths.keybindings(o.agentDir));
 	let runtime: InteractiveRunContext | undefined;
 	let appRef: InteractiveApp | undefined;
+	const display: DisplaySettings = { ...o.transcript };
 	const app: InteractiveApp = new InteractiveApp({
 		terminal: noColorRequested()
 			? withoutColourOutput(o.terminal ?? new ProcessTerminal())
@@ -105,7 +110,18 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 					get hideThinkingBlock() {
 						return appRef?.hideThinking ?? o.settings.hideThinkingBlock;
 					},
-					...o.transcript,
+					get showImages() {
+						return display.showImages;
+					},
+					get imageWidthCells() {
+						return display.imageWidthCells;
+					},
+					get outputPad() {
+						return display.outputPad;
+					},
+					get showCacheMissNotices() {
+						return display.showCacheMissNotices;
+					},
 				},
 				onHistoryUserText: (text) => appRef?.defaultEditor.addToHistory(text),
 			}),
@@ -205,6 +221,25 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 				process.on(signal, onSignal);
 				app.onStop(() => process.off(signal, onSignal));
 			}
+			const themes = new ThemeControl(
+				{
+					terminal: app.tui,
+					lookup: (name) => resources.getTheme(name),
+					redraw: () => {
+						app.tui.invalidate();
+						view.updateBorderColor();
+						app.tui.requestRender();
+					},
+					save: (setting) => o.store?.set("global", "theme", setting) ?? Promise.resolve(),
+					showError: (line) => {
+						app.chat.showError(line);
+						app.tui.requestRender();
+					},
+				},
+				o.themeSetting,
+			);
+			app.onStop(() => themes.dispose());
+			void themes.start();
 			const home = process.env.HOME || process.env.USERPROFILE;
 			app.setStartupSummary(startupData(resources, extensions, o.cwd, home));
 			let shortcuts = collectShortcuts(extensions, keybindings, (line) => app.chat.showWarning(line));
@@ -221,6 +256,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 				cwd: o.cwd,
 				...(o.store ? { store: o.store } : {}),
 				...(o.authStorage ? { authStorage: o.authStorage } : {}),
+				live: { display, themes },
 				showSelector: (component) => app.layout.replaceEditor(component),
 				shortcuts: () => shortcuts,
 			};

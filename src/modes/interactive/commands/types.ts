@@ -9,6 +9,7 @@ import type { ResourceLoader } from "../../../resources/index.ts";
 import type { ExtensionHost, RuntimeHost } from "../../../runtime/index.ts";
 import type { AutocompleteItem, Component } from "../../../tui/index.ts";
 import type { InteractiveApp } from "../app/app.ts";
+import type { LiveSettings } from "../app/live-settings.ts";
 import type { SessionView } from "../app/session-view.ts";
 import type { Shortcut } from "../app/shortcuts.ts";
 import type { StatusArea } from "../app/status-area.ts";
@@ -30,6 +31,8 @@ export interface CommandContext {
 	store?: SettingsStore;
 	/** `auth.json` (API keys and OAuth tokens). */
 	authStorage?: AuthStorage;
+	/** What `/settings` changes live (display settings, theme); absent in tests without a terminal. */
+	live?: LiveSettings;
 	/**
 	 * Shows `component` (a selector) in the editor's place and focuses it; the returned function puts the editor
 	 * back with the text it had.
