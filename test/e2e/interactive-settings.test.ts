@@ -1,6 +1,7 @@
 /**
  * `/settings` in our interactive mode (the compiled binary in a pseudo-terminal, the mock LLM): a switch saved to
- * settings.json and applied, the theme list previewing while moving (Escape restores, Enter saves), a remapped
+ * settings.json and applied, the theme list previewing while moving (Escape restores, Enter saves; the chosen user
+ * theme's file is then watched), a remapped
  * `tui.select.down` key, a change that a `pi -p` started afterwards in the same HOME obeys, and the same rows as
  * pi 0.87.1's screen.
  */
@@ -97,6 +98,10 @@ describe("/settings (ours, in a pseudo-terminal)", () => {
 		await app.press("down", "down", "enter");
 		await until(() => settingsJson(app).theme === "neon", "theme neon in settings.json");
 		await app.waitFor((lines) => lines.some((line) => /^→ Theme\s+neon$/.test(line)));
+		// The chosen user theme's file is watched from now on: saving it redraws in its new colours.
+		neon.colors.accent = "#654321";
+		await Bun.write(join(app.home, ".pi/agent/themes/neon.json"), JSON.stringify(neon));
+		await until(() => app.output().includes("38;2;101;67;33"), "the edited neon theme");
 	}, 60_000);
 
 	test("a remapped tui.select.down moves the list; a change made here is what a later `pi -p` uses", async () => {

@@ -202,20 +202,6 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 					if (event.type === "agent_settled" && shutdownRequested) app.quit(0);
 				}),
 			);
-			app.onStop(
-				watchThemeFile(
-					join(o.agentDir, "themes"),
-					() => {
-						app.tui.invalidate();
-						view.updateBorderColor();
-						app.tui.requestRender();
-					},
-					(line) => {
-						app.chat.showError(line);
-						app.tui.requestRender();
-					},
-				),
-			);
 			for (const signal of ["SIGTERM", "SIGHUP"] as const) {
 				const onSignal = () => app.quit(0);
 				process.on(signal, onSignal);
@@ -235,6 +221,19 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 						app.chat.showError(line);
 						app.tui.requestRender();
 					},
+					watch: () =>
+						watchThemeFile(
+							join(o.agentDir, "themes"),
+							() => {
+								app.tui.invalidate();
+								view.updateBorderColor();
+								app.tui.requestRender();
+							},
+							(line) => {
+								app.chat.showError(line);
+								app.tui.requestRender();
+							},
+						),
 				},
 				o.themeSetting,
 			);

@@ -36,6 +36,8 @@ export interface ThemeControlDeps {
 	/** Saves the `theme` setting (global). */
 	save(setting: string): Promise<void>;
 	showError(line: string): void;
+	/** Watches the file of the theme now current (a user theme is redrawn when saved); returns the unwatch. */
+	watch?(): () => void;
 	env?: NodeJS.ProcessEnv;
 }
 
@@ -66,6 +68,7 @@ function hasColorFgBg(env: NodeJS.ProcessEnv): boolean {
 export class ThemeControl {
 	private terminalThemeValue: TerminalTheme;
 	private autoSync = false;
+	private unwatch: () => void = () => {};
 	private readonly unsubscribe: () => void;
 	private readonly env: NodeJS.ProcessEnv;
 
@@ -140,6 +143,7 @@ export class ThemeControl {
 	dispose(): void {
 		this.setAutoSync(false);
 		this.unsubscribe();
+		this.unwatch();
 	}
 
 	private async detectForAutomatic(): Promise<TerminalTheme> {
@@ -160,12 +164,19 @@ export class ThemeControl {
 			if (dark) setCurrentTheme(dark);
 			if (reportMissing)
 				this.deps.showError(`Failed to load theme "${name}": Theme not found: ${name}\nFell back to dark theme.`);
-			this.deps.redraw();
+			this.shown();
 			return false;
 		}
 		if (theme !== currentTheme()) setCurrentTheme(theme);
-		this.deps.redraw();
+		this.shown();
 		return true;
+	}
+
+	/** Redraws in the theme now in force and watches its file instead of the previous one's. */
+	private shown(): void {
+		this.deps.redraw();
+		this.unwatch();
+		this.unwatch = this.deps.watch?.() ?? (() => {});
 	}
 
 	private setAutoSync(enabled: boolean): void {
