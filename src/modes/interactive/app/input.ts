@@ -185,6 +185,11 @@ export class InputController {
 
 	escape(): void {
 		const session = this.session;
+		// While compacting (by request or automatically) Escape cancels the compaction, as pi's handler does.
+		if ((session?.compacting ?? 0) > 0) {
+			session?.abort();
+			return;
+		}
 		if (session?.isStreaming) {
 			this.restoreQueued(true);
 			return;
