@@ -1,8 +1,8 @@
 /**
  * Redaction for the local bug report, with the rules pi 0.87.1 applies to what its report carries: any value under
  * a key that names a secret (api key, secret, token, password, credential, authorization, cookie; camelCase and
- * snake/kebab case alike) becomes `<redacted>`, and strings that are URLs lose their user info and secret-named
- * query parameters. Settings also drop `trackingId`.
+ * snake/kebab case alike) becomes `<redacted>`, and URLs, alone or inside text, lose their user info and
+ * secret-named query parameters. Settings also drop `trackingId`.
  */
 
 export const REDACTED = "<redacted>";
@@ -40,13 +40,20 @@ export function redactUrl(value: string): string {
 	return changed ? url.toString() : value;
 }
 
+const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi;
+
+/** Text with every URL in it passed through `redactUrl` (a prompt that quotes `https://user:pw@host`). */
+export function redactText(text: string): string {
+	return text.includes("://") ? text.replace(URL_IN_TEXT, (url) => redactUrl(url)) : text;
+}
+
 /** A deep copy of a JSON value with secrets replaced. */
 export function redactJson<T>(value: T): T {
 	if (value === undefined) return value;
 	return JSON.parse(
 		JSON.stringify(value, (key, child: unknown) => {
 			if (key !== "" && child !== null && child !== undefined && isSecretKey(key)) return REDACTED;
-			return typeof child === "string" ? redactUrl(child) : child;
+			return typeof child === "string" ? redactText(redactUrl(child)) : child;
 		}),
 	) as T;
 }
