@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, submit, turnDone } from "../helpers/interactive-scenarios.ts";
-import { type PtyApp, type PtyAppOptions, startOurs } from "../helpers/pty-app.ts";
+import { type PtyApp, type PtyAppOptions, startOurs, startPi } from "../helpers/pty-app.ts";
 import { readZip } from "../helpers/unzip.ts";
 
 const apps: PtyApp[] = [];
@@ -43,7 +43,8 @@ async function oneTurn(app: PtyApp, prompt: string, answer: string, requests = 1
 describe("context commands (ours, in a pseudo-terminal)", () => {
 	test("/compact shows its progress line and Escape cancels it; nothing is written", async () => {
 		const app = await start({
-			mock: [reply("first answer"), reply("second answer"), { kind: "hang" }],
+			// A split turn is summarised in two requests at once: both hang.
+			mock: [reply("first answer"), reply("second answer"), { kind: "hang" }, { kind: "hang" }, reply("queued answer")],
 			settings: { compaction: { keepRecentTokens: 1 } },
 		});
 		await oneTurn(app, "first question", "first answer");
@@ -51,12 +52,34 @@ describe("context commands (ours, in a pseudo-terminal)", () => {
 		await submit(app, "/compact keep it short");
 		await app.waitFor("Compacting context... (escape to cancel)", 10_000);
 		while (app.mock.requests.length < 3) await Bun.sleep(25);
+		// Typed while compacting: held until the compaction ends, listed as pending.
+		await submit(app, "typed meanwhile");
+		await app.waitFor("Queued message for after compaction");
+		await app.waitFor("Steering: typed meanwhile");
 		await app.press("escape");
 		const after = await app.waitFor("Compaction cancelled", 10_000);
 		expect(after.join("\n")).not.toContain("Compacting context");
 		expect(sessionTexts(app).join("\n")).not.toContain('"type":"compaction"');
 		// The summary request carried the instructions.
 		expect(JSON.stringify(app.mock.requests[2]?.body)).toContain("keep it short");
+		// The held message is sent once the compaction has ended.
+		await turnDone(app, 5, "queued answer");
+		expect(JSON.stringify(app.mock.requests.at(-1)?.body)).toContain("typed meanwhile");
+	}, 60_000);
+
+	test("automatic compaction shows the same way and Escape cancels it", async () => {
+		const app = await start({
+			model: { contextWindow: 4000 },
+			mock: [reply("big answer", { usage: { input: 3900, output: 50 } }), { kind: "hang" }],
+			settings: { compaction: { reserveTokens: 500, keepRecentTokens: 1 } },
+		});
+		await submit(app, "fill the context");
+		await app.waitFor("Auto-compacting... (escape to cancel)", 15_000);
+		while (app.mock.requests.length < 2) await Bun.sleep(25);
+		await app.press("escape");
+		const after = await app.waitFor("Auto-compaction cancelled", 10_000);
+		expect(after.join("\n")).not.toContain("Auto-compacting");
+		expect(sessionTexts(app).join("\n")).not.toContain('"type":"compaction"');
 	}, 60_000);
 
 	test("/export writes an HTML page and the branch as JSONL; a bad path is one error naming it", async () => {
@@ -67,7 +90,9 @@ describe("context commands (ours, in a pseudo-terminal)", () => {
 		expect(readFileSync(join(app.cwd, "page.html"), "utf8")).toContain("exported answer");
 		await submit(app, "/export out/branch.jsonl");
 		await app.waitFor(/Session exported to: .*branch\.jsonl/);
-		const lines = readFileSync(join(app.cwd, "out", "branch.jsonl"), "utf8").trim().split("\n");
+		const lines = readFileSync(join(app.cwd, "out", "branch.jsonl"), "utf8")
+			.trim()
+			.split("\n");
 		const parsed = lines.map((line) => JSON.parse(line));
 		expect(parsed[0]).toMatchObject({ type: "session", version: 3 });
 		expect(lines.join("\n")).toContain("export me");
@@ -159,6 +184,45 @@ describe("context commands (ours, in a pseudo-terminal)", () => {
 		await submit(app, "/hotkeys");
 		screen = await app.waitFor((rows) => rows.some((row) => row.includes("Alt+N") && row.includes("model selector")));
 		expect(screen.some((row) => row.includes("Alt+N"))).toBe(true);
+	}, 60_000);
+
+	test("/hotkeys and /trust show the same rows as pi 0.87.1", async () => {
+		const options: PtyAppOptions = {
+			rows: 60,
+			homeFiles: { ".pi/agent/keybindings.json": JSON.stringify({ "app.model.select": "alt+m" }) },
+		};
+		const pi = await startPi(options);
+		if ("skip" in pi) {
+			console.log(`hotkeys side by side: skipped (${pi.skip})`);
+			return;
+		}
+		apps.push(pi);
+		await pi.ready();
+		const ours = await start(options);
+		const rows = async (app: PtyApp) => {
+			await submit(app, "/hotkeys");
+			const screen = await app.waitFor("Run bash command (excluded from context)");
+			const all = [...(await app.scrollback()), ...screen];
+			const from = all.findIndex((row) => row.includes("Keyboard Shortcuts"));
+			const to = all.findIndex((row) => row.includes("(excluded from context)"));
+			return all.slice(from, to + 1).filter((row) => row.trim());
+		};
+		const trustRows = async (app: PtyApp) => {
+			await submit(app, "/trust");
+			const screen = await app.waitFor("Do not trust");
+			const from = screen.findIndex((row) => row.includes("Project trust"));
+			return screen.slice(from, screen.findIndex((row) => row.includes("Do not trust")) + 1).map((r) => r.trim());
+		};
+		const [piRows, ourRows] = await Promise.all([rows(pi), rows(ours)]);
+		expect(ourRows.length).toBeGreaterThan(40);
+		expect(ourRows.some((row) => row.includes("Alt+M"))).toBe(true);
+		expect(ourRows).toEqual(piRows);
+		const [piTrust, ourTrust] = await Promise.all([trustRows(pi), trustRows(ours)]);
+		expect(ourTrust.length).toBeGreaterThanOrEqual(7);
+		// The folder differs (each app has its own temp home); every other row is the same.
+		expect(ourTrust.map((r) => r.replace(ours.cwd, "<cwd>").replace(ours.home, "<home>"))).toEqual(
+			piTrust.map((r) => r.replace(pi.cwd, "<cwd>").replace(pi.home, "<home>")),
+		);
 	}, 60_000);
 
 	test("/changelog shows our newest entry", async () => {

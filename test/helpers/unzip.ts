@@ -24,7 +24,7 @@ export function readZip(bytes: Uint8Array): Map<string, string> {
 		if (view.getUint32(local, true) !== 0x04034b50) throw new Error(`bad local header for ${name}`);
 		const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
 		const body = bytes.subarray(start, start + compressed);
-		const data = method === 8 ? Bun.inflateSync(body) : method === 0 ? body : undefined;
+		const data = method === 8 ? Bun.inflateSync(body as Uint8Array<ArrayBuffer>) : method === 0 ? body : undefined;
 		if (!data) throw new Error(`${name}: unknown method ${method}`);
 		if (data.length !== size) throw new Error(`${name}: ${data.length} bytes, header says ${size}`);
 		if (Bun.hash.crc32(data) >>> 0 !== crc) throw new Error(`${name}: CRC mismatch`);

@@ -5,8 +5,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { APP_KEYBINDINGS } from "../../src/modes/interactive/app/keybindings.ts";
 import { changelogEntries } from "../../src/modes/interactive/commands/changelog-text.ts";
 import { lastAssistantText } from "../../src/modes/interactive/commands/context.ts";
 import { hotkeysMarkdown } from "../../src/modes/interactive/commands/hotkeys-text.ts";
@@ -19,7 +20,6 @@ import {
 	redactUrl,
 } from "../../src/modes/interactive/commands/redact.ts";
 import { zipArchive } from "../../src/modes/interactive/commands/zip.ts";
-import { APP_KEYBINDINGS } from "../../src/modes/interactive/app/keybindings.ts";
 import { KeybindingsManager } from "../../src/tui/index.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
 import { readZip } from "../helpers/unzip.ts";
