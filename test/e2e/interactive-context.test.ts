@@ -102,12 +102,15 @@ describe("context commands (ours, in a pseudo-terminal)", () => {
 		await app.waitFor("Failed to export session to blocker/x.html: ENOTDIR");
 	}, 60_000);
 
-	test("/copy and Ctrl+X: nothing to copy is one line; then OSC 52 carries the last reply", async () => {
-		const app = await start({ mock: [reply("copy this text")] });
-		await app.press("ctrl+x");
+	test("/copy and its key (remapped in keybindings.json): nothing to copy is one line; then OSC 52 carries the reply", async () => {
+		const app = await start({
+			mock: [reply("copy this text")],
+			homeFiles: { ".pi/agent/keybindings.json": JSON.stringify({ "app.message.copy": "alt+x" }) },
+		});
+		await submit(app, "/copy");
 		await app.waitFor("No agent messages to copy yet.");
 		await oneTurn(app, "say something", "copy this text");
-		await submit(app, "/copy");
+		await app.press("alt+x");
 		await app.waitFor("Copied last agent message to clipboard");
 		const osc = `\x1b]52;c;${Buffer.from("copy this text").toString("base64")}\x07`;
 		expect(app.output()).toContain(osc);
