@@ -97,6 +97,9 @@ describe("context commands (ours, in a pseudo-terminal)", () => {
 		expect(parsed[0]).toMatchObject({ type: "session", version: 3 });
 		expect(lines.join("\n")).toContain("export me");
 		expect(lines.join("\n")).toContain("exported answer");
+		await submit(app, "/export");
+		await app.waitFor(/Session exported to: pi-session-.*\.html/);
+		expect(readdirSync(app.cwd).some((name) => /^pi-session-.*\.html$/.test(name))).toBe(true);
 		writeFileSync(join(app.cwd, "blocker"), "");
 		await submit(app, "/export blocker/x.html");
 		await app.waitFor("Failed to export session to blocker/x.html: ENOTDIR");

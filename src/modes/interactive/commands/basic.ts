@@ -49,10 +49,10 @@ async function reload(c: CommandContext): Promise<void> {
 		return;
 	}
 	try {
+		// Keys first, so the extension shortcuts collected after the reload are checked against the new keys.
+		const keyWarnings = reloadAppKeybindings(getKeybindings(), agentPaths.keybindings(c.agentDir));
 		await c.host.reload();
-		for (const line of reloadAppKeybindings(getKeybindings(), agentPaths.keybindings(c.agentDir))) {
-			c.app.chat.showWarning(line);
-		}
+		for (const line of keyWarnings) c.app.chat.showWarning(line);
 		c.app.chat.showStatus("Reloaded keybindings, extensions, skills, prompts, themes, and context files");
 	} catch (error) {
 		c.app.chat.showError(`Reload failed: ${errorMessage(error)}`);
