@@ -187,6 +187,8 @@ describe("interactive mode (ours, in a pseudo-terminal)", () => {
 			settings: { theme: "mine" },
 			homeFiles: { [path]: JSON.stringify(theme) },
 		});
+		// The watcher starts with the session (the footer's model shows it is up); the screen comes earlier.
+		await app.waitFor("mock-1", 15_000);
 		theme.colors.borderMuted = "#123456";
 		theme.colors.thinkingMedium = "#123456";
 		await Bun.write(join(app.home, path), JSON.stringify(theme));

@@ -13,6 +13,7 @@ import { parseSlashCommand } from "../../prompts.ts";
 import { BashExecutionComponent } from "../components/index.ts";
 import type { AppRuntime, InteractiveApp } from "./app.ts";
 import { readClipboardForPaste } from "./clipboard-paste.ts";
+import { CompactionQueue } from "./compaction-queue.ts";
 import type { SessionView } from "./session-view.ts";
 import type { StatusArea } from "./status-area.ts";
 
@@ -34,6 +35,14 @@ export class InputController {
 	/** `!cmd` output run while streaming waits in the pending area; the next idle submission moves it to the chat. */
 	private readonly pendingBash: Component[] = [];
 	private shuttingDown = false;
+	private readonly compactionQueue = new CompactionQueue({
+		runExtensionCommand: (text) => this.runExtensionCommand(text),
+		changed: () => this.showPending(),
+		error: (message) => {
+			this.app.chat.showError(message);
+			this.app.tui.requestRender();
+		},
+	});
 
 	constructor(
 		private readonly app: InteractiveApp,
@@ -61,6 +70,12 @@ export class InputController {
 		editor.onAction("app.suspend", () => this.app.suspend());
 		editor.onAction("app.editor.external", () => void this.app.openExternalEditor());
 		editor.onPasteImage = () => void this.pasteFromClipboard();
+		this.app.onStop(
+			this.runtime.host.subscribe((event) => {
+				if (event.type !== "compaction_end" || !this.session) return;
+				void this.compactionQueue.flush(this.session, event.willRetry === true);
+			}),
+		);
 		editor.onChange = (text) => {
 			const bashMode = text.trimStart().startsWith("!");
 			if (bashMode !== this.view.bashMode) {
@@ -108,6 +123,7 @@ export class InputController {
 			editor.setText("");
 			if (await this.runExtensionCommand(text)) return;
 			const session = this.session;
+			if (this.queueWhileCompacting(text, "steer")) return;
 			if (!session?.isStreaming) this.flushPendingBash();
 			if (!session) {
 				this.app.chat.showError(this.runtime.host.current.noModelReason ?? "No model available");
@@ -143,6 +159,12 @@ export class InputController {
 		if (!text) return;
 		const session = this.session;
 		const editor = this.app.editor;
+		if ((session?.compacting ?? 0) > 0) {
+			editor.addToHistory?.(text);
+			editor.setText("");
+			if (!(await this.runExtensionCommand(text))) this.queueWhileCompacting(text, "followUp");
+			return;
+		}
 		if (session?.isStreaming) {
 			editor.addToHistory?.(text);
 			editor.setText("");
@@ -158,11 +180,28 @@ export class InputController {
 		await this.submit(text);
 	}
 
+	/** While compacting, `text` waits for the compaction to end (see compaction-queue.ts); true when queued. */
+	private queueWhileCompacting(text: string, mode: "steer" | "followUp"): boolean {
+		if ((this.session?.compacting ?? 0) === 0) return false;
+		this.compactionQueue.push(text, mode);
+		this.app.chat.showStatus("Queued message for after compaction");
+		return true;
+	}
+
+	/** The pending area: the session's queues and what waits for the compaction. */
+	private showPending(): void {
+		const queued = this.session?.queuedTexts() ?? { steering: [], followUp: [] };
+		const waiting = this.compactionQueue.texts();
+		this.status.showPending([...queued.steering, ...waiting.steering], [...queued.followUp, ...waiting.followUp]);
+		this.app.tui.requestRender();
+	}
+
 	/** Every queued steering and follow-up text, put back before the editor's text; returns how many. */
 	restoreQueued(abort: boolean): number {
 		const session = this.session;
 		const queued = session?.queuedTexts() ?? { steering: [], followUp: [] };
-		const all = [...queued.steering, ...queued.followUp];
+		const waiting = this.compactionQueue.size > 0 ? this.compactionQueue.take() : { steering: [], followUp: [] };
+		const all = [...queued.steering, ...waiting.steering, ...queued.followUp, ...waiting.followUp];
 		if (all.length > 0) {
 			void session?.clearQueue();
 			const editor = this.app.editor;
@@ -185,6 +224,11 @@ export class InputController {
 
 	escape(): void {
 		const session = this.session;
+		// While compacting (by request or automatically) Escape cancels the compaction, as pi's handler does.
+		if ((session?.compacting ?? 0) > 0) {
+			session?.abort();
+			return;
+		}
 		if (session?.isStreaming) {
 			this.restoreQueued(true);
 			return;

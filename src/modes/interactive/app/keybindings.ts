@@ -100,3 +100,10 @@ export function loadAppKeybindings(path: string): { keybindings: KeybindingsMana
 	setKeybindings(keybindings);
 	return { keybindings, warnings };
 }
+
+/** `/reload`: reads keybindings.json again into the manager in force; returns the file's warnings. */
+export function reloadAppKeybindings(keybindings: KeybindingsManager, path: string): string[] {
+	const { config, warnings } = readKeybindingsFile(path, { definitions: APP_KEYBINDINGS, label: path });
+	keybindings.setUserBindings(config);
+	return warnings;
+}

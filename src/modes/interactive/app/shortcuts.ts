@@ -10,6 +10,7 @@ import { type KeybindingsManager, type KeyId, matchesKey } from "../../../tui/in
 export interface Shortcut {
 	key: string;
 	extensionPath: string;
+	description?: string;
 	handler: (ctx: unknown) => unknown;
 }
 
@@ -29,7 +30,8 @@ export function collectShortcuts(
 				warn(`Extension shortcut '${key}' from ${path} conflicts with a built-in shortcut. Skipping.`);
 				continue;
 			}
-			byKey.set(id, { key: id, extensionPath: path, handler: definition.handler });
+			const description = definition.description ? { description: definition.description } : {};
+			byKey.set(id, { key: id, extensionPath: path, ...description, handler: definition.handler });
 		}
 	}
 	return [...byKey.values()];

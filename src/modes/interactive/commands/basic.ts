@@ -2,10 +2,12 @@
  * Commands that act at once, without a selector: `/new`, `/name [name]`, `/compact [instructions]`, `/reload` and
  * `/quit`.
  */
+import { agentPaths } from "../../../config/index.ts";
 import { currentTheme } from "../../../resources/index.ts";
 import { NothingToCompactError } from "../../../runtime/index.ts";
-import { Spacer, Text } from "../../../tui/index.ts";
+import { getKeybindings, Spacer, Text } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
+import { reloadAppKeybindings } from "../app/keybindings.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 export function dimLine(c: CommandContext, text: string): void {
@@ -47,7 +49,10 @@ async function reload(c: CommandContext): Promise<void> {
 		return;
 	}
 	try {
+		// Keys first, so the extension shortcuts collected after the reload are checked against the new keys.
+		const keyWarnings = reloadAppKeybindings(getKeybindings(), agentPaths.keybindings(c.agentDir));
 		await c.host.reload();
+		for (const line of keyWarnings) c.app.chat.showWarning(line);
 		c.app.chat.showStatus("Reloaded keybindings, extensions, skills, prompts, themes, and context files");
 	} catch (error) {
 		c.app.chat.showError(`Reload failed: ${errorMessage(error)}`);

@@ -5,6 +5,9 @@
 import type { SlashCommand } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
 import { BASIC_COMMANDS } from "./basic.ts";
+import { CONTEXT_COMMANDS } from "./context.ts";
+import { EXPORT_COMMANDS } from "./export.ts";
+import { INFO_COMMANDS } from "./info.ts";
 import { SETTINGS_COMMANDS } from "./settings.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
@@ -40,7 +43,13 @@ const MENU_ORDER = [
 	"quit",
 ];
 
-const GROUPS: readonly (readonly BuiltinCommand[])[] = [BASIC_COMMANDS, SETTINGS_COMMANDS];
+const GROUPS: readonly (readonly BuiltinCommand[])[] = [
+	BASIC_COMMANDS,
+	CONTEXT_COMMANDS,
+	EXPORT_COMMANDS,
+	INFO_COMMANDS,
+	SETTINGS_COMMANDS,
+];
 
 function byName(): Map<string, BuiltinCommand> {
 	const map = new Map<string, BuiltinCommand>();
