@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import type { Model } from "../../src/ai/index.ts";
 import { resolveSettings } from "../../src/config/index.ts";
 import { ThemeControl, type ThemeTerminal, themeForBackground } from "../../src/modes/interactive/app/theme-control.ts";
 import { type CyclingSetting, settingRows } from "../../src/modes/interactive/selectors/settings-items.ts";
+import { ModelThinkingSubmenu } from "../../src/modes/interactive/selectors/settings-submenus.ts";
 import { ThemeSelector } from "../../src/modes/interactive/selectors/theme-selector.ts";
 import { builtinThemes, currentTheme, initTheme, loadChalk, Theme } from "../../src/resources/index.ts";
 import type { TerminalColorScheme } from "../../src/tui/index.ts";
@@ -111,6 +113,44 @@ describe("theme list", () => {
 		auto.handleInput(DOWN);
 		auto.handleInput(ENTER);
 		expect(done.at(-1)).toBe("light/dark");
+	});
+});
+
+describe("default thinking level per model", () => {
+	test("the current model first; a level sets an override, clear removes it; Escape closes with the summary", () => {
+		const models = [
+			{ provider: "zeta", id: "z-1", reasoning: true },
+			{ provider: "alpha", id: "a-1", reasoning: false },
+			{ provider: "mock", id: "mock-1", reasoning: true },
+		] as unknown as Model[];
+		const calls: [string, string | undefined][] = [];
+		const closed: string[] = [];
+		const overrides: Record<string, string> = {};
+		const menu = new ModelThinkingSubmenu({
+			models,
+			currentModel: models[2] as Model,
+			globalLevel: "medium",
+			overrides,
+			set: (model, level) => calls.push([`${model.provider}/${model.id}`, level]),
+			close: (summary) => closed.push(summary),
+		});
+		const text = menu.render(80).join("\n");
+		expect(text.indexOf("mock-1")).toBeLessThan(text.indexOf("a-1"));
+		expect(text.indexOf("a-1")).toBeLessThan(text.indexOf("z-1"));
+		menu.handleInput(ENTER);
+		expect(menu.render(80).join("\n")).toContain("Thinking Level for mock-1 [mock]");
+		menu.handleInput(DOWN);
+		menu.handleInput(DOWN);
+		menu.handleInput(ENTER);
+		expect(calls).toEqual([["mock/mock-1", "low"]]);
+		expect(overrides).toEqual({ "mock/mock-1": "low" });
+		menu.handleInput(ENTER);
+		expect(menu.render(80).join("\n")).toContain("(clear override)");
+		for (let i = 0; i < 3; i++) menu.handleInput(DOWN);
+		menu.handleInput(ENTER);
+		expect(calls.at(-1)).toEqual(["mock/mock-1", undefined]);
+		menu.handleInput(ESC);
+		expect(closed).toEqual(["none"]);
 	});
 });
 
