@@ -133,11 +133,11 @@ export class ThemeControl {
 		this.deps.redraw();
 	}
 
-	/** Shows and saves a setting. */
+	/** Shows a setting, then saves it (a failed save leaves it shown for this run and rejects). */
 	async apply(setting: string): Promise<void> {
 		this.setting = setting;
-		await this.deps.save(setting);
 		await this.start();
+		await this.deps.save(setting);
 	}
 
 	dispose(): void {
