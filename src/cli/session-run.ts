@@ -65,7 +65,7 @@ export async function runWithSession(
 		for (const d of resources.getDiagnostics()) err(`${formatResourceDiagnostic(d)}\n`);
 		timing("resources loaded");
 		const scopedModels = resolveScopedModels(
-			args.flags.get("models") as string | undefined,
+			(args.flags.get("models") as string | undefined) ?? settings.enabledModels?.join(","),
 			o.credentials.registry,
 			(line) => err(`${line}\n`),
 		);

@@ -4,7 +4,9 @@
  */
 import type { SlashCommand } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
+import { AUTH_COMMANDS } from "./auth.ts";
 import { BASIC_COMMANDS } from "./basic.ts";
+import { MODEL_COMMANDS } from "./models.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 export { dimLine } from "./basic.ts";
@@ -39,7 +41,7 @@ const MENU_ORDER = [
 	"quit",
 ];
 
-const GROUPS: readonly (readonly BuiltinCommand[])[] = [BASIC_COMMANDS];
+const GROUPS: readonly (readonly BuiltinCommand[])[] = [BASIC_COMMANDS, MODEL_COMMANDS, AUTH_COMMANDS];
 
 function byName(): Map<string, BuiltinCommand> {
 	const map = new Map<string, BuiltinCommand>();
