@@ -10,7 +10,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { reply, settle, submit, turnDone } from "../helpers/interactive-scenarios.ts";
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
-import { type PtyApp, type PtyAppOptions, startOurs } from "../helpers/pty-app.ts";
+import { type PtyApp, type PtyAppOptions, piUnavailable, startOurs, startPi } from "../helpers/pty-app.ts";
 
 const apps: PtyApp[] = [];
 afterAll(async () => {
@@ -167,4 +167,36 @@ describe("model commands (ours, in a pseudo-terminal)", () => {
 		await command(app, "/logout");
 		await app.waitFor("No stored credentials to remove.");
 	}, 60_000);
+
+	test("side by side with pi 0.87.1: /model and /scoped-models show the same rows for a saved scope", async () => {
+		const skip = piUnavailable();
+		if (skip) {
+			console.log(`skipped: ${skip}`);
+			return;
+		}
+		const options: PtyAppOptions = {
+			moreModels: ["mock-2", "mock-3"],
+			settings: { enabledModels: ["mock/mock-1", "mock/mock-3"] },
+		};
+		const rowsOf = async (app: PtyApp) => {
+			await app.ready(30_000);
+			const rows: string[][] = [];
+			for (const name of ["/model", "/scoped-models"]) {
+				await command(app, name);
+				const shown = await app.waitFor((lines) => lines.some((line) => line.includes("Model Name: mock-1")), 15_000);
+				rows.push(shown.filter((line) => /\[mock\]|^Scope:|enabled$/.test(line)));
+				await app.press("escape");
+				await app.waitFor((lines) => !lines.some((line) => line.includes("Model Name:")));
+			}
+			return rows;
+		};
+		const pi = await startPi(options);
+		if ("skip" in pi) return;
+		apps.push(pi);
+		const ours = await start(options);
+		const ourRows = await rowsOf(ours);
+		expect(ourRows[0]).toContain("Scope: all | scoped");
+		expect(ourRows[1]?.length).toBeGreaterThanOrEqual(3);
+		expect(ourRows).toEqual(await rowsOf(pi));
+	}, 90_000);
 });

@@ -6,9 +6,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Model } from "../../src/ai/index.ts";
 import { APP_KEYBINDINGS } from "../../src/modes/interactive/app/keybindings.ts";
+import { MaskedInput } from "../../src/modes/interactive/selectors/login-dialog.ts";
 import { filterModels, orderModels } from "../../src/modes/interactive/selectors/model-list.ts";
 import { ModelSelector } from "../../src/modes/interactive/selectors/model-selector.ts";
-import { MaskedInput } from "../../src/modes/interactive/selectors/login-dialog.ts";
 import { ScopedModelsSelector } from "../../src/modes/interactive/selectors/scoped-models.ts";
 import {
 	clearIds,
