@@ -64,10 +64,12 @@ export async function runWithSession(
 		const resources = createResources(o);
 		for (const d of resources.getDiagnostics()) err(`${formatResourceDiagnostic(d)}\n`);
 		timing("resources loaded");
+		// --models, else the saved enabledModels (a pattern that matches nothing names where it came from).
+		const modelsFlag = args.flags.get("models") as string | undefined;
 		const scopedModels = resolveScopedModels(
-			args.flags.get("models") as string | undefined,
+			modelsFlag ?? settings.enabledModels?.join(","),
 			o.credentials.registry,
-			(line) => err(`${line}\n`),
+			(line) => err(`${modelsFlag ? line : line.replace("--models", "settings.json enabledModels")}\n`),
 		);
 		const factory = createRuntimeFactory({
 			cwd,

@@ -4,10 +4,12 @@
  */
 import type { SlashCommand } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
+import { AUTH_COMMANDS } from "./auth.ts";
 import { BASIC_COMMANDS } from "./basic.ts";
 import { CONTEXT_COMMANDS } from "./context.ts";
 import { EXPORT_COMMANDS } from "./export.ts";
 import { INFO_COMMANDS } from "./info.ts";
+import { MODEL_COMMANDS } from "./models.ts";
 import { SETTINGS_COMMANDS } from "./settings.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
@@ -48,6 +50,8 @@ const GROUPS: readonly (readonly BuiltinCommand[])[] = [
 	CONTEXT_COMMANDS,
 	EXPORT_COMMANDS,
 	INFO_COMMANDS,
+	MODEL_COMMANDS,
+	AUTH_COMMANDS,
 	SETTINGS_COMMANDS,
 ];
 

@@ -1,0 +1,175 @@
+/**
+ * `/login [provider]` and `/logout`: API keys saved to and removed from `auth.json` (through the credential store:
+ * locked, written whole by rename, mode 0600). Without a provider `/login` asks how to sign in, then which
+ * provider; the key is typed into a masked field. Signing in with an account (OAuth) is not available yet and says
+ * so in one line.
+ */
+import { agentPaths } from "../../../config/index.ts";
+import type { AutocompleteItem } from "../../../tui/index.ts";
+import { errorMessage, fuzzyFilter } from "../../../util/index.ts";
+import { ExtensionSelectorComponent } from "../dialogs/selector.ts";
+import { ApiKeyDialog } from "../selectors/login-dialog.ts";
+import { type ProviderEntry, ProviderPicker } from "../selectors/provider-picker.ts";
+import { ACCOUNT_ONLY_PROVIDERS, type LoginProvider, loginProviders, providerName } from "./login-providers.ts";
+import type { BuiltinCommand, CommandContext } from "./types.ts";
+
+const ACCOUNT_LABEL = "Sign in with an account";
+const API_KEY_LABEL = "Sign in with an API key";
+const NO_ACCOUNT_LOGIN = "Signing in with an account (OAuth) is not available yet; use an API key instead.";
+
+function authPath(c: CommandContext): string {
+	return agentPaths.auth(c.agentDir);
+}
+
+function askForKey(c: CommandContext, provider: LoginProvider): void {
+	const storage = c.authStorage;
+	if (!storage) {
+		c.app.chat.showError(`Cannot save an API key: ${authPath(c)} is not in use in this session`);
+		return;
+	}
+	let restore = () => {};
+	const dialog = new ApiKeyDialog({
+		providerName: provider.name,
+		message: provider.prompt,
+		onSubmit: (key) => {
+			restore();
+			c.app.tui.requestRender();
+			storage
+				.set(provider.id, { type: "api_key", key })
+				.then(() => {
+					c.view.updateBorderColor();
+					c.app.chat.showStatus(`Saved API key for ${provider.name}. Credentials saved to ${authPath(c)}`);
+				})
+				.catch((error) => c.app.chat.showError(`Failed to save API key for ${provider.name}: ${errorMessage(error)}`))
+				.finally(() => c.app.tui.requestRender());
+		},
+		onCancel: () => {
+			restore();
+			c.app.tui.requestRender();
+		},
+	});
+	restore = c.showSelector(dialog);
+}
+
+function pickProvider(c: CommandContext, initialSearch?: string): void {
+	const providers = loginProviders(c.registry);
+	let restore = () => {};
+	const picker = new ProviderPicker({
+		mode: "login",
+		providers,
+		...(initialSearch ? { initialSearch } : {}),
+		onSelect: (entry) => {
+			restore();
+			const provider = providers.find((p) => p.id === entry.id);
+			if (provider) askForKey(c, provider);
+		},
+		onCancel: () => {
+			restore();
+			c.app.tui.requestRender();
+		},
+	});
+	restore = c.showSelector(picker);
+}
+
+function login(c: CommandContext, args: string): void {
+	if (args) {
+		const ref = args.toLowerCase();
+		const provider = loginProviders(c.registry).find((p) => p.id.toLowerCase() === ref || p.name.toLowerCase() === ref);
+		if (provider) {
+			askForKey(c, provider);
+			return;
+		}
+		const accountOnly = Object.entries(ACCOUNT_ONLY_PROVIDERS).find(
+			([id, name]) => id === ref || name.toLowerCase() === ref,
+		);
+		if (accountOnly) {
+			c.app.chat.showWarning(`${accountOnly[1]} takes an account sign-in (OAuth), which is not available yet.`);
+			return;
+		}
+		pickProvider(c, args);
+		return;
+	}
+	let restore = () => {};
+	const methods = new ExtensionSelectorComponent(
+		"Select authentication method:",
+		[ACCOUNT_LABEL, API_KEY_LABEL],
+		(choice) => {
+			restore();
+			if (choice === API_KEY_LABEL) pickProvider(c);
+			else c.app.chat.showWarning(NO_ACCOUNT_LOGIN);
+			c.app.tui.requestRender();
+		},
+		() => {
+			restore();
+			c.app.tui.requestRender();
+		},
+	);
+	restore = c.showSelector(methods);
+}
+
+function logout(c: CommandContext): void {
+	const storage = c.authStorage;
+	const stored = storage
+		? storage.list().flatMap((id): (ProviderEntry & { type: string })[] => {
+				const credential = storage.get(id);
+				if (!credential) return [];
+				return [
+					{ id, name: providerName(c.registry, id), type: credential.type, status: { source: "stored credential" } },
+				];
+			})
+		: [];
+	if (stored.length === 0) {
+		c.app.chat.showStatus(
+			"No stored credentials to remove. /logout only removes credentials saved by /login; environment variables and models.json config are unchanged.",
+		);
+		return;
+	}
+	stored.sort((a, b) => a.name.localeCompare(b.name));
+	let restore = () => {};
+	const picker = new ProviderPicker({
+		mode: "logout",
+		providers: stored,
+		onSelect: (entry) => {
+			restore();
+			const type = stored.find((p) => p.id === entry.id)?.type;
+			storage
+				?.remove(entry.id)
+				.then(() => {
+					c.view.updateBorderColor();
+					c.app.chat.showStatus(
+						type === "oauth"
+							? `Logged out of ${entry.name}`
+							: `Removed stored API key for ${entry.name}. Environment variables and models.json config are unchanged.`,
+					);
+				})
+				.catch((error) => c.app.chat.showError(`Logout failed: ${errorMessage(error)}`))
+				.finally(() => c.app.tui.requestRender());
+		},
+		onCancel: () => {
+			restore();
+			c.app.tui.requestRender();
+		},
+	});
+	restore = c.showSelector(picker);
+}
+
+function completeLogin(c: CommandContext, prefix: string): AutocompleteItem[] | null {
+	const found = fuzzyFilter(loginProviders(c.registry), prefix, (p) => `${p.id} ${p.name} api_key API key`);
+	if (found.length === 0) return null;
+	return found.map((p) => ({
+		value: p.id,
+		label: p.id,
+		description: p.name === p.id ? "API key" : `${p.name} · API key`,
+	}));
+}
+
+export const AUTH_COMMANDS: readonly BuiltinCommand[] = [
+	{
+		name: "login",
+		description: "Configure provider authentication",
+		argumentHint: "<provider>",
+		run: login,
+		complete: completeLogin,
+	},
+	{ name: "logout", description: "Remove provider authentication", run: logout },
+];
