@@ -128,7 +128,10 @@ describe("app keybindings against pi 0.87.1", () => {
 		}
 		const source = readFileSync(join(found.agent, "dist", "core", "keybindings.js"), "utf8");
 		const block = /KEYBINDING_NAME_MIGRATIONS = \{([^}]*)\}/.exec(source)?.[1] ?? "";
-		const migrations = [...block.matchAll(/(\w+): "([\w.]+)"/g)].map((m) => [m[1] as string, m[2] as string]);
+		const migrations: [string, string][] = [...block.matchAll(/(\w+): "([\w.]+)"/g)].map((m) => [
+			m[1] as string,
+			m[2] as string,
+		]);
 		expect(migrations.length).toBeGreaterThan(50);
 		const dir = mkdtempSync(join(tmpdir(), "pi-keys-"));
 		try {

@@ -12,15 +12,16 @@ import {
 	type EditorTheme,
 	type KeybindingsManager,
 	type Terminal,
-	TuiMainScreen,
+	type TuiBase,
 } from "../../../tui/index.ts";
 import { writeStdout } from "../../../util/index.ts";
 import { HeaderComponent, StartupSummary, type StartupSummaryData } from "../chrome/index.ts";
 import { editInExternalEditor, externalEditorCommand } from "../dialogs/external-editor.ts";
 import type { ChatTranscript } from "../transcript/index.ts";
+import { createAppTui, mountFullscreenLayout, stopAppTui, type TuiModeSettings } from "./fullscreen.ts";
 import { AppLayout } from "./layout.ts";
 
-export interface AppSettings {
+export interface AppSettings extends TuiModeSettings {
 	quietStartup: boolean;
 	hideThinkingBlock: boolean;
 	editorPaddingX: number;
@@ -56,7 +57,8 @@ export interface AppRuntime {
 }
 
 export class InteractiveApp {
-	readonly tui: TuiMainScreen;
+	/** The regular renderer, or the alternate-screen one in fullscreen mode. */
+	readonly tui: TuiBase;
 	readonly layout: AppLayout;
 	readonly defaultEditor: CustomEditor;
 	readonly header: HeaderComponent;
@@ -75,7 +77,7 @@ export class InteractiveApp {
 		this.settings = options.settings;
 		this.keybindings = options.keybindings;
 		this.hideThinking = options.settings.hideThinkingBlock;
-		this.tui = new TuiMainScreen(options.terminal, options.settings.showHardwareCursor);
+		this.tui = createAppTui(options.terminal, options.settings.showHardwareCursor, options.settings);
 		this.tui.setClearOnShrink(options.settings.clearOnShrink);
 		this.defaultEditor = new CustomEditor(this.tui, options.editorTheme(), options.keybindings, {
 			paddingX: options.settings.editorPaddingX,
@@ -115,6 +117,7 @@ export class InteractiveApp {
 	/** Mounts the screen and starts drawing; input typed now waits in the editor. */
 	start(): void {
 		this.layout.mount();
+		mountFullscreenLayout(this.tui, this.layout, this.settings);
 		this.defaultEditor.onSubmit = (text) => {
 			this.defaultEditor.setText(text);
 			this.chat.showStatus("Startup is still in progress");
@@ -202,7 +205,7 @@ export class InteractiveApp {
 		}
 	}
 
-	/** Stops drawing and gives the terminal back; the last frame stays in the scrollback. */
+	/** Stops drawing and gives the terminal back; the last frame (fullscreen: as fullscreenExitOutput says) stays. */
 	stop(): void {
 		for (const dispose of this.disposers.splice(0)) {
 			try {
@@ -211,6 +214,6 @@ export class InteractiveApp {
 				// stopping continues
 			}
 		}
-		this.tui.stop();
+		stopAppTui(this.tui, this.settings);
 	}
 }
