@@ -167,7 +167,11 @@ export class InteractiveApp {
 	 * is discarded (an orphaned process group, as in a terminal with no job-control shell), the chat comes back at once.
 	 */
 	suspend(): void {
-		if (process.platform === "win32") return;
+		if (process.platform === "win32") {
+			this.chat.showStatus("Suspend to background is not supported on Windows");
+			this.tui.requestRender();
+			return;
+		}
 		const ignoreInt = () => {};
 		let resumed = false;
 		const resume = () => {
