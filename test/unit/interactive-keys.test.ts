@@ -118,7 +118,7 @@ describe("app keybindings against pi 0.87.1", () => {
 				expect({ id, platform, keys: mine[id] }).toEqual({ id, platform, keys: theirs[id] });
 			}
 		}
-	});
+	}, 60_000);
 
 	test("every old name pi migrates is read as its new id", () => {
 		const found = pi();

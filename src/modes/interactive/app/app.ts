@@ -18,7 +18,7 @@ import { writeStdout } from "../../../util/index.ts";
 import { HeaderComponent, StartupSummary, type StartupSummaryData } from "../chrome/index.ts";
 import { editInExternalEditor, externalEditorCommand } from "../dialogs/external-editor.ts";
 import type { ChatTranscript } from "../transcript/index.ts";
-import { createAppTui, mountFullscreenLayout, stopAppTui, type TuiModeSettings } from "./fullscreen.ts";
+import { AppScreen, stopAppTui, type TuiModeSettings } from "./fullscreen.ts";
 import { AppLayout } from "./layout.ts";
 
 export interface AppSettings extends TuiModeSettings {
@@ -57,8 +57,9 @@ export interface AppRuntime {
 }
 
 export class InteractiveApp {
-	/** The regular renderer, or the alternate-screen one in fullscreen mode. */
+	/** The regular renderer, or the alternate-screen one in fullscreen mode (one reference across mode switches). */
 	readonly tui: TuiBase;
+	readonly screen: AppScreen;
 	readonly layout: AppLayout;
 	readonly defaultEditor: CustomEditor;
 	readonly header: HeaderComponent;
@@ -77,7 +78,8 @@ export class InteractiveApp {
 		this.settings = options.settings;
 		this.keybindings = options.keybindings;
 		this.hideThinking = options.settings.hideThinkingBlock;
-		this.tui = createAppTui(options.terminal, options.settings.showHardwareCursor, options.settings);
+		this.screen = new AppScreen(options.terminal, options.settings.showHardwareCursor, options.settings);
+		this.tui = this.screen.tui;
 		this.tui.setClearOnShrink(options.settings.clearOnShrink);
 		this.defaultEditor = new CustomEditor(this.tui, options.editorTheme(), options.keybindings, {
 			paddingX: options.settings.editorPaddingX,
@@ -117,7 +119,7 @@ export class InteractiveApp {
 	/** Mounts the screen and starts drawing; input typed now waits in the editor. */
 	start(): void {
 		this.layout.mount();
-		mountFullscreenLayout(this.tui, this.layout, this.settings);
+		this.screen.mount(this.layout);
 		this.defaultEditor.onSubmit = (text) => {
 			this.defaultEditor.setText(text);
 			this.chat.showStatus("Startup is still in progress");
@@ -130,6 +132,11 @@ export class InteractiveApp {
 	setStartupSummary(data: StartupSummaryData): void {
 		this.startupSummary.setData(data);
 		this.tui.requestRender();
+	}
+
+	/** `tuiMode` changed while running (/settings): false while an overlay is open (nothing changes then). */
+	setTuiMode(mode: "regular" | "fullscreen"): boolean {
+		return this.screen.switchMode(mode, this.layout);
 	}
 
 	/** Runs `dispose` when the app stops. */

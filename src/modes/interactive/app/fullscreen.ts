@@ -14,8 +14,10 @@ import {
 	keyText,
 	ScrollView,
 	type Terminal,
+	type TerminalColorScheme,
 	TuiAltScreen,
 	type TuiBase,
+	type TuiInputListener,
 	TuiMainScreen,
 	VStack,
 } from "../../../tui/index.ts";
@@ -33,7 +35,7 @@ export interface TuiModeSettings {
 }
 
 /** The renderer for the mode: the regular main-screen TUI, or the alternate-screen one styled with the theme. */
-export function createAppTui(terminal: Terminal, showHardwareCursor: boolean, settings: TuiModeSettings): TuiBase {
+function createRenderer(terminal: Terminal, showHardwareCursor: boolean, settings: TuiModeSettings): TuiBase {
 	if (settings.tuiMode !== "fullscreen") return new TuiMainScreen(terminal, showHardwareCursor);
 	const theme = () => currentTheme();
 	const match = (text: string) => theme().bg("searchMatchBg", theme().fg("searchMatchText", text));
@@ -55,6 +57,114 @@ export function createAppTui(terminal: Terminal, showHardwareCursor: boolean, se
 			}
 		},
 	});
+}
+
+/**
+ * The app's renderer behind one stable reference (`tui`): every component keeps it while a mode switch replaces
+ * the renderer underneath. Input and colour-scheme listeners added through it move to the new renderer.
+ */
+export class AppScreen {
+	readonly tui: TuiBase;
+	private current: TuiBase;
+	private readonly inputListeners = new Set<TuiInputListener>();
+	private readonly schemeListeners = new Map<(scheme: TerminalColorScheme) => void, () => void>();
+
+	constructor(
+		private readonly terminal: Terminal,
+		private readonly showHardwareCursor: boolean,
+		private readonly settings: TuiModeSettings,
+	) {
+		this.current = createRenderer(terminal, showHardwareCursor, settings);
+		const own: Record<string | symbol, unknown> = {
+			addInputListener: (listener: TuiInputListener) => {
+				this.inputListeners.add(listener);
+				this.current.addInputListener(listener);
+				return () => {
+					this.inputListeners.delete(listener);
+					this.current.removeInputListener(listener);
+				};
+			},
+			removeInputListener: (listener: TuiInputListener) => {
+				this.inputListeners.delete(listener);
+				this.current.removeInputListener(listener);
+			},
+			onTerminalColorSchemeChange: (listener: (scheme: TerminalColorScheme) => void) => {
+				this.schemeListeners.set(listener, this.current.onTerminalColorSchemeChange(listener));
+				return () => {
+					this.schemeListeners.get(listener)?.();
+					this.schemeListeners.delete(listener);
+				};
+			},
+		};
+		this.tui = new Proxy({} as TuiBase, {
+			get: (_target, property) => {
+				if (Object.hasOwn(own, property)) return own[property];
+				const value = Reflect.get(this.current, property, this.current);
+				return typeof value === "function"
+					? (...args: unknown[]) => Reflect.apply(Reflect.get(this.current, property) as never, this.current, args)
+					: value;
+			},
+			set: (_target, property, value) => Reflect.set(this.current, property, value, this.current),
+			has: (_target, property) => Reflect.has(this.current, property),
+			getPrototypeOf: () => Reflect.getPrototypeOf(this.current),
+		});
+	}
+
+	get mode(): "regular" | "fullscreen" {
+		return this.current instanceof TuiAltScreen ? "fullscreen" : "regular";
+	}
+
+	/**
+	 * Switches between regular and fullscreen mode while running, keeping the components, the focus and the
+	 * listeners; false (nothing changed) while an overlay is open, as in pi.
+	 */
+	switchMode(mode: "regular" | "fullscreen", layout: AppLayout): boolean {
+		const previous = this.current;
+		if (mode === this.mode) return true;
+		if (previous.hasOverlayEntries) return false;
+		const children = [...previous.children];
+		const focus = previous.getFocusedComponent();
+		previous.stop({ preserveScreen: true });
+		previous.setFocus(null);
+		previous.clear();
+		if (previous instanceof TuiAltScreen) previous.setLayoutRoot(undefined);
+		for (const listener of this.inputListeners) previous.removeInputListener(listener);
+		const next = createRenderer(this.terminal, this.showHardwareCursor, { ...this.settings, tuiMode: mode });
+		next.setClearOnShrink(previous.getClearOnShrink());
+		if (previous.onRenderProblem) next.onRenderProblem = previous.onRenderProblem;
+		if (previous.onDebug) next.onDebug = previous.onDebug;
+		this.current = next;
+		this.settings.tuiMode = mode;
+		for (const child of children) next.addChild(child);
+		this.transcript = mountFullscreenLayout(next, layout, this.settings);
+		for (const listener of this.inputListeners) next.addInputListener(listener);
+		for (const [listener, off] of this.schemeListeners) {
+			off();
+			this.schemeListeners.set(listener, next.onTerminalColorSchemeChange(listener));
+		}
+		next.invalidate();
+		next.setFocus(focus);
+		next.start();
+		next.requestRender(true);
+		return true;
+	}
+
+	/** The fullscreen transcript's scroll view, once mounted. */
+	transcript: ScrollView | undefined;
+
+	/** Lays the screen out for the current mode (after the layout's parts were added). */
+	mount(layout: AppLayout): void {
+		this.transcript = mountFullscreenLayout(this.current, layout, this.settings);
+	}
+
+	/** `fullscreenScrollbar` / `fullscreenCopyOnSelect` changed in /settings: applied now. */
+	applyFullscreenSettings(change: Pick<TuiModeSettings, "fullscreenScrollbar" | "fullscreenCopyOnSelect">): void {
+		Object.assign(this.settings, change);
+		if (change.fullscreenScrollbar) this.transcript?.setScrollbar(change.fullscreenScrollbar);
+		const current = this.current;
+		if (change.fullscreenCopyOnSelect !== undefined && current instanceof TuiAltScreen)
+			current.setCopyOnSelect(change.fullscreenCopyOnSelect);
+	}
 }
 
 /**
