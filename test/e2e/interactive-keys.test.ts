@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { reply, submit } from "../helpers/interactive-scenarios.ts";
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
-import { type PtyApp, type PtyAppOptions, startOurs } from "../helpers/pty-app.ts";
+import { type PtyApp, type PtyAppOptions, startOurs, startPi } from "../helpers/pty-app.ts";
 
 const apps: PtyApp[] = [];
 afterAll(async () => {
@@ -124,4 +124,37 @@ describe("keybindings.json and fullscreen mode (ours, in a pseudo-terminal)", ()
 		expect(after).not.toContain("the only answer");
 		expect(after).not.toContain("hello there");
 	}, 60_000);
+
+	test("fullscreen side by side with pi 0.87.1: the paged screen and what is printed on exit", async () => {
+		const options: PtyAppOptions = { rows: 24, settings: { tuiMode: "fullscreen" }, mock: [reply(LONG_REPLY)] };
+		const theirs = await startPi(options);
+		if ("skip" in theirs) {
+			console.warn(`fullscreen side by side skipped: ${theirs.skip}`);
+			return;
+		}
+		apps.push(theirs);
+		await theirs.ready(30_000);
+		const run = async (app: PtyApp) => {
+			await submit(app, "list the rows");
+			await app.waitFor("row-60", 20_000);
+			await app.press("pageup");
+			const paged = await app.waitFor((lines) => !lines.some((line) => line.includes("row-60")));
+			await app.press("ctrl+d");
+			expect(await app.exited).toBe(0);
+			const after = [...(await app.scrollback()), ...(await app.screen())];
+			// The scrollbar's thumb sits where the content above the rows puts it; the rows themselves must agree.
+			const rows = (lines: string[]) => lines.map((line) => line.replace(/\s*[│┃]$/, "").trimEnd());
+			const resume = /pi --session [0-9a-f-]+/;
+			return {
+				paged: rows(paged),
+				after: rows(after.slice(after.indexOf(" - row-01"))).map((l) => l.replace(resume, "pi --session ID")),
+			};
+		};
+		const pi = await run(theirs);
+		const ours = await run(await start(options));
+		expect(ours.paged).toEqual(pi.paged);
+		expect(pi.after[0]).toBe(" - row-01");
+		expect(pi.after.length).toBeGreaterThan(60);
+		expect(ours.after).toEqual(pi.after);
+	}, 90_000);
 });

@@ -10,8 +10,9 @@ import { currentTheme } from "../../../resources/index.ts";
 import {
 	Container,
 	type CustomEditor,
+	formatKeyText,
+	getKeybindings,
 	isViewportTUI,
-	keyText,
 	ScrollView,
 	type Terminal,
 	type TerminalColorScheme,
@@ -44,7 +45,8 @@ function createRenderer(terminal: Terminal, showHardwareCursor: boolean, setting
 		searchCurrentMatchStyle: (text) => theme().bold(theme().inverse(match(text))),
 		searchNavigationButtonStyle: (text, hovered) => (hovered ? theme().underline(text) : text),
 		scrollToEndIndicator: () => {
-			const key = keyText("tui.altScreen.bottom");
+			const keys = getKeybindings().getKeys("tui.altScreen.bottom");
+			const key = keys.length > 0 ? formatKeyText(keys.join("/"), { capitalize: true }) : "";
 			return theme().bg("selectedBg", theme().fg("text", ` ↓ Jump to latest message${key ? ` · ${key}` : ""} `));
 		},
 		copyOnSelect: settings.fullscreenCopyOnSelect ?? true,
