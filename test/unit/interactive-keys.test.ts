@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureRunnablePi } from "../../scripts/conformance-cache.ts";
-import { appKeybindingDefinitions } from "../../src/modes/interactive/app/keybindings.ts";
+import { appKeybindingDefinitions, migrateKeybindingsFile } from "../../src/modes/interactive/app/keybindings.ts";
 import { readKeybindingsFile } from "../../src/tui/index.ts";
 
 type Platform = "linux" | "wsl" | "win32" | "darwin";
@@ -144,4 +144,51 @@ describe("app keybindings against pi 0.87.1", () => {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
+
+	test("a keybindings.json with old names is rewritten with their ids, in pi's order, as pi's migration does", () => {
+		const input = {
+			"zz.extension": "f9",
+			selectModel: "ctrl+m",
+			"tui.select.up": "f2",
+			selectUp: "f3",
+			cursorUp: ["f1", "up"],
+			"app.exit": "ctrl+q",
+		};
+		const expected = {
+			"tui.editor.cursorUp": ["f1", "up"],
+			"tui.select.up": "f2",
+			"app.exit": "ctrl+q",
+			"app.model.select": "ctrl+m",
+			"zz.extension": "f9",
+		};
+		const dir = mkdtempSync(join(tmpdir(), "pi-keys-"));
+		try {
+			const path = join(dir, "keybindings.json");
+			writeFileSync(path, JSON.stringify(input));
+			expect(migrateKeybindingsFile(path)).toBe(true);
+			const written = readFileSync(path, "utf8");
+			expect(JSON.parse(written)).toEqual(expected);
+			expect(Object.keys(JSON.parse(written))).toEqual(Object.keys(expected));
+			expect(written.endsWith("}\n")).toBe(true);
+			// Once migrated (or never old), the file is left alone; so is one that is not an object.
+			expect(migrateKeybindingsFile(path)).toBe(false);
+			writeFileSync(path, "[1]");
+			expect(migrateKeybindingsFile(path)).toBe(false);
+			expect(readFileSync(path, "utf8")).toBe("[1]");
+			const found = pi();
+			if ("skip" in found) {
+				console.warn(`keybindings migration comparison skipped: ${found.skip}`);
+				return;
+			}
+			const module = join(found.agent, "dist", "core", "keybindings.js");
+			const script = `const { migrateKeybindingsConfig } = await import(${JSON.stringify(module)});
+				process.stdout.write(JSON.stringify(migrateKeybindingsConfig(${JSON.stringify(input)}).config));`;
+			const run = Bun.spawnSync([found.node, "--input-type=module", "-e", script], {
+				env: { PATH: process.env.PATH ?? "", HOME: tmpdir() },
+			});
+			expect(run.stdout.toString()).toBe(JSON.stringify(expected));
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}, 30_000);
 });

@@ -8,10 +8,12 @@ import {
 	type KeybindingDefinitions,
 	KeybindingsManager,
 	type KeyId,
+	LEGACY_KEYBINDING_NAMES,
 	readKeybindingsFile,
 	setKeybindings,
 	TUI_KEYBINDINGS,
 } from "../../../tui/index.ts";
+import { existsSync, readFileSync, writeFileSync } from "../../../util/index.ts";
 
 /** Whether pi uses its Windows keys: native Windows, and Linux under WSL (both terminals drop some modifiers). */
 export function useWindowsKeybindings(
@@ -108,9 +110,47 @@ export const APP_KEYBINDINGS: KeybindingDefinitions = appKeybindingDefinitions()
  * toolkit's components read it). Warnings are returned for the chat, one line each.
  */
 export function loadAppKeybindings(path: string): { keybindings: KeybindingsManager; warnings: string[] } {
+	migrateKeybindingsFile(path);
 	const { config, warnings } = readKeybindingsFile(path, { definitions: APP_KEYBINDINGS, label: path });
 	// The reader reports bad entries and keys bound twice, one line each.
 	const keybindings = new KeybindingsManager(APP_KEYBINDINGS, config);
 	setKeybindings(keybindings);
 	return { keybindings, warnings };
+}
+
+/**
+ * Rewrites a keybindings.json that still uses pi's old flat names (`cursorUp`, `selectModel`, …) with their ids,
+ * as pi 0.87.1 does at start-up: an old name whose id is also there is dropped, the entries are ordered as the
+ * key table (unknown ones after, sorted), values are kept as written. A file that is not a JSON object, or has no
+ * old name, is left alone; returns whether the file was rewritten.
+ */
+export function migrateKeybindingsFile(path: string, definitions: KeybindingDefinitions = APP_KEYBINDINGS): boolean {
+	try {
+		if (!existsSync(path)) return false;
+		const raw: unknown = JSON.parse(readFileSync(path, "utf8").replace(/^\uFEFF/, ""));
+		if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return false;
+		const entries = raw as Record<string, unknown>;
+		const renamed: Record<string, unknown> = {};
+		let migrated = false;
+		for (const [name, value] of Object.entries(entries)) {
+			const id = Object.hasOwn(LEGACY_KEYBINDING_NAMES, name) ? (LEGACY_KEYBINDING_NAMES[name] as string) : name;
+			if (id === name) {
+				renamed[id] = value;
+				continue;
+			}
+			migrated = true;
+			if (!Object.hasOwn(entries, id)) renamed[id] = value;
+		}
+		if (!migrated) return false;
+		const known = Object.keys(definitions).filter((id) => Object.hasOwn(renamed, id));
+		const rest = Object.keys(renamed)
+			.filter((id) => !Object.hasOwn(definitions, id))
+			.sort();
+		const ordered = Object.fromEntries([...known, ...rest].map((id) => [id, renamed[id]]));
+		writeFileSync(path, `${JSON.stringify(ordered, null, 2)}\n`, "utf8");
+		return true;
+	} catch {
+		// An unreadable or malformed file is reported by the reader; it is never rewritten.
+		return false;
+	}
 }
