@@ -37,6 +37,10 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 			clearOnShrink: s.terminal?.clearOnShrink ?? false,
 			...(s.shellPath ? { shellPath: s.shellPath } : {}),
 			...(s.externalEditor ? { externalEditor: s.externalEditor } : {}),
+			...(s.tuiMode ? { tuiMode: s.tuiMode } : {}),
+			...(s.fullscreenExitOutput ? { fullscreenExitOutput: s.fullscreenExitOutput } : {}),
+			...(s.fullscreenScrollbar ? { fullscreenScrollbar: s.fullscreenScrollbar } : {}),
+			...(s.fullscreenCopyOnSelect !== undefined ? { fullscreenCopyOnSelect: s.fullscreenCopyOnSelect } : {}),
 		},
 		editorTheme: styles.editorTheme,
 		transcript: {

@@ -51,7 +51,7 @@ export {
 	setKeybindings,
 	TUI_KEYBINDINGS,
 } from "./keybindings.ts";
-export { type KeybindingsFileResult, readKeybindingsFile } from "./keybindings-file.ts";
+export { type KeybindingsFileResult, LEGACY_KEYBINDING_NAMES, readKeybindingsFile } from "./keybindings-file.ts";
 export {
 	decodeKittyPrintable,
 	decodePrintableKey,

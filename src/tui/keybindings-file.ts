@@ -10,7 +10,7 @@ import type { KeybindingDefinitions, KeybindingsConfig } from "./keybindings.ts"
 import type { KeyId } from "./keys.ts";
 
 /** Keybinding names of pi before 0.61 and the ids they became. */
-const LEGACY_NAMES: Record<string, string> = {
+export const LEGACY_KEYBINDING_NAMES: Readonly<Record<string, string>> = {
 	cursorUp: "tui.editor.cursorUp",
 	cursorDown: "tui.editor.cursorDown",
 	cursorLeft: "tui.editor.cursorLeft",
@@ -145,7 +145,7 @@ export function readKeybindingsFile(
 	}
 	const entries = raw as Record<string, unknown>;
 	for (const [name, value] of Object.entries(entries)) {
-		const id = LEGACY_NAMES[name] ?? name;
+		const id = LEGACY_KEYBINDING_NAMES[name] ?? name;
 		// A renamed entry gives way to the same binding under its new id.
 		if (id !== name && Object.hasOwn(entries, id)) continue;
 		if (options.definitions && !Object.hasOwn(options.definitions, id)) {

@@ -12,15 +12,16 @@ import {
 	type EditorTheme,
 	type KeybindingsManager,
 	type Terminal,
-	TuiMainScreen,
+	type TuiBase,
 } from "../../../tui/index.ts";
 import { writeStdout } from "../../../util/index.ts";
 import { HeaderComponent, StartupSummary, type StartupSummaryData } from "../chrome/index.ts";
 import { editInExternalEditor, externalEditorCommand } from "../dialogs/external-editor.ts";
 import type { ChatTranscript } from "../transcript/index.ts";
+import { AppScreen, stopAppTui, type TuiModeSettings } from "./fullscreen.ts";
 import { AppLayout } from "./layout.ts";
 
-export interface AppSettings {
+export interface AppSettings extends TuiModeSettings {
 	quietStartup: boolean;
 	hideThinkingBlock: boolean;
 	editorPaddingX: number;
@@ -56,7 +57,9 @@ export interface AppRuntime {
 }
 
 export class InteractiveApp {
-	readonly tui: TuiMainScreen;
+	/** The regular renderer, or the alternate-screen one in fullscreen mode (one reference across mode switches). */
+	readonly tui: TuiBase;
+	readonly screen: AppScreen;
 	readonly layout: AppLayout;
 	readonly defaultEditor: CustomEditor;
 	readonly header: HeaderComponent;
@@ -75,7 +78,8 @@ export class InteractiveApp {
 		this.settings = options.settings;
 		this.keybindings = options.keybindings;
 		this.hideThinking = options.settings.hideThinkingBlock;
-		this.tui = new TuiMainScreen(options.terminal, options.settings.showHardwareCursor);
+		this.screen = new AppScreen(options.terminal, options.settings.showHardwareCursor, options.settings);
+		this.tui = this.screen.tui;
 		this.tui.setClearOnShrink(options.settings.clearOnShrink);
 		this.defaultEditor = new CustomEditor(this.tui, options.editorTheme(), options.keybindings, {
 			paddingX: options.settings.editorPaddingX,
@@ -115,6 +119,7 @@ export class InteractiveApp {
 	/** Mounts the screen and starts drawing; input typed now waits in the editor. */
 	start(): void {
 		this.layout.mount();
+		this.screen.mount(this.layout);
 		this.defaultEditor.onSubmit = (text) => {
 			this.defaultEditor.setText(text);
 			this.chat.showStatus("Startup is still in progress");
@@ -127,6 +132,11 @@ export class InteractiveApp {
 	setStartupSummary(data: StartupSummaryData): void {
 		this.startupSummary.setData(data);
 		this.tui.requestRender();
+	}
+
+	/** `tuiMode` changed while running (/settings): false while an overlay is open (nothing changes then). */
+	setTuiMode(mode: "regular" | "fullscreen"): boolean {
+		return this.screen.switchMode(mode, this.layout);
 	}
 
 	/** Runs `dispose` when the app stops. */
@@ -164,7 +174,11 @@ export class InteractiveApp {
 	 * is discarded (an orphaned process group, as in a terminal with no job-control shell), the chat comes back at once.
 	 */
 	suspend(): void {
-		if (process.platform === "win32") return;
+		if (process.platform === "win32") {
+			this.chat.showStatus("Suspend to background is not supported on Windows");
+			this.tui.requestRender();
+			return;
+		}
 		const ignoreInt = () => {};
 		let resumed = false;
 		const resume = () => {
@@ -202,7 +216,7 @@ export class InteractiveApp {
 		}
 	}
 
-	/** Stops drawing and gives the terminal back; the last frame stays in the scrollback. */
+	/** Stops drawing and gives the terminal back; the last frame (fullscreen: as fullscreenExitOutput says) stays. */
 	stop(): void {
 		for (const dispose of this.disposers.splice(0)) {
 			try {
@@ -211,6 +225,6 @@ export class InteractiveApp {
 				// stopping continues
 			}
 		}
-		this.tui.stop();
+		stopAppTui(this.tui, this.settings);
 	}
 }

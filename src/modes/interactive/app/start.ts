@@ -27,6 +27,7 @@ import { type AppSettings, InteractiveApp } from "./app.ts";
 import { createAppSurface } from "./app-surface.ts";
 import { captureConsole } from "./console-capture.ts";
 import { cycleModel, cycleThinking } from "./cycling.ts";
+import { bindSelectionCopy } from "./fullscreen.ts";
 import { InputController } from "./input.ts";
 import { loadAppKeybindings } from "./keybindings.ts";
 import type { DisplaySettings } from "./live-settings.ts";
@@ -268,6 +269,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			});
 			input.install();
 			bindCommandKeys(builtin, app.defaultEditor);
+			bindSelectionCopy(app.tui, app.defaultEditor);
 			app.defaultEditor.onAction("app.model.cycleForward", () => void cycleModel(builtin, "forward"));
 			app.defaultEditor.onAction("app.model.cycleBackward", () => void cycleModel(builtin, "backward"));
 			app.defaultEditor.onAction("app.thinking.cycle", () => void cycleThinking(builtin));
