@@ -63,6 +63,23 @@ describe("/settings (ours, in a pseudo-terminal)", () => {
 		await app.waitFor("still here");
 	}, 60_000);
 
+	test("TUI mode switches the running app to the alternate screen and back, saved as tuiMode", async () => {
+		const app = await start();
+		await submit(app, "/settings");
+		await app.waitFor((lines) => selected(lines, "Auto-compact"));
+		app.type("tui mode");
+		await app.waitFor((lines) => selected(lines, "TUI mode"));
+		const before = app.output().length;
+		await app.press("enter");
+		await app.waitFor((lines) => lines.some((line) => /^→ TUI mode\s+fullscreen$/.test(line)));
+		await until(() => app.output().slice(before).includes("\x1b[?1049h"), "the alternate screen");
+		await until(() => settingsJson(app).tuiMode === "fullscreen", "tuiMode in settings.json");
+		const back = app.output().length;
+		await app.press("enter");
+		await until(() => app.output().slice(back).includes("\x1b[?1049l"), "the main screen again");
+		await until(() => settingsJson(app).tuiMode === "regular", "tuiMode regular in settings.json");
+	}, 60_000);
+
 	test("the theme list previews the highlighted theme; Escape restores the old one, Enter saves", async () => {
 		const neon = JSON.parse(JSON.stringify(BUILTIN_THEME_JSON.dark)) as {
 			name: string;

@@ -133,7 +133,15 @@ function applyLive(c: CommandContext, row: CyclingSetting, stored: unknown): voi
 			app.chat.showStatus(`Cache warming: ${String(stored)}`);
 			break;
 		case "tui-mode":
-			app.chat.showStatus(`TUI mode: ${String(stored)} (takes effect the next time pi starts)`);
+			// The running app switches screens now, as pi does; an open overlay has to close first.
+			if (app.setTuiMode(stored as "regular" | "fullscreen")) app.chat.showStatus(`TUI mode: ${String(stored)}`);
+			else app.chat.showStatus("Close active overlays before changing TUI mode");
+			break;
+		case "fullscreen-scrollbar":
+			app.screen.applyFullscreenSettings({ fullscreenScrollbar: stored as "auto" | "always" | "hidden" });
+			break;
+		case "fullscreen-copy-on-select":
+			app.screen.applyFullscreenSettings({ fullscreenCopyOnSelect: stored as boolean });
 			break;
 	}
 	app.tui.requestRender();
