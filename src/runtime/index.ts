@@ -129,6 +129,7 @@ export {
 export {
 	findExactModelReferenceMatch,
 	type ModelScopeDiagnostic,
+	providerDefaultModel,
 	type ResolveCliModelResult,
 	type ResolveModelScopeResult,
 	resolveCliModel,

@@ -197,6 +197,13 @@ const found = (model: Model): ResolveCliModelResult => ({
 	error: undefined,
 });
 
+/** The model a provider starts with (after `/login`): its preferred default when known, else its first model. */
+export function providerDefaultModel(provider: string, models: readonly Model[]): Model | undefined {
+	const own = models.filter((m) => m.provider === provider);
+	const preferred = DEFAULT_MODEL_PER_PROVIDER[provider];
+	return (preferred && own.find((m) => m.id === preferred)) || own[0];
+}
+
 /** A model that does not exist in the catalogue: the provider's default model under the requested id. */
 function fallbackModel(provider: string, id: string, models: readonly Model[]): Model | undefined {
 	const own = models.filter((m) => m.provider === provider);

@@ -168,6 +168,25 @@ describe("model commands (ours, in a pseudo-terminal)", () => {
 		await app.waitFor("No stored credentials to remove.");
 	}, 60_000);
 
+	test("/login with no credentials at start-up selects the provider's default model and the chat works at once", async () => {
+		// Anthropic (its requests sent to the mock) is the default provider and has no key yet: no session.
+		const app = await start({
+			redirectProviders: ["anthropic"],
+			settings: { defaultProvider: "anthropic", defaultModel: "claude-sonnet-4-5" },
+			mock: [reply("first keyed answer")],
+		});
+		await command(app, "/login anthropic");
+		await app.waitFor("Anthropic");
+		app.type("sk-first-run");
+		await app.press("enter");
+		const screen = await app.waitFor("Selected ");
+		const selected = /Selected (\S+)\./.exec(screen.join("\n"))?.[1];
+		expect(settings(app)).toMatchObject({ defaultProvider: "anthropic", defaultModel: selected });
+		await submit(app, "hello");
+		await turnDone(app, 1, "first keyed answer");
+		expect(app.mock.requests[0]?.headers["x-api-key"]).toBe("sk-first-run");
+	}, 60_000);
+
 	test("side by side with pi 0.87.1: /model and /scoped-models show the same rows for a saved scope", async () => {
 		const skip = piUnavailable();
 		if (skip) {

@@ -41,6 +41,8 @@ export interface PtyAppOptions {
 	mock?: MockStep[];
 	/** The model the mock serves (default `mock-1`) and its API (default anthropic-messages). */
 	model?: { id?: string; api?: string; contextWindow?: number; reasoning?: boolean };
+	/** Built-in providers (no key configured) whose requests also go to the mock: `{ anthropic: {} }`. */
+	redirectProviders?: string[];
 	/** More model ids the mock provider offers (same settings as the main one), for model switching. */
 	moreModels?: string[];
 	/** "kitty": the emulator says it supports the kitty keyboard protocol. Default "legacy" (a plain xterm). */
@@ -139,6 +141,7 @@ export function startApp(kind: AppKind, command: string[], options: PtyAppOption
 						maxTokens: 8000,
 					})),
 				},
+				...Object.fromEntries((options.redirectProviders ?? []).map((name) => [name, { baseUrl: mock.url }])),
 			},
 		}),
 		".pi/agent/settings.json": JSON.stringify(settings),

@@ -5,12 +5,14 @@
  * so in one line.
  */
 import { agentPaths } from "../../../config/index.ts";
+import { applyModel, providerDefaultModel } from "../../../runtime/index.ts";
 import type { AutocompleteItem } from "../../../tui/index.ts";
 import { errorMessage, fuzzyFilter } from "../../../util/index.ts";
 import { ExtensionSelectorComponent } from "../dialogs/selector.ts";
 import { ApiKeyDialog } from "../selectors/login-dialog.ts";
 import { type ProviderEntry, ProviderPicker } from "../selectors/provider-picker.ts";
 import { ACCOUNT_ONLY_PROVIDERS, type LoginProvider, loginProviders, providerName } from "./login-providers.ts";
+import { settingsTarget } from "./target.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 const ACCOUNT_LABEL = "Sign in with an account";
@@ -36,10 +38,7 @@ function askForKey(c: CommandContext, provider: LoginProvider): void {
 			c.app.tui.requestRender();
 			storage
 				.set(provider.id, { type: "api_key", key })
-				.then(() => {
-					c.view.updateBorderColor();
-					c.app.chat.showStatus(`Saved API key for ${provider.name}. Credentials saved to ${authPath(c)}`);
-				})
+				.then(() => afterLogin(c, provider))
 				.catch((error) => c.app.chat.showError(`Failed to save API key for ${provider.name}: ${errorMessage(error)}`))
 				.finally(() => c.app.tui.requestRender());
 		},
@@ -49,6 +48,43 @@ function askForKey(c: CommandContext, provider: LoginProvider): void {
 		},
 	});
 	restore = c.showSelector(dialog);
+}
+
+/**
+ * After a key is saved. Without a session yet (no credentials at start-up) the runtime is rebuilt so the chat can
+ * be used at once, and the provider's default model is selected and saved as the default, as pi does.
+ */
+async function afterLogin(c: CommandContext, provider: LoginProvider): Promise<void> {
+	const saved = `Saved API key for ${provider.name}`;
+	if (c.host.session) {
+		c.view.updateBorderColor();
+		c.app.chat.showStatus(`${saved}. Credentials saved to ${authPath(c)}`);
+		return;
+	}
+	const model = providerDefaultModel(provider.id, c.registry.getAvailable());
+	if (!model) {
+		c.app.chat.showStatus(`${saved}. Credentials saved to ${authPath(c)}`);
+		c.app.chat.showError(`${saved}, but no models are available for that provider. Use /model to select a model.`);
+		return;
+	}
+	try {
+		await c.store?.update("global", (data) => {
+			data.defaultProvider = model.provider;
+			data.defaultModel = model.id;
+		});
+		await c.host.reload();
+		const t = settingsTarget(c);
+		if (!t) throw new Error(c.host.current.noModelReason ?? "the session could not start");
+		const current = t.session.agent.state.model;
+		if (current.provider !== model.provider || current.id !== model.id) await applyModel(t, model, "set");
+		c.view.updateBorderColor();
+		c.app.chat.showStatus(`${saved}. Selected ${model.id}. Credentials saved to ${authPath(c)}`);
+	} catch (error) {
+		c.app.chat.showStatus(`${saved}. Credentials saved to ${authPath(c)}`);
+		c.app.chat.showError(
+			`${saved}, but selecting its default model failed: ${errorMessage(error)}. Use /model to select a model.`,
+		);
+	}
 }
 
 function pickProvider(c: CommandContext, initialSearch?: string): void {
