@@ -5,9 +5,11 @@
 import type { SlashCommand } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
 import { BASIC_COMMANDS } from "./basic.ts";
+import { SESSION_COMMANDS } from "./sessions.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 export { dimLine } from "./basic.ts";
+export { openResumePicker } from "./sessions.ts";
 export { settingsTarget } from "./target.ts";
 export type { BuiltinCommand, CommandContext } from "./types.ts";
 
@@ -39,7 +41,7 @@ const MENU_ORDER = [
 	"quit",
 ];
 
-const GROUPS: readonly (readonly BuiltinCommand[])[] = [BASIC_COMMANDS];
+const GROUPS: readonly (readonly BuiltinCommand[])[] = [BASIC_COMMANDS, SESSION_COMMANDS];
 
 function byName(): Map<string, BuiltinCommand> {
 	const map = new Map<string, BuiltinCommand>();
