@@ -5,7 +5,7 @@
  * word must match. Filtering is incremental: a query that extends the previous one (more characters, more words)
  * is run over the previous matches only.
  */
-import { fuzzyMatch } from "../../../tui/index.ts";
+import { fuzzyMatchLower } from "../../../util/index.ts";
 import type { SessionRow } from "./session-scan.ts";
 
 export type SortMode = "threaded" | "recent" | "relevance";
@@ -20,9 +20,7 @@ export interface ListedSession {
 }
 
 type Token = { kind: "fuzzy" | "phrase"; value: string };
-export type ParsedQuery =
-	| { mode: "tokens"; tokens: Token[] }
-	| { mode: "regex"; regex: RegExp | null; error?: string };
+export type ParsedQuery = { mode: "tokens"; tokens: Token[] } | { mode: "regex"; regex: RegExp | null; error?: string };
 
 export function parseSearchQuery(query: string): ParsedQuery {
 	const trimmed = query.trim();
@@ -83,7 +81,7 @@ export function matchRow(row: SessionRow, parsed: ParsedQuery): { matches: boole
 			score += at * 0.1;
 			continue;
 		}
-		const m = fuzzyMatch(token.value, text);
+		const m = fuzzyMatchLower(token.value.toLowerCase(), text);
 		if (!m.matches) return { matches: false, score: 0 };
 		score += m.score;
 	}
@@ -134,8 +132,12 @@ export class SessionListModel {
 	private sort: SortMode = "threaded";
 	private nameFilter: NameFilter = "all";
 	private listed: ListedSession[] = [];
-	/** The last token-mode query and the rows it matched (in row order), for incremental filtering. */
-	private lastSearch: { query: string; matched: SessionRow[] } | undefined;
+	/** The rows newest first, each row's place in that order, and their flat list items (made once per row). */
+	private byRecency: SessionRow[] = [];
+	private recency = new Map<SessionRow, number>();
+	private flatByRecency: ListedSession[] = [];
+	/** The last plain-word search: its words and, per matching row, the scores of all words but the last and of it. */
+	private lastSearch: { words: string[]; hits: Hit[] } | undefined;
 
 	get items(): readonly ListedSession[] {
 		return this.listed;
@@ -152,6 +154,9 @@ export class SessionListModel {
 	setRows(rows: SessionRow[]): void {
 		this.rows = rows;
 		this.lastSearch = undefined;
+		this.byRecency = [...rows].sort(byRecent);
+		this.recency = new Map(this.byRecency.map((row, i) => [row, i]));
+		this.flatByRecency = this.byRecency.map(flat);
 		this.refresh();
 	}
 
@@ -160,9 +165,11 @@ export class SessionListModel {
 	}
 
 	setQuery(query: string): void {
-		if (query === this.query) return;
+		// Spaces typed between words change nothing until the next word starts.
+		const same = (a: string) => a.trim().replace(/\s+/g, " ");
+		const unchanged = same(query) === same(this.query);
 		this.query = query;
-		this.refresh();
+		if (!unchanged) this.refresh();
 	}
 
 	setSort(sort: SortMode): void {
@@ -181,7 +188,10 @@ export class SessionListModel {
 		const trimmed = this.query.trim();
 		if (!trimmed) {
 			this.lastSearch = undefined;
-			this.listed = this.sort === "threaded" ? threaded(named) : [...named].sort(byRecent).map(flat);
+			if (this.sort === "threaded") this.listed = threaded(named);
+			else
+				this.listed =
+					this.nameFilter === "all" ? this.flatByRecency : this.order(named.map((row) => ({ row, score: 0 })));
 			return;
 		}
 		const parsed = parseSearchQuery(trimmed);
@@ -189,37 +199,104 @@ export class SessionListModel {
 			this.listed = [];
 			return;
 		}
-		// Only a plain-word query that extends the previous one may start from its matches.
-		const plain = parsed.mode === "tokens" && !trimmed.includes('"');
-		const previous = this.lastSearch;
-		const pool = plain && previous && extends_(trimmed, previous.query) ? previous.matched : named;
-		const scored: { row: SessionRow; score: number }[] = [];
-		for (const row of pool) {
-			const m = matchRow(row, parsed);
-			if (m.matches) scored.push({ row, score: m.score });
+		let scored: { row: SessionRow; score: number }[];
+		if (parsed.mode === "tokens" && parsed.tokens.every((t) => t.kind === "fuzzy")) {
+			const words = parsed.tokens.map((t) => t.value.toLowerCase());
+			const hits = this.searchWords(named, words);
+			this.lastSearch = { words, hits };
+			scored = hits.map((h) => ({ row: h.row, score: h.fixed + h.last }));
+		} else {
+			this.lastSearch = undefined;
+			scored = [];
+			for (const row of named) {
+				const m = matchRow(row, parsed);
+				if (m.matches) scored.push({ row, score: m.score });
+			}
 		}
-		this.lastSearch = plain ? { query: trimmed, matched: scored.map((s) => s.row) } : undefined;
-		if (this.sort === "recent") scored.sort((a, b) => b.row.modified - a.row.modified);
-		else scored.sort((a, b) => a.score - b.score || b.row.modified - a.row.modified);
-		this.listed = scored.map((s) => flat(s.row));
+		this.listed = this.order(this.sort === "recent" ? scored.map(({ row }) => ({ row, score: 0 })) : scored);
 	}
+
+	/**
+	 * Best score first, newer first among equal scores. Each is packed into one number (the score in tenths, which
+	 * is what fuzzy scores are made of, above the row's recency rank) and sorted as a Float64Array: a native numeric
+	 * sort, no comparator calls, no objects per row.
+	 */
+	private order(scored: readonly { row: SessionRow; score: number }[]): ListedSession[] {
+		const keys = new Float64Array(scored.length);
+		for (let i = 0; i < scored.length; i++) {
+			const { row, score } = scored[i] as { row: SessionRow; score: number };
+			keys[i] = Math.round(score * 10) * RANKS + (this.recency.get(row) ?? 0);
+		}
+		keys.sort();
+		const out = new Array<ListedSession>(keys.length);
+		for (let i = 0; i < keys.length; i++) {
+			const key = keys[i] as number;
+			out[i] = this.flatByRecency[key - Math.floor(key / RANKS) * RANKS] as ListedSession;
+		}
+		return out;
+	}
+
+	/**
+	 * Rows matching every word. When `words` extends the previous search (the same words, the last one grown, maybe
+	 * more after it), only the previous hits are tried and only the words that changed are scored again: fuzzy
+	 * matching is a subsequence test, so a longer word matches fewer texts.
+	 */
+	private searchWords(rows: readonly SessionRow[], words: string[]): Hit[] {
+		const score = (word: string, row: SessionRow) => fuzzyMatchLower(word, row.searchText);
+		const prev = this.lastSearch;
+		const out: Hit[] = [];
+		if (prev && extendsWords(words, prev.words)) {
+			const p = prev.words.length;
+			const lastSame = words[p - 1] === prev.words[p - 1];
+			for (const hit of prev.hits) {
+				let fixed = hit.fixed;
+				let last = hit.last;
+				let ok = true;
+				if (!lastSame) {
+					const m = score(words[p - 1] as string, hit.row);
+					ok = m.matches;
+					last = m.score;
+				}
+				for (let i = p; ok && i < words.length; i++) {
+					const m = score(words[i] as string, hit.row);
+					ok = m.matches;
+					fixed += last;
+					last = m.score;
+				}
+				if (ok) out.push({ row: hit.row, fixed, last });
+			}
+			return out;
+		}
+		for (const row of rows) {
+			let fixed = 0;
+			let last = 0;
+			let ok = true;
+			for (let i = 0; ok && i < words.length; i++) {
+				const m = score(words[i] as string, row);
+				ok = m.matches;
+				fixed += last;
+				last = m.score;
+			}
+			if (ok) out.push({ row, fixed, last });
+		}
+		return out;
+	}
+}
+
+interface Hit {
+	row: SessionRow;
+	/** The scores of every word but the last. */
+	fixed: number;
+	last: number;
+}
+
+/** Whether `next` keeps every word of `prev` but the last, whose word in `next` starts with it. */
+function extendsWords(next: readonly string[], prev: readonly string[]): boolean {
+	if (prev.length === 0 || next.length < prev.length) return false;
+	for (let i = 0; i < prev.length - 1; i++) if (next[i] !== prev[i]) return false;
+	return (next[prev.length - 1] as string).startsWith(prev[prev.length - 1] as string);
 }
 
 const byRecent = (a: SessionRow, b: SessionRow) => b.modified - a.modified;
-
-/**
- * Whether every row matching `next` also matches `prev`: each word of `prev` is a prefix of the word at the same
- * place in `next`, except that its last word may grow (fuzzy matching is a subsequence test, so a longer word
- * matches fewer texts).
- */
-function extends_(next: string, prev: string): boolean {
-	const a = prev.split(/\s+/);
-	const b = next.split(/\s+/);
-	if (b.length < a.length) return false;
-	for (let i = 0; i < a.length; i++) {
-		const word = a[i] as string;
-		const other = b[i] as string;
-		if (i < a.length - 1 ? word !== other : !other.startsWith(word)) return false;
-	}
-	return true;
-}
+/** Room for the recency rank below the score in a sort key (2^21 rows). */
+const RANKS = 2 ** 21;

@@ -15,6 +15,7 @@ export interface HeaderState {
 	scope: Scope;
 	sort: SortMode;
 	names: NameFilter;
+	/** Reading the folder: files read so far of all (total -1: not listed yet). */
 	loading?: { loaded: number; total: number };
 	showPath: boolean;
 	confirmingDelete: boolean;
@@ -45,9 +46,10 @@ export function renderHeader(s: HeaderState, width: number): string[] {
 	const title = t.bold(s.scope === "current" ? "Resume Session (Current Folder)" : "Resume Session (All)");
 	const sortLabel = s.sort === "threaded" ? "Threaded" : s.sort === "recent" ? "Recent" : "Fuzzy";
 	let scopeText: string;
-	if (s.loading)
-		scopeText = `${t.fg("muted", "○ Current Folder | ")}${t.fg("accent", `Loading ${s.loading.loaded}/${s.loading.total}`)}`;
-	else if (s.scope === "current") scopeText = `${t.fg("accent", "◉ Current Folder")}${t.fg("muted", " | ○ All")}`;
+	if (s.loading) {
+		const progress = s.loading.total < 0 ? "..." : `${s.loading.loaded}/${s.loading.total}`;
+		scopeText = `${t.fg("muted", "○ Current Folder | ")}${t.fg("accent", `Loading ${progress}`)}`;
+	} else if (s.scope === "current") scopeText = `${t.fg("accent", "◉ Current Folder")}${t.fg("muted", " | ○ All")}`;
 	else scopeText = `${t.fg("muted", "○ Current Folder | ")}${t.fg("accent", "◉ All")}`;
 	const right = truncateToWidth(
 		`${scopeText}  ${t.fg("muted", "Name: ")}${t.fg("accent", s.names === "all" ? "All" : "Named")}  ${t.fg("muted", "Sort: ")}${t.fg("accent", sortLabel)}`,
@@ -124,7 +126,8 @@ export function renderRows(s: RowsState, width: number): string[] {
 		const cursor = selected ? t.fg("accent", "› ") : "  ";
 		const room = width - 2 - visibleWidth(prefix) - (visibleWidth(right) + 2);
 		const shown = truncateToWidth(text, Math.max(10, room), "…");
-		const color = confirming || row.damaged ? "error" : row.path === s.currentPath ? "accent" : row.name ? "warning" : null;
+		const color =
+			confirming || row.damaged ? "error" : row.path === s.currentPath ? "accent" : row.name ? "warning" : null;
 		let styled = color ? t.fg(color, shown) : shown;
 		if (selected) styled = t.bold(styled);
 		const leftPart = cursor + t.fg("dim", prefix) + styled;

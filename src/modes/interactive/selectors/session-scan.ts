@@ -1,10 +1,10 @@
 /**
- * Reading session files for the `/resume` picker, fast: one directory listing and one stat per file, then each file
- * read once and walked line by line with string searches. Only the lines the picker needs are parsed (the header,
- * `session_info` names, the user and assistant messages' text for the search, and the last message's time); tool
- * results and other entries are only counted. Rows are cached per path, size and mtime, so opening
- * the picker again re-reads only files that changed. A file whose first line is not a session header is a
- * "damaged" row: listed with the reason, never rewritten.
+ * Reading session files for the `/resume` picker, fast: one directory listing (no stat) before the first frame,
+ * then each file stat'ed, read once and walked line by line with string searches. Only the lines the picker needs
+ * are parsed (the header, `session_info` names, the user and assistant messages for the search text, the last
+ * message's time); other entries are only counted. Rows are cached per path, size and mtime, so opening the picker
+ * again re-reads only files that changed. A file whose first line is not a session header is a "damaged" row:
+ * listed with the reason, never rewritten.
  */
 import { join } from "node:path";
 import { nodeFs } from "../../../util/index.ts";
@@ -46,27 +46,25 @@ export function forgetSessionRow(path?: string): void {
 	else cache.delete(path);
 }
 
-/** The `.jsonl` files of `dirs`, newest mtime first. One readdir per folder and one stat per file. */
-export function listSessionFiles(dirs: readonly string[]): SessionFileRef[] {
-	const fs = nodeFs();
-	const out: SessionFileRef[] = [];
+/**
+ * The `.jsonl` files of `dirs`, newest first by name (pi's names start with the creation time), with no stat: a
+ * directory listing is all the picker waits for before its first frame.
+ */
+export function listSessionFiles(dirs: readonly string[]): string[] {
+	const out: string[] = [];
 	for (const dir of dirs) {
 		let names: string[];
 		try {
-			names = fs.readdirSync(dir);
+			names = nodeFs().readdirSync(dir);
 		} catch {
 			// A folder that does not exist yet holds no sessions.
 			continue;
 		}
 		const prefix = join(dir, "/");
-		for (const name of names) {
-			if (!name.endsWith(".jsonl")) continue;
-			const path = prefix + name;
-			const info = fs.statSync(path, { throwIfNoEntry: false });
-			if (info?.isFile()) out.push({ path, mtimeMs: info.mtimeMs, size: info.size });
-		}
+		names.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
+		for (const name of names) if (name.endsWith(".jsonl")) out.push(prefix + name);
 	}
-	return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+	return out;
 }
 
 /** The folders under the sessions root (one per working directory) plus the root itself. */
@@ -81,17 +79,24 @@ export function sessionFoldersUnder(root: string): string[] {
 	return out;
 }
 
-/** The picker row of one file (cached while its size and mtime stay the same). */
-export function readSessionRow(ref: SessionFileRef): SessionRow {
-	const hit = cache.get(ref.path);
+/**
+ * The picker row of one file (cached while its size and mtime stay the same), or undefined when it is no longer a
+ * file (removed since the listing, or a folder named `*.jsonl`).
+ */
+export function readSessionRow(path: string): SessionRow | undefined {
+	const fs = nodeFs();
+	const info = fs.statSync(path, { throwIfNoEntry: false });
+	if (!info?.isFile()) return undefined;
+	const ref: SessionFileRef = { path, mtimeMs: info.mtimeMs, size: info.size };
+	const hit = cache.get(path);
 	if (hit && hit.mtimeMs === ref.mtimeMs && hit.size === ref.size) return hit.row;
 	let row: SessionRow;
 	try {
-		row = rowOf(ref, nodeFs().readFileSync(ref.path, "utf8"));
+		row = rowOf(ref, fs.readFileSync(path, "utf8"));
 	} catch (error) {
 		row = damagedRow(ref, `cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
 	}
-	cache.set(ref.path, { mtimeMs: ref.mtimeMs, size: ref.size, row });
+	cache.set(path, { mtimeMs: ref.mtimeMs, size: ref.size, row });
 	return row;
 }
 
@@ -167,7 +172,8 @@ export function rowOf(ref: SessionFileRef, text: string): SessionRow {
 			}
 		} else if (head.includes(INFO)) {
 			const entry = parse(text.slice(start, stop));
-			if (entry?.type === "session_info") name = typeof entry.name === "string" ? entry.name.trim() || undefined : undefined;
+			if (entry?.type === "session_info")
+				name = typeof entry.name === "string" ? entry.name.trim() || undefined : undefined;
 		}
 		start = stop + 1;
 	}

@@ -18,11 +18,12 @@ import { appKeyText } from "../chrome/keys.ts";
 import { theme } from "../components/style.ts";
 import { SessionListModel } from "./session-list-model.ts";
 import { type HeaderState, renderHeader, renderRows, type Scope } from "./session-list-view.ts";
-import { listSessionFiles, readSessionRow, type SessionFileRef, type SessionRow } from "./session-scan.ts";
+import { listSessionFiles, readSessionRow, type SessionRow } from "./session-scan.ts";
 
-/** Rows read before the first frame; the rest are read in slices of this many per tick. */
-const FIRST_ROWS = 40;
-const SLICE = 250;
+/** Rows read before the first frame (a screenful); the rest stream in. */
+const FIRST_ROWS = 12;
+const SLICE_MS = 12;
+const SHOW_EVERY_MS = 150;
 
 export interface SessionSelectorOptions {
 	/** The session folders of each scope. */
@@ -67,7 +68,14 @@ export class SessionSelector extends Container implements Focusable {
 		this.search.onSubmit = () => this.choose();
 		this.renameInput.onSubmit = (value) => void this.confirmRename(value);
 		this.layout();
-		this.load("current");
+		// The picker's first frame waits for nothing: the folder is listed right after it, rows stream in.
+		this.header.loading = { loaded: 0, total: -1 };
+		const ticket = this.loadTicket;
+		setImmediate(() => {
+			if (ticket !== this.loadTicket) return;
+			this.load("current");
+			this.o.requestRender();
+		});
 	}
 
 	get focused(): boolean {
@@ -140,8 +148,8 @@ export class SessionSelector extends Container implements Focusable {
 			scope === "all" || !this.o.currentCwd || row.damaged !== undefined || row.cwd === this.o.currentCwd;
 		const read = (from: number, to: number) => {
 			for (let i = from; i < to; i++) {
-				const row = readSessionRow(refs[i] as SessionFileRef);
-				if (wanted(row)) rows.push(row);
+				const row = readSessionRow(refs[i] as string);
+				if (row && wanted(row)) rows.push(row);
 			}
 		};
 		const first = Math.min(FIRST_ROWS, refs.length);
@@ -152,15 +160,23 @@ export class SessionSelector extends Container implements Focusable {
 			return;
 		}
 		let next = first;
+		let shownAt = performance.now();
+		// Each tick reads for at most SLICE_MS, so keys typed meanwhile are handled between ticks; the list on screen
+		// is refreshed at most every SHOW_EVERY_MS (rebuilding the threaded order of thousands of rows is not free).
 		const step = () => {
 			if (ticket !== this.loadTicket) return;
-			const to = Math.min(next + SLICE, refs.length);
-			read(next, to);
-			next = to;
+			const started = performance.now();
+			while (next < refs.length && performance.now() - started < SLICE_MS) {
+				read(next, Math.min(next + 16, refs.length));
+				next = Math.min(next + 16, refs.length);
+			}
 			const done = next >= refs.length;
 			if (done) this.loaded[scope] = rows;
-			this.show(scope, rows, done ? undefined : { loaded: next, total: refs.length });
-			this.o.requestRender();
+			if (done || performance.now() - shownAt >= SHOW_EVERY_MS) {
+				this.show(scope, rows, done ? undefined : { loaded: next, total: refs.length });
+				shownAt = performance.now();
+				this.o.requestRender();
+			}
 			if (!done) setImmediate(step);
 		};
 		setImmediate(step);
@@ -280,7 +296,11 @@ export class SessionSelector extends Container implements Focusable {
 				const rows = this.loaded[scope];
 				if (rows) this.loaded[scope] = rows.filter((r) => r.path !== path);
 			}
-			this.show(this.scope, (this.loaded[this.scope] ?? this.model.allRows()).filter((r) => r.path !== path), undefined);
+			this.show(
+				this.scope,
+				(this.loaded[this.scope] ?? this.model.allRows()).filter((r) => r.path !== path),
+				undefined,
+			);
 			this.setStatus("info", how, 2000);
 		} catch (error) {
 			this.setStatus("error", `Failed to delete: ${error instanceof Error ? error.message : String(error)}`, 3000);
