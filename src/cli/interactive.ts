@@ -57,7 +57,10 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 	let resumeHint: string | undefined;
 	// `pi -r`: the picker opens at start; leaving it without a choice quits as pi does.
 	let noSessionChosen = false;
-	const resumePicker = o.args.flags.get("resume") === true ? { onQuit: () => (noSessionChosen = true) } : undefined;
+	const onQuit = () => {
+		noSessionChosen = true;
+	};
+	const resumePicker = o.args.flags.get("resume") === true ? { onQuit } : undefined;
 	try {
 		return await runWithSession(
 			{ ...o, err },

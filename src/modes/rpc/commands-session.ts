@@ -6,8 +6,8 @@
 import type { AgentMessage } from "../../agent/index.ts";
 import type { AssistantMessage } from "../../ai/index.ts";
 import { exportSessionHtml } from "../export-html.ts";
-import type { RpcContext, RpcHandler } from "./context.ts";
 import { forkMessages, sessionStats } from "../session-stats.ts";
+import type { RpcContext, RpcHandler } from "./context.ts";
 
 export const sessionHandlers = {
 	new_session: (c, ctx) => ctx.host.newSession(c.parentSession ? { parentSession: c.parentSession } : {}),

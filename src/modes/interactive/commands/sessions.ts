@@ -5,16 +5,23 @@
  * file copied into this folder's sessions and opened). Every failure is one line naming the file and the reason;
  * nothing is written until it can succeed.
  */
-import { spawnSync } from "node:child_process";
 import { basename, join, parse, resolve } from "node:path";
 import { getDefaultSessionDir, getSessionsRoot, readHeader, SessionManager } from "../../../session/index.ts";
 import { Text } from "../../../tui/index.ts";
-import { copyFileSync, errorMessage, existsSync, expandHome, mkdirSync, unlinkSync } from "../../../util/index.ts";
+import {
+	childProcess,
+	copyFileSync,
+	errorMessage,
+	existsSync,
+	expandHome,
+	mkdirSync,
+	unlinkSync,
+} from "../../../util/index.ts";
 import { forkMessages, sessionStats } from "../../session-stats.ts";
 import { theme } from "../components/style.ts";
 import { ExtensionSelectorComponent } from "../dialogs/index.ts";
-import { SessionSelector } from "../selectors/session-selector.ts";
 import { sessionFoldersUnder } from "../selectors/session-scan.ts";
+import { SessionSelector } from "../selectors/session-selector.ts";
 import { UserMessageSelector } from "../selectors/user-message-selector.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
@@ -46,7 +53,7 @@ async function renameSession(c: CommandContext, path: string, name: string): Pro
 async function removeSession(path: string): Promise<string> {
 	const trash = Bun.which("trash");
 	if (trash) {
-		const result = spawnSync(trash, path.startsWith("-") ? ["--", path] : [path], { stdio: "ignore" });
+		const result = childProcess().spawnSync(trash, path.startsWith("-") ? ["--", path] : [path], { stdio: "ignore" });
 		if (result.status === 0 || !existsSync(path)) return "Session moved to trash";
 	}
 	unlinkSync(path);

@@ -3,8 +3,8 @@
  * rows (tree prefix, name or first message, path/cwd, message count and age), as pi 0.87.1 lays them out. Damaged
  * files show `[damaged]` and the reason in the error colour.
  */
-import { homedir } from "node:os";
 import { truncateToWidth, visibleWidth } from "../../../tui/index.ts";
+import { homeDir } from "../../../util/index.ts";
 import { appKeyText, keyHint } from "../chrome/keys.ts";
 import { theme } from "../components/style.ts";
 import type { ListedSession, NameFilter, SortMode } from "./session-list-model.ts";
@@ -24,7 +24,7 @@ export interface HeaderState {
 }
 
 function shortenPath(path: string): string {
-	const home = homedir();
+	const home = homeDir();
 	return home && path.startsWith(home) ? `~${path.slice(home.length)}` : path;
 }
 
@@ -119,6 +119,7 @@ export function renderRows(s: RowsState, width: number): string[] {
 		const label = row.damaged
 			? `[damaged] ${row.path.slice(row.path.lastIndexOf("/") + 1)}: ${row.damaged}`
 			: (row.name ?? row.firstMessage);
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a title would break the row
 		const text = label.replace(/[\x00-\x1f\x7f]/g, " ").trim();
 		let right = `${row.messageCount} ${formatAge(row.modified, now)}`;
 		if (s.showCwd && row.cwd) right = `${shortenPath(row.cwd)} ${right}`;
