@@ -22,7 +22,8 @@ async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
 	return app;
 }
 
-const FIXTURES = "/work/shared/fixtures/pi-sessions";
+/** Session files pi 0.87.1 wrote (shared fixtures; read, never modified). */
+const FIXTURES = process.env.PI_SESSION_FIXTURES ?? "/work/shared/fixtures/pi-sessions";
 const piFixture = join(FIXTURES, "v1-before-compaction.jsonl");
 
 /** A small v3 session with one user message and one reply. */
@@ -88,6 +89,10 @@ describe("session commands (ours, in a pseudo-terminal)", () => {
 			await app.press("enter");
 			const resumed = await app.waitFor("Resumed session", 20_000);
 			expect(resumed.join("\n")).not.toContain("Resume Session (Current Folder)");
+			// Its history is in the chat: the compaction summary it starts from and its later messages.
+			const history = [...(await app.scrollback()), ...(await app.screen())].join("\n");
+			expect(history).toContain("Compacted from 185,014 tokens");
+			expect(history).toContain("what did i just execute?");
 			expect(readFileSync(join(sessionDirOf(app), "broken.jsonl"), "utf8")).toBe("this is not json\n");
 		},
 		60_000,
