@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, submit, turnDone } from "../helpers/interactive-scenarios.ts";
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
-import { type PtyApp, type PtyAppOptions, startOurs } from "../helpers/pty-app.ts";
+import { type PtyApp, type PtyAppOptions, piUnavailable, startOurs, startPi } from "../helpers/pty-app.ts";
 
 const apps: PtyApp[] = [];
 afterAll(async () => {
@@ -189,4 +189,36 @@ describe("session commands (ours, in a pseudo-terminal)", () => {
 		expect(await app.exited).toBe(0);
 		expect(app.output()).toContain("No session selected");
 	}, 60_000);
+
+	test("the picker shows the same rows as pi 0.87.1's", async () => {
+		const skip = piUnavailable();
+		if (skip) {
+			console.log(`skipped: ${skip}`);
+			return;
+		}
+		const options: PtyAppOptions = {
+			sessions: {
+				"2026-01-02T03-04-05-000Z_a.jsonl": sessionText("aaaaaaaa-0000-4000-8000-000000000001", "alpha question"),
+				"2026-01-03T03-04-05-000Z_b.jsonl": sessionText("bbbbbbbb-0000-4000-8000-000000000002", "bravo question"),
+			},
+		};
+		const rows = async (app: PtyApp) => {
+			await app.ready(60_000);
+			await submit(app, "/resume");
+			const screen = await app.waitFor(
+				(lines) =>
+					lines.filter((l) => l.includes("question")).length === 2 && !lines.some((l) => l.includes("Loading")),
+				30_000,
+			);
+			return screen
+				.filter((l) => l.includes("Resume Session") || l.includes("question"))
+				.map((l) => l.replace(/^\s*›?\s*/, "").replace(/\s+/g, " "));
+		};
+		const pi = await startPi(options);
+		if ("skip" in pi) return;
+		apps.push(pi);
+		const theirs = await rows(pi);
+		const ours = await rows(await start(options));
+		expect(ours).toEqual(theirs);
+	}, 120_000);
 });

@@ -61,7 +61,8 @@ export function listSessionFiles(dirs: readonly string[]): string[] {
 			continue;
 		}
 		const prefix = join(dir, "/");
-		names.sort((x, y) => (x < y ? 1 : x > y ? -1 : 0));
+		// The default sort compares strings natively (no comparator calls); newest first is its reverse.
+		names.sort().reverse();
 		for (const name of names) if (name.endsWith(".jsonl")) out.push(prefix + name);
 	}
 	return out;
