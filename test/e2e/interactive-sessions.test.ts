@@ -98,16 +98,19 @@ describe("session commands (ours, in a pseudo-terminal)", () => {
 		60_000,
 	);
 
-	test("delete asks first (on a key remapped in keybindings.json), then removes the file", async () => {
+	test("keys from keybindings.json open the picker and delete; delete asks first, then removes the file", async () => {
 		const app = await start({
 			sessions: {
 				"a.jsonl": sessionText("aaaaaaaa-0000-4000-8000-000000000001", "alpha question"),
 				"b.jsonl": sessionText("bbbbbbbb-0000-4000-8000-000000000002", "bravo question"),
 			},
-			homeFiles: { ".pi/agent/keybindings.json": JSON.stringify({ "app.session.delete": "alt+x" }) },
+			homeFiles: {
+				".pi/agent/keybindings.json": JSON.stringify({ "app.session.delete": "alt+x", "app.session.resume": "alt+r" }),
+			},
 			env: { PATH: "/usr/bin:/bin" },
 		});
-		await submit(app, "/resume");
+		// app.session.resume has no default key; the one bound here opens the picker.
+		await app.press("alt+r");
 		await app.waitFor("bravo question", 15_000);
 		app.type("bravo");
 		await app.waitFor((lines) => !lines.some((l) => l.includes("alpha question")));

@@ -53,6 +53,8 @@ export class SessionSelector extends Container implements Focusable {
 	private loadTicket = 0;
 	private readonly loaded: Record<Scope, SessionRow[] | undefined> = { current: undefined, all: undefined };
 	private _focused = false;
+	/** Files deleted from this picker: a load still running may have read them already. */
+	private readonly removed = new Set<string>();
 	readonly maxVisible = 10;
 
 	constructor(private readonly o: SessionSelectorOptions) {
@@ -185,7 +187,7 @@ export class SessionSelector extends Container implements Focusable {
 	private show(scope: Scope, rows: SessionRow[], loading: { loaded: number; total: number } | undefined): void {
 		if (scope !== this.scope) return;
 		const keep = this.model.items[this.selected]?.row.path;
-		this.model.setRows([...rows]);
+		this.model.setRows(this.removed.size === 0 ? [...rows] : rows.filter((r) => !this.removed.has(r.path)));
 		if (loading) this.header.loading = loading;
 		else delete this.header.loading;
 		const at = keep ? this.model.items.findIndex((item) => item.row.path === keep) : -1;
@@ -292,15 +294,8 @@ export class SessionSelector extends Container implements Focusable {
 	private async remove(path: string): Promise<void> {
 		try {
 			const how = await this.o.remove(path);
-			for (const scope of ["current", "all"] as const) {
-				const rows = this.loaded[scope];
-				if (rows) this.loaded[scope] = rows.filter((r) => r.path !== path);
-			}
-			this.show(
-				this.scope,
-				(this.loaded[this.scope] ?? this.model.allRows()).filter((r) => r.path !== path),
-				undefined,
-			);
+			this.removed.add(path);
+			this.show(this.scope, [...this.model.allRows()], this.header.loading);
 			this.setStatus("info", how, 2000);
 		} catch (error) {
 			this.setStatus("error", `Failed to delete: ${error instanceof Error ? error.message : String(error)}`, 3000);
