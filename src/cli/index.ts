@@ -131,7 +131,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 	if (mode === "rpc") {
 		return runRpc({ cwd, agentDir, args, settings, store, host, credentials, trusted, err, stdout: rpcStdout });
 	}
-	if (args.flags.get("resume") === true) {
+	if (args.flags.get("resume") === true && !interactive) {
 		out(await renderSessionList({ cwd, agentDir, flags: args.flags, ...sessionDirSetting(settings) }));
 		return 0;
 	}

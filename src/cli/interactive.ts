@@ -60,6 +60,12 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 		for (const line of text.split("\n")) if (line.trim()) handle.warn(line);
 	};
 	let resumeHint: string | undefined;
+	// `pi -r`: the picker opens at start; leaving it without a choice quits as pi does.
+	let noSessionChosen = false;
+	const onQuit = () => {
+		noSessionChosen = true;
+	};
+	const resumePicker = o.args.flags.get("resume") === true ? { onQuit } : undefined;
 	try {
 		return await runWithSession(
 			{ ...o, err },
@@ -78,6 +84,7 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 					registry: o.credentials.registry,
 					scopedModels: scopedModels.map((entry) => entry.model),
 					initial: o.inputs.map((input) => ({ text: input.text, ...(input.images ? { images: input.images } : {}) })),
+					...(resumePicker ? { resumePicker } : {}),
 				});
 				if (host.manager.getSessionFile() && host.manager.getEntries().length > 0) {
 					resumeHint = `pi --session ${host.manager.getSessionId()}`;
@@ -87,6 +94,7 @@ export async function runInteractive(o: InteractiveRunOptions): Promise<number> 
 		);
 	} finally {
 		handle.stop();
-		if (resumeHint) writeStdout(`\x1b[2mTo resume this session:\x1b[22m ${resumeHint}\n`);
+		if (noSessionChosen) writeStdout("\x1b[2mNo session selected\x1b[22m\n");
+		else if (resumeHint) writeStdout(`\x1b[2mTo resume this session:\x1b[22m ${resumeHint}\n`);
 	}
 }

@@ -46,8 +46,14 @@ function scoreMatch(query: string, text: string): FuzzyMatch {
  * also tried the other way round ("gpt5" finds "5-gpt"), at a cost of 5.
  */
 export function fuzzyMatch(query: string, text: string): FuzzyMatch {
-	const q = query.toLowerCase();
-	const t = text.toLowerCase();
+	return fuzzyMatchLower(query.toLowerCase(), text.toLowerCase());
+}
+
+/**
+ * `fuzzyMatch` for a query and text already in lower case (a list that keeps its texts lowered once, instead of
+ * lowering a long text again on every keystroke).
+ */
+export function fuzzyMatchLower(q: string, t: string): FuzzyMatch {
 	const direct = scoreMatch(q, t);
 	if (direct.matches) return direct;
 	const lettersFirst = /^([a-z]+)([0-9]+)$/.exec(q);

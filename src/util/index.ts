@@ -2,7 +2,7 @@ export { childProcess, fsPromises, os } from "./builtins.ts";
 export { copyToClipboard } from "./clipboard.ts";
 export { errorMessage, firstLine, UserError } from "./errors.ts";
 export * from "./fs.ts";
-export { type FuzzyMatch, fuzzyFilter, fuzzyMatch } from "./fuzzy.ts";
+export { type FuzzyMatch, fuzzyFilter, fuzzyMatch, fuzzyMatchLower } from "./fuzzy.ts";
 export { isGlob, matchGlob } from "./glob.ts";
 export { expandHome, homeDir } from "./home.ts";
 export { applyPatterns, enabledByOverrides, isOverrideEntry, isPatternEntry } from "./resource-patterns.ts";

@@ -21,7 +21,13 @@ import {
 	Text,
 } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
-import { bindCommandKeys, builtinSlashCommands, type CommandContext, runBuiltin } from "../commands/index.ts";
+import {
+	bindCommandKeys,
+	builtinSlashCommands,
+	type CommandContext,
+	openResumePicker,
+	runBuiltin,
+} from "../commands/index.ts";
 import { createInteractiveUi, resetInteractiveUi } from "../ui-context.ts";
 import { type AppSettings, InteractiveApp } from "./app.ts";
 import { createAppSurface } from "./app-surface.ts";
@@ -72,6 +78,8 @@ export interface InteractiveRunContext {
 	scopedModels: Model[];
 	/** Prompts from the command line, sent in order once the screen is up. */
 	initial: { text: string; images?: ImageContent[] }[];
+	/** `pi -r`: the session picker opens at start; Escape there quits and calls `onQuit`. */
+	resumePicker?: { onQuit(): void };
 }
 
 export interface InteractiveHandle {
@@ -297,6 +305,7 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 				(error) => app.chat.showError(`Shortcut handler error: ${errorMessage(error)}`),
 			);
 			app.chat.renderHistory(host.manager.buildContextEntries());
+			if (context.resumePicker) openResumePicker(builtin, { atStart: true, onQuit: context.resumePicker.onQuit });
 			app.tui.requestRender();
 			void tmuxKeyboardWarning().then((warning) => {
 				if (!warning) return;

@@ -78,7 +78,7 @@ async function name(c: CommandContext, name: string): Promise<void> {
 
 export const BASIC_COMMANDS: readonly BuiltinCommand[] = [
 	{ name: "name", description: "Name this session (no name: show it)", run: name },
-	{ name: "new", description: "Start a new session", run: newSession },
+	{ name: "new", description: "Start a new session", action: "app.session.new", run: newSession },
 	{ name: "compact", description: "Compact the context now (optional instructions)", run: compact },
 	{
 		name: "reload",

@@ -10,10 +10,12 @@ import { CONTEXT_COMMANDS } from "./context.ts";
 import { EXPORT_COMMANDS } from "./export.ts";
 import { INFO_COMMANDS } from "./info.ts";
 import { MODEL_COMMANDS } from "./models.ts";
+import { SESSION_COMMANDS } from "./sessions.ts";
 import { SETTINGS_COMMANDS } from "./settings.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 export { dimLine } from "./basic.ts";
+export { openResumePicker } from "./sessions.ts";
 export { settingsTarget } from "./target.ts";
 export type { BuiltinCommand, CommandContext } from "./types.ts";
 
@@ -53,6 +55,7 @@ const GROUPS: readonly (readonly BuiltinCommand[])[] = [
 	MODEL_COMMANDS,
 	AUTH_COMMANDS,
 	SETTINGS_COMMANDS,
+	SESSION_COMMANDS,
 ];
 
 function byName(): Map<string, BuiltinCommand> {
