@@ -30,6 +30,13 @@ export class AssistantMessageComponent extends StableContainer {
 	private isStreaming = false;
 	/** Thinking runs the user toggled, by their index in the message. */
 	private readonly thinkingOverrides = new Map<number, boolean>();
+	/**
+	 * The Markdown of each text block and each shown thinking run, by order, while a reply streams: a revision that
+	 * only extends a block gives its text to the same component, whose lexer then reads again only from the block's
+	 * last paragraph on (finished paragraphs keep their wrapped lines). Dropped when anything but the text changes.
+	 */
+	private reused: { texts: Markdown[]; thinking: Markdown[] } = { texts: [], thinking: [] };
+	private reuseFor: boolean | undefined;
 
 	constructor(
 		message?: AssistantMessageLike,
@@ -51,7 +58,13 @@ export class AssistantMessageComponent extends StableContainer {
 
 	override invalidate(): void {
 		super.invalidate();
+		this.reused = { texts: [], thinking: [] };
 		this.redraw();
+	}
+
+	/** Settled once it no longer streams (the transcript may freeze its lines). */
+	isSettled(): boolean {
+		return !this.isStreaming;
 	}
 
 	setHideThinkingBlock(hide: boolean): void {
@@ -82,12 +95,17 @@ export class AssistantMessageComponent extends StableContainer {
 	}
 
 	private redraw(): void {
+		this.reused = { texts: [], thinking: [] };
 		if (this.lastMessage) this.updateContent(this.lastMessage);
 	}
 
 	updateContent(message: AssistantMessageLike, isStreaming = this.isStreaming): void {
 		this.lastMessage = message;
 		this.isStreaming = isStreaming;
+		// Components are reused only while the reply streams (a finished reply is drawn afresh once).
+		const previous = this.reuseFor === isStreaming && isStreaming ? this.reused : { texts: [], thinking: [] };
+		this.reused = { texts: [], thinking: [] };
+		this.reuseFor = isStreaming;
 		const box = this.contentContainer;
 		box.clear();
 		const blocks = message.content;
@@ -96,8 +114,18 @@ export class AssistantMessageComponent extends StableContainer {
 		for (let i = 0; i < blocks.length; i++) {
 			const block = blocks[i] as AssistantMessageLike["content"][number];
 			if (block.type === "text" && block.text?.trim()) {
-				const transform = markdownTransform("assistant", this.isStreaming, this.markdownTransformers);
-				box.addChild(new Markdown(block.text.trim(), this.outputPad, 0, this.markdownTheme, undefined, { transform }));
+				const text = block.text.trim();
+				const old = previous.texts[this.reused.texts.length];
+				let markdown: Markdown;
+				if (old) {
+					old.setText(text);
+					markdown = old;
+				} else {
+					const transform = markdownTransform("assistant", this.isStreaming, this.markdownTransformers);
+					markdown = new Markdown(text, this.outputPad, 0, this.markdownTheme, undefined, { transform });
+				}
+				this.reused.texts.push(markdown);
+				box.addChild(markdown);
 			} else if (block.type === "thinking") {
 				const parts: string[] = [];
 				for (; i < blocks.length && blocks[i]?.type === "thinking"; i++) {
@@ -107,7 +135,12 @@ export class AssistantMessageComponent extends StableContainer {
 				i--;
 				if (parts.length === 0) continue;
 				const run = runIndex++;
-				box.addChild(this.thinkingComponent(parts, this.thinkingOverrides.get(run) ?? this.hideThinkingBlock));
+				const hidden = this.thinkingOverrides.get(run) ?? this.hideThinkingBlock;
+				const old = hidden ? undefined : previous.thinking[this.reused.thinking.length];
+				if (old) old.setText(parts.join("\n\n"));
+				const component = old ?? this.thinkingComponent(parts, hidden);
+				if (!hidden) this.reused.thinking.push(component as Markdown);
+				box.addChild(component);
 				if (blocks.slice(i + 1).some(visible)) box.addChild(new Spacer(1));
 			}
 		}

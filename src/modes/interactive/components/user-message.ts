@@ -27,6 +27,11 @@ export class UserMessageComponent extends StableContainer {
 		this.rebuild();
 	}
 
+	/** A prompt never changes on its own (the transcript may freeze its lines). */
+	isSettled(): boolean {
+		return true;
+	}
+
 	setOutputPad(padding: number): void {
 		this.outputPad = padding;
 		this.rebuild();
