@@ -198,15 +198,34 @@ export class FrameBuilder {
 		return block;
 	}
 
-	private process(block: string[], width: number, owner: Component): ProcessedBlock {
+	/**
+	 * `block` made safe to write. `before`/`beforeRaw` are the processed and raw block at the same place last frame
+	 * (same width): a line equal to the one there (a reply that grew by a few lines) reuses its processed form when
+	 * that block held no cursor marker or image.
+	 */
+	private process(
+		block: string[],
+		width: number,
+		owner: Component,
+		before?: ProcessedBlock,
+		beforeRaw?: string[],
+	): ProcessedBlock {
 		const cached = this.processed.get(block);
 		if (cached && cached.width === width) return cached;
 		if (isBlank(block)) return this.blank(block.length);
 		const lines = new Array<string>(block.length);
 		const markers: number[] = [];
 		let images = false;
+		const reuse =
+			before !== undefined && beforeRaw !== undefined && before.markers.length === 0 && !before.images
+				? Math.min(beforeRaw.length, before.lines.length)
+				: 0;
 		for (let i = 0; i < block.length; i++) {
 			const raw = block[i] ?? "";
+			if (i < reuse && raw === beforeRaw?.[i]) {
+				lines[i] = before?.lines[i] as string;
+				continue;
+			}
 			// Plain ASCII that fits (most lines of a transcript) needs no expanding, cutting or marker search.
 			if (raw.length <= width && isPrintableAscii(raw)) {
 				lines[i] = raw + LINE_RESET;
@@ -250,7 +269,9 @@ export class FrameBuilder {
 		for (let b = 0; b < count; b++) {
 			const raw = blocks[b] as string[];
 			const block =
-				lastRaw[b] === raw ? (lastProcessed[b] as ProcessedBlock) : this.process(raw, width, owners[b] as Component);
+				lastRaw[b] === raw
+					? (lastProcessed[b] as ProcessedBlock)
+					: this.process(raw, width, owners[b] as Component, lastProcessed[b], lastRaw[b]);
 			processedBlocks[b] = block;
 			processed[b] = block.lines;
 			images ||= block.images;

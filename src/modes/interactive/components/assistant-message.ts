@@ -15,8 +15,16 @@ export interface AssistantMessageLike {
 	errorMessage?: string;
 }
 
+/** Some character that `trim()` keeps (found without copying a long streamed text). */
+const NOT_BLANK = /\S/;
 const visible = (block: { type: string; text?: string; thinking?: string }): boolean =>
-	(block.type === "text" && !!block.text?.trim()) || (block.type === "thinking" && !!block.thinking?.trim());
+	(block.type === "text" && NOT_BLANK.test(block.text ?? "")) ||
+	(block.type === "thinking" && NOT_BLANK.test(block.thinking ?? ""));
+
+function hasVisibleAfter(blocks: AssistantMessageLike["content"], index: number): boolean {
+	for (let i = index + 1; i < blocks.length; i++) if (visible(blocks[i] as (typeof blocks)[number])) return true;
+	return false;
+}
 
 export class AssistantMessageComponent extends StableContainer {
 	private readonly contentContainer = new StableContainer();
@@ -113,8 +121,8 @@ export class AssistantMessageComponent extends StableContainer {
 		let runIndex = 0;
 		for (let i = 0; i < blocks.length; i++) {
 			const block = blocks[i] as AssistantMessageLike["content"][number];
-			if (block.type === "text" && block.text?.trim()) {
-				const text = block.text.trim();
+			if (block.type === "text" && NOT_BLANK.test(block.text ?? "")) {
+				const text = (block.text ?? "").trim();
 				const old = previous.texts[this.reused.texts.length];
 				let markdown: Markdown;
 				if (old) {
@@ -141,7 +149,7 @@ export class AssistantMessageComponent extends StableContainer {
 				const component = old ?? this.thinkingComponent(parts, hidden);
 				if (!hidden) this.reused.thinking.push(component as Markdown);
 				box.addChild(component);
-				if (blocks.slice(i + 1).some(visible)) box.addChild(new Spacer(1));
+				if (hasVisibleAfter(blocks, i)) box.addChild(new Spacer(1));
 			}
 		}
 		this.hasToolCalls = blocks.some((block) => block.type === "toolCall");

@@ -243,8 +243,7 @@ export class ChatTranscript extends Container {
 			if (at >= 0) {
 				this.frozen.thawFrom(at);
 				this.children.splice(at, 0, component);
-			}
-			else this.addChild(component);
+			} else this.addChild(component);
 		} else if (entry.type === "usage" && entry.kind === "cache_warm") {
 			if (this.factory.showCacheNotices) this.notices.cacheWarming(entry);
 		} else if (entry.type === "custom_message" && entry.display) {
