@@ -140,3 +140,21 @@ describe("frozen transcript chunks", () => {
 		expect(m.tui.fullRedraws).toBe(0);
 	});
 });
+
+test("toggling one thinking run of an old assistant message shows in a frozen chunk", async () => {
+	const { AssistantMessageComponent } = await import("../../src/modes/interactive/components/index.ts");
+	mounted = mountTranscript({ cwd: process.cwd() }, 40, 10);
+	const chat = mounted.transcript;
+	const old = new AssistantMessageComponent({
+		content: [
+			{ type: "thinking", thinking: "secret plan" },
+			{ type: "text", text: "answer" },
+		],
+	});
+	chat.addChild(old);
+	for (const probe of probes(CHUNK * 2)) chat.addChild(probe);
+	expect(chat.render(40).join("\n")).toContain("secret plan");
+	old.toggleThinkingRun(0);
+	expect(chat.render(40).join("\n")).not.toContain("secret plan");
+	expect(chat.render(40)).toEqual(expected(chat.children, 40));
+});

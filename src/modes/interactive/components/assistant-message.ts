@@ -45,6 +45,8 @@ export class AssistantMessageComponent extends StableContainer {
 	 */
 	private reused: { texts: Markdown[]; thinking: Markdown[] } = { texts: [], thinking: [] };
 	private reuseFor: boolean | undefined;
+	/** Set by the transcript while it keeps this message's lines frozen: told when a call here changes them. */
+	onSettledChange: (() => void) | undefined;
 
 	constructor(
 		message?: AssistantMessageLike,
@@ -89,6 +91,7 @@ export class AssistantMessageComponent extends StableContainer {
 	setOutputPad(padding: number): void {
 		this.outputPad = padding;
 		this.redraw();
+		this.onSettledChange?.();
 	}
 
 	/** Shows or hides one thinking run (by its order in the message), as a click on it does in pi. */
@@ -96,6 +99,7 @@ export class AssistantMessageComponent extends StableContainer {
 		const hidden = this.thinkingOverrides.get(runIndex) ?? this.hideThinkingBlock;
 		this.thinkingOverrides.set(runIndex, !hidden);
 		this.redraw();
+		this.onSettledChange?.();
 	}
 
 	protected override finish(lines: string[]): string[] {

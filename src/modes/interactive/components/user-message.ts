@@ -32,9 +32,13 @@ export class UserMessageComponent extends StableContainer {
 		return true;
 	}
 
+	/** Set by the transcript while it keeps this prompt's lines frozen: told when a call here changes them. */
+	onSettledChange: (() => void) | undefined;
+
 	setOutputPad(padding: number): void {
 		this.outputPad = padding;
 		this.rebuild();
+		this.onSettledChange?.();
 	}
 
 	private rebuild(): void {
