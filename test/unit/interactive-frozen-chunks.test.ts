@@ -3,7 +3,7 @@
  * what it draws must stay exactly what its children draw, while old settled children are no longer asked to render.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { CHUNK, TAIL } from "../../src/modes/interactive/transcript/frozen-chunks.ts";
+import { CHUNK, GROUP, TAIL } from "../../src/modes/interactive/transcript/frozen-chunks.ts";
 import type { Component } from "../../src/tui/index.ts";
 import { type MountedTranscript, mountTranscript } from "../helpers/chat-transcript.ts";
 
@@ -156,5 +156,23 @@ test("toggling one thinking run of an old assistant message shows in a frozen ch
 	expect(chat.render(40).join("\n")).toContain("secret plan");
 	old.toggleThinkingRun(0);
 	expect(chat.render(40).join("\n")).not.toContain("secret plan");
+	expect(chat.render(40)).toEqual(expected(chat.children, 40));
+});
+
+test("a long transcript is joined into segments of chunks, and a change in one still shows", () => {
+	const children = probes(CHUNK * GROUP * 2 + CHUNK * 3 + TAIL + 4);
+	const chat = transcriptOf(children);
+	expect(chat.render(40)).toEqual(expected(children, 40));
+	// Two segments, three frozen chunks, then the last children one by one.
+	expect(chat.renderBlocks(40).length).toBe(2 + 3 + TAIL + 4);
+	const before = children.map((child) => child.renders);
+	chat.render(40);
+	expect(children.slice(0, CHUNK * GROUP * 2).every((child, i) => child.renders === before[i])).toBe(true);
+	(children[CHUNK * GROUP + 7] as Probe).change("changed in the second segment");
+	expect(chat.render(40)).toEqual(expected(children, 40));
+	chat.removeChild(children[10] as Probe);
+	expect(chat.render(40)).toEqual(expected(chat.children, 40));
+	expect(chat.render(23)).toEqual(expected(chat.children, 23));
+	chat.setToolsExpanded(true);
 	expect(chat.render(40)).toEqual(expected(chat.children, 40));
 });

@@ -6,7 +6,8 @@
  * end is frozen: its children's lines are joined once into one array, handed back as it is until the chunk is thawed,
  * and its children are not asked to render again. Every other child renders each frame as before and is its own
  * block. A frame therefore costs one identity check per child (to notice insertions and removals), one per chunk, and
- * the renders of the live tail.
+ * the renders of the live tail. GROUP frozen chunks in a row are joined once more into one segment, so a long session
+ * is a few dozen blocks per frame rather than hundreds.
  *
  * A chunk thaws when children are inserted or removed at or before it (the transcript says so with `thawFrom`; a frozen
  * chunk also checks that its first and last child are still in place), the width changes, the transcript thaws everything (expand/collapse,
@@ -24,11 +25,16 @@ export interface SettledComponent extends Component {
 
 /** Children per chunk. */
 export const CHUNK = 32;
+/** Frozen chunks per segment. */
+export const GROUP = 32;
 /** Children at the end that are never frozen (the latest notices and replies change in place). */
 export const TAIL = 8;
 
 interface Chunk {
 	width: number;
+	/** Children covered. */
+	size: number;
+	/** A chunk's children; a segment's first and last child. */
 	children: Component[];
 	lines: string[];
 }
@@ -42,37 +48,80 @@ function isSettled(component: Component): boolean {
 
 export class FrozenChunks {
 	private chunks: (Chunk | undefined)[] = [];
+	/** Runs of GROUP frozen chunks joined (`children` holds only the run's first and last child). */
+	private segments: (Chunk | undefined)[] = [];
 	private flat: { blocks: string[][]; lines: string[] } | undefined;
 
 	/** Forget every frozen chunk (the next frame asks every child again). */
 	thawAll(): void {
 		this.chunks = [];
+		this.segments = [];
 	}
 
 	/** Forget the chunks from the one holding position `index` on (children were inserted or removed there). */
 	thawFrom(index: number): void {
 		const first = Math.floor(Math.max(0, index) / CHUNK);
 		if (this.chunks.length > first) this.chunks.length = first;
+		const segment = Math.floor(first / GROUP);
+		if (this.segments.length > segment) this.segments.length = segment;
 	}
 
 	/** Forget the chunk that holds `child`. */
 	thaw(children: readonly Component[], child: Component): void {
 		const index = children.indexOf(child);
-		if (index >= 0) this.chunks[Math.floor(index / CHUNK)] = undefined;
+		if (index < 0) return;
+		this.chunks[Math.floor(index / CHUNK)] = undefined;
+		this.segments[Math.floor(index / (CHUNK * GROUP))] = undefined;
 	}
 
-	/** The children's lines as blocks: one per frozen chunk, one per other child. */
+	/** The children's lines as blocks: one per frozen segment, one per other frozen chunk, one per other child. */
 	blocks(children: readonly Component[], width: number, changed: (child: Component) => () => void): string[][] {
 		const out: string[][] = [];
-		const frozenEnd = children.length - TAIL;
 		const count = Math.ceil(children.length / CHUNK);
 		if (this.chunks.length > count) this.chunks.length = count;
-		for (let c = 0; c < count; c++) {
+		const span = CHUNK * GROUP;
+		const segments = Math.ceil(children.length / span);
+		if (this.segments.length > segments) this.segments.length = segments;
+		for (let s = 0; s < segments; s++) {
+			const from = s * span;
+			const to = Math.min(children.length, from + span);
+			const segment = this.segments[s];
+			if (segment !== undefined && segment.width === width && this.holds(segment, children, from, to)) {
+				out.push(segment.lines);
+				continue;
+			}
+			this.segments[s] = undefined;
+			const start = out.length;
+			const frozen = this.chunkBlocks(children, width, changed, s * GROUP, Math.min(count, (s + 1) * GROUP), out);
+			if (frozen < GROUP) continue;
+			const lines: string[] = [];
+			for (let b = start; b < out.length; b++) for (const line of out[b] as string[]) lines.push(line);
+			out.length = start;
+			out.push(lines);
+			const ends = [children[from] as Component, children[to - 1] as Component];
+			this.segments[s] = { width, size: to - from, children: ends, lines };
+		}
+		return out;
+	}
+
+	/** Blocks of chunks `first` to `end` (exclusive) appended to `out`; how many of them are frozen. */
+	private chunkBlocks(
+		children: readonly Component[],
+		width: number,
+		changed: (child: Component) => () => void,
+		first: number,
+		end: number,
+		out: string[][],
+	): number {
+		const frozenEnd = children.length - TAIL;
+		let frozen = 0;
+		for (let c = first; c < end; c++) {
 			const from = c * CHUNK;
 			const to = Math.min(children.length, from + CHUNK);
 			const chunk = this.chunks[c];
 			if (chunk !== undefined && chunk.width === width && this.holds(chunk, children, from, to)) {
 				out.push(chunk.lines);
+				frozen++;
 				continue;
 			}
 			this.chunks[c] = undefined;
@@ -92,10 +141,11 @@ export class FrozenChunks {
 			for (const array of arrays) for (const line of array) lines.push(line);
 			const members = children.slice(from, to);
 			for (const child of members) (child as Partial<SettledComponent>).onSettledChange = changed(child);
-			this.chunks[c] = { width, children: members, lines };
+			this.chunks[c] = { width, size: members.length, children: members, lines };
 			out.push(lines);
+			frozen++;
 		}
-		return out;
+		return frozen;
 	}
 
 	/** All lines as one array, the same array while no block changed. */
@@ -111,6 +161,6 @@ export class FrozenChunks {
 
 	private holds(chunk: Chunk, children: readonly Component[], from: number, to: number): boolean {
 		const members = chunk.children;
-		return to - from === members.length && children[from] === members[0] && children[to - 1] === members.at(-1);
+		return to - from === chunk.size && children[from] === members[0] && children[to - 1] === members.at(-1);
 	}
 }
