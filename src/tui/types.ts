@@ -31,6 +31,11 @@ export interface TuiMouseEventResult {
 export interface Component {
 	/** Lines for a viewport `width` columns wide; no line may be wider than `width`. */
 	render(width: number): string[];
+	/**
+	 * Optional: the lines of `render(width)` cut into blocks, each the same array while its lines stay the same; the
+	 * frame renderer then only looks again at blocks that changed (a long transcript).
+	 */
+	renderBlocks?(width: number): readonly string[][];
 	/** Keyboard input while the component has focus. */
 	handleInput?(data: string): void;
 	handleMouse?(event: TuiMouseEvent): TuiMouseEventResult | undefined;

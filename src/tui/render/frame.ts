@@ -4,7 +4,8 @@
  *
  * Work is cached per block: a leaf component that returns the same array as last frame costs one WeakMap lookup,
  * not a pass over its lines. Plain Containers are walked instead of asked to concatenate, so an unchanged transcript
- * of a thousand messages is a thousand identity checks.
+ * of a thousand messages is a thousand identity checks; a component with `renderBlocks` (the chat transcript, which
+ * freezes finished messages into chunks) hands over its blocks directly.
  */
 import { isPrintableAscii } from "../ansi.ts";
 import { Container } from "../basic.ts";
@@ -103,11 +104,29 @@ export class FrameBuilder {
 		}
 	}
 
+	/** `component.renderBlocks(width)`, or its `render` (one block, an error line when it throws) when that throws. */
+	private renderBlocksSafely(component: Component, width: number): readonly (readonly string[])[] {
+		try {
+			const blocks = component.renderBlocks?.(width);
+			if (Array.isArray(blocks)) return blocks;
+		} catch {
+			// Drawn through render below, which reports the failure.
+		}
+		return [this.renderSafely(component, width)];
+	}
+
 	/** Leaf components of `roots` in order, looking through plain Containers, paired with their rendered lines. */
 	collect(roots: readonly Component[], width: number, owners: Component[], blocks: string[][]): void {
 		for (const component of roots) {
 			if (component.render === plainRender && component instanceof Container) {
 				this.collect(component.children, width, owners, blocks);
+				continue;
+			}
+			if (component.renderBlocks) {
+				for (const block of this.renderBlocksSafely(component, width)) {
+					owners.push(component);
+					blocks.push(block as string[]);
+				}
 				continue;
 			}
 			owners.push(component);
@@ -121,6 +140,14 @@ export class FrameBuilder {
 		for (const component of roots) {
 			if (component.render === plainRender && component instanceof Container) {
 				count = this.gather(component.children, width, blocks, count);
+				continue;
+			}
+			if (component.renderBlocks) {
+				for (const block of this.renderBlocksSafely(component, width)) {
+					this.owners[count] = component;
+					blocks[count] = block as string[];
+					count++;
+				}
 				continue;
 			}
 			this.owners[count] = component;
@@ -171,15 +198,34 @@ export class FrameBuilder {
 		return block;
 	}
 
-	private process(block: string[], width: number, owner: Component): ProcessedBlock {
+	/**
+	 * `block` made safe to write. `before`/`beforeRaw` are the processed and raw block at the same place last frame
+	 * (same width): a line equal to the one there (a reply that grew by a few lines) reuses its processed form when
+	 * that block held no cursor marker or image.
+	 */
+	private process(
+		block: string[],
+		width: number,
+		owner: Component,
+		before?: ProcessedBlock,
+		beforeRaw?: string[],
+	): ProcessedBlock {
 		const cached = this.processed.get(block);
 		if (cached && cached.width === width) return cached;
 		if (isBlank(block)) return this.blank(block.length);
 		const lines = new Array<string>(block.length);
 		const markers: number[] = [];
 		let images = false;
+		const reuse =
+			before !== undefined && beforeRaw !== undefined && before.markers.length === 0 && !before.images
+				? Math.min(beforeRaw.length, before.lines.length)
+				: 0;
 		for (let i = 0; i < block.length; i++) {
 			const raw = block[i] ?? "";
+			if (i < reuse && raw === beforeRaw?.[i]) {
+				lines[i] = before?.lines[i] as string;
+				continue;
+			}
 			// Plain ASCII that fits (most lines of a transcript) needs no expanding, cutting or marker search.
 			if (raw.length <= width && isPrintableAscii(raw)) {
 				lines[i] = raw + LINE_RESET;
@@ -223,7 +269,9 @@ export class FrameBuilder {
 		for (let b = 0; b < count; b++) {
 			const raw = blocks[b] as string[];
 			const block =
-				lastRaw[b] === raw ? (lastProcessed[b] as ProcessedBlock) : this.process(raw, width, owners[b] as Component);
+				lastRaw[b] === raw
+					? (lastProcessed[b] as ProcessedBlock)
+					: this.process(raw, width, owners[b] as Component, lastProcessed[b], lastRaw[b]);
 			processedBlocks[b] = block;
 			processed[b] = block.lines;
 			images ||= block.images;

@@ -288,3 +288,51 @@ test("kitty image rows stay together; a replaced image is deleted, an untouched 
 	expect(frame).toContain("\x1b_Ga=d,d=I,i=7,q=2\x1b\\");
 	expect((await term.screen()).lines.slice(0, 4)).toEqual(["above", "no image any more", "caption 2", ""]);
 });
+
+test("a block that grows keeps its unchanged lines and still moves the cursor and cuts wide lines", async () => {
+	const { tui, term } = setup(20, 6, true);
+	const body = new Lines(["\x1b[1mbold\x1b[0m", "plain"]);
+	tui.addChild(body);
+	tui.setFocus(null);
+	tui.renderNow();
+	// The same block position, a new array: old lines equal, new ones styled, too wide, or holding the cursor.
+	body.set(["\x1b[1mbold\x1b[0m", "plain", `\x1b[2m${"w".repeat(30)}\x1b[0m`, `ed${CURSOR_MARKER}it`]);
+	tui.renderNow();
+	expect((await term.screen()).lines.slice(0, 4)).toEqual(["bold", "plain", "w".repeat(20), "edit"]);
+	expect(term.xterm.buffer.active.cursorY).toBe(3);
+	expect(term.xterm.buffer.active.cursorX).toBe(2);
+	// The cursor line changes back to text: the marker is gone, the line is drawn as it is.
+	body.set(["\x1b[1mbold\x1b[0m", "plain", "short", "edit"]);
+	tui.renderNow();
+	expect((await term.screen()).lines.slice(0, 4)).toEqual(["bold", "plain", "short", "edit"]);
+});
+
+/** Lines in blocks that keep their identity (as the chat transcript hands them over). */
+class Blocks implements Component {
+	renders = 0;
+	constructor(public blocks: string[][]) {}
+	render(): string[] {
+		return this.blocks.flat();
+	}
+	renderBlocks(): string[][] {
+		this.renders++;
+		return this.blocks;
+	}
+	invalidate(): void {}
+}
+
+test("a component's blocks are drawn in order, and only a changed block is written again", async () => {
+	const { tui, term } = setup(20, 8);
+	const first = ["a1", "a2"];
+	const body = new Blocks([first, ["b1"], ["c1", "c2"]]);
+	tui.addChild(body);
+	tui.addChild(new Lines(["below"]));
+	tui.renderNow();
+	expect(await everything(term)).toEqual(["a1", "a2", "b1", "c1", "c2", "below"]);
+	const written = term.written.length;
+	body.blocks = [first, ["b1"], ["c1", "c2 changed"]];
+	tui.renderNow();
+	expect(await everything(term)).toEqual(["a1", "a2", "b1", "c1", "c2 changed", "below"]);
+	expect(term.written.length - written).toBeLessThan(60);
+	expect(body.renders).toBe(2);
+});

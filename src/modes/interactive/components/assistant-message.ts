@@ -15,8 +15,16 @@ export interface AssistantMessageLike {
 	errorMessage?: string;
 }
 
+/** Some character that `trim()` keeps (found without copying a long streamed text). */
+const NOT_BLANK = /\S/;
 const visible = (block: { type: string; text?: string; thinking?: string }): boolean =>
-	(block.type === "text" && !!block.text?.trim()) || (block.type === "thinking" && !!block.thinking?.trim());
+	(block.type === "text" && NOT_BLANK.test(block.text ?? "")) ||
+	(block.type === "thinking" && NOT_BLANK.test(block.thinking ?? ""));
+
+function hasVisibleAfter(blocks: AssistantMessageLike["content"], index: number): boolean {
+	for (let i = index + 1; i < blocks.length; i++) if (visible(blocks[i] as (typeof blocks)[number])) return true;
+	return false;
+}
 
 export class AssistantMessageComponent extends StableContainer {
 	private readonly contentContainer = new StableContainer();
@@ -30,6 +38,15 @@ export class AssistantMessageComponent extends StableContainer {
 	private isStreaming = false;
 	/** Thinking runs the user toggled, by their index in the message. */
 	private readonly thinkingOverrides = new Map<number, boolean>();
+	/**
+	 * The Markdown of each text block and each shown thinking run, by order, while a reply streams: a revision that
+	 * only extends a block gives its text to the same component, whose lexer then reads again only from the block's
+	 * last paragraph on (finished paragraphs keep their wrapped lines). Dropped when anything but the text changes.
+	 */
+	private reused: { texts: Markdown[]; thinking: Markdown[] } = { texts: [], thinking: [] };
+	private reuseFor: boolean | undefined;
+	/** Set by the transcript while it keeps this message's lines frozen: told when a call here changes them. */
+	onSettledChange: (() => void) | undefined;
 
 	constructor(
 		message?: AssistantMessageLike,
@@ -51,7 +68,13 @@ export class AssistantMessageComponent extends StableContainer {
 
 	override invalidate(): void {
 		super.invalidate();
+		this.reused = { texts: [], thinking: [] };
 		this.redraw();
+	}
+
+	/** Settled once it no longer streams (the transcript may freeze its lines). */
+	isSettled(): boolean {
+		return !this.isStreaming;
 	}
 
 	setHideThinkingBlock(hide: boolean): void {
@@ -68,6 +91,7 @@ export class AssistantMessageComponent extends StableContainer {
 	setOutputPad(padding: number): void {
 		this.outputPad = padding;
 		this.redraw();
+		this.onSettledChange?.();
 	}
 
 	/** Shows or hides one thinking run (by its order in the message), as a click on it does in pi. */
@@ -75,6 +99,7 @@ export class AssistantMessageComponent extends StableContainer {
 		const hidden = this.thinkingOverrides.get(runIndex) ?? this.hideThinkingBlock;
 		this.thinkingOverrides.set(runIndex, !hidden);
 		this.redraw();
+		this.onSettledChange?.();
 	}
 
 	protected override finish(lines: string[]): string[] {
@@ -82,12 +107,17 @@ export class AssistantMessageComponent extends StableContainer {
 	}
 
 	private redraw(): void {
+		this.reused = { texts: [], thinking: [] };
 		if (this.lastMessage) this.updateContent(this.lastMessage);
 	}
 
 	updateContent(message: AssistantMessageLike, isStreaming = this.isStreaming): void {
 		this.lastMessage = message;
 		this.isStreaming = isStreaming;
+		// Components are reused only while the reply streams (a finished reply is drawn afresh once).
+		const previous = this.reuseFor === isStreaming && isStreaming ? this.reused : { texts: [], thinking: [] };
+		this.reused = { texts: [], thinking: [] };
+		this.reuseFor = isStreaming;
 		const box = this.contentContainer;
 		box.clear();
 		const blocks = message.content;
@@ -95,9 +125,19 @@ export class AssistantMessageComponent extends StableContainer {
 		let runIndex = 0;
 		for (let i = 0; i < blocks.length; i++) {
 			const block = blocks[i] as AssistantMessageLike["content"][number];
-			if (block.type === "text" && block.text?.trim()) {
-				const transform = markdownTransform("assistant", this.isStreaming, this.markdownTransformers);
-				box.addChild(new Markdown(block.text.trim(), this.outputPad, 0, this.markdownTheme, undefined, { transform }));
+			if (block.type === "text" && NOT_BLANK.test(block.text ?? "")) {
+				const text = (block.text ?? "").trim();
+				const old = previous.texts[this.reused.texts.length];
+				let markdown: Markdown;
+				if (old) {
+					old.setText(text);
+					markdown = old;
+				} else {
+					const transform = markdownTransform("assistant", this.isStreaming, this.markdownTransformers);
+					markdown = new Markdown(text, this.outputPad, 0, this.markdownTheme, undefined, { transform });
+				}
+				this.reused.texts.push(markdown);
+				box.addChild(markdown);
 			} else if (block.type === "thinking") {
 				const parts: string[] = [];
 				for (; i < blocks.length && blocks[i]?.type === "thinking"; i++) {
@@ -107,8 +147,13 @@ export class AssistantMessageComponent extends StableContainer {
 				i--;
 				if (parts.length === 0) continue;
 				const run = runIndex++;
-				box.addChild(this.thinkingComponent(parts, this.thinkingOverrides.get(run) ?? this.hideThinkingBlock));
-				if (blocks.slice(i + 1).some(visible)) box.addChild(new Spacer(1));
+				const hidden = this.thinkingOverrides.get(run) ?? this.hideThinkingBlock;
+				const old = hidden ? undefined : previous.thinking[this.reused.thinking.length];
+				if (old) old.setText(parts.join("\n\n"));
+				const component = old ?? this.thinkingComponent(parts, hidden);
+				if (!hidden) this.reused.thinking.push(component as Markdown);
+				box.addChild(component);
+				if (hasVisibleAfter(blocks, i)) box.addChild(new Spacer(1));
 			}
 		}
 		this.hasToolCalls = blocks.some((block) => block.type === "toolCall");

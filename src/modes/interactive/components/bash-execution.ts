@@ -67,6 +67,11 @@ export class BashExecutionComponent extends Container {
 		this.addChild(new DynamicBorder(border));
 	}
 
+	/** Settled once the command has ended (the transcript may freeze its lines). */
+	isSettled(): boolean {
+		return this.status !== "running";
+	}
+
 	setExpanded(expanded: boolean): void {
 		this.expanded = expanded;
 		this.updateDisplay();

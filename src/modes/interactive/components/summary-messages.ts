@@ -24,6 +24,11 @@ abstract class CollapsibleBlock extends Box {
 		this.markdownTheme = markdownTheme;
 	}
 
+	/** Changes only through `setExpanded` and `invalidate` (the transcript may freeze its lines). */
+	isSettled(): boolean {
+		return true;
+	}
+
 	setExpanded(expanded: boolean): void {
 		this.expanded = expanded;
 		this.updateDisplay();

@@ -52,6 +52,8 @@ export class ToolExecutionComponent extends Container {
 	 * here, however long the transcript.
 	 */
 	private settled: { width: number; lines: string[] } | undefined;
+	/** Set by the transcript while it keeps this call's lines frozen: told when a renderer invalidates them. */
+	onSettledChange: (() => void) | undefined;
 
 	constructor(
 		toolName: string,
@@ -89,6 +91,7 @@ export class ToolExecutionComponent extends Container {
 			toolCallId: this.toolCallId,
 			invalidate: () => {
 				this.invalidate();
+				this.onSettledChange?.();
 				this.ui?.requestRender();
 			},
 			lastComponent,
@@ -101,6 +104,11 @@ export class ToolExecutionComponent extends Container {
 			showImages: this.showImages,
 			isError: this.result?.isError ?? false,
 		};
+	}
+
+	/** Finished (result in, not partial): it changes only through its methods or its renderers' `invalidate()`. */
+	isSettled(): boolean {
+		return this.result !== undefined && !this.isPartial;
 	}
 
 	updateArgs(args: unknown): void {

@@ -27,9 +27,18 @@ export class UserMessageComponent extends StableContainer {
 		this.rebuild();
 	}
 
+	/** A prompt never changes on its own (the transcript may freeze its lines). */
+	isSettled(): boolean {
+		return true;
+	}
+
+	/** Set by the transcript while it keeps this prompt's lines frozen: told when a call here changes them. */
+	onSettledChange: (() => void) | undefined;
+
 	setOutputPad(padding: number): void {
 		this.outputPad = padding;
 		this.rebuild();
+		this.onSettledChange?.();
 	}
 
 	private rebuild(): void {

@@ -12,6 +12,7 @@ import { type Component, Container, Spacer, Text } from "../../../tui/index.ts";
 import { AssistantMessageComponent, type BashExecutionComponent } from "../components/index.ts";
 import { theme } from "../components/style.ts";
 import { DEFAULT_HIDDEN_THINKING_LABEL, TranscriptFactory } from "./factory.ts";
+import { FrozenChunks } from "./frozen-chunks.ts";
 import { addMessage, renderEntries, renderItems } from "./history.ts";
 import { handleAgentEvent } from "./live.ts";
 import { ChatNotices } from "./notices.ts";
@@ -27,6 +28,9 @@ export class ChatTranscript extends Container {
 	private readonly factory: TranscriptFactory;
 	private readonly notices: ChatNotices;
 	private readonly state: ChatState;
+	/** Finished messages joined into chunks that frames take as they are (see frozen-chunks.ts). */
+	private readonly frozen = new FrozenChunks();
+	private readonly changed = (child: Component) => () => this.frozen.thaw(this.children, child);
 
 	constructor(options: ChatTranscriptOptions) {
 		super();
@@ -43,6 +47,26 @@ export class ChatTranscript extends Container {
 			retryAttempt: 0,
 			onHistoryUserText: undefined,
 		};
+	}
+
+	override render(width: number): string[] {
+		return this.frozen.lines(this.renderBlocks(width));
+	}
+
+	/** The chat's lines in blocks: one per frozen chunk of finished messages, one per live child. */
+	renderBlocks(width: number): string[][] {
+		return this.frozen.blocks(this.children, width, this.changed);
+	}
+
+	override removeChild(component: Component): void {
+		const index = this.children.indexOf(component);
+		if (index >= 0) this.frozen.thawFrom(index);
+		super.removeChild(component);
+	}
+
+	override invalidate(): void {
+		this.frozen.thawAll();
+		super.invalidate();
 	}
 
 	/** Whether an assistant message is being streamed into the chat. */
@@ -172,6 +196,7 @@ export class ChatTranscript extends Container {
 	setToolsExpanded(expanded: boolean): boolean {
 		if (expanded === this.factory.expanded) return false;
 		this.factory.expanded = expanded;
+		this.frozen.thawAll();
 		for (const child of this.children) if (isExpandable(child)) child.setExpanded(expanded);
 		this.options.ui.requestRender();
 		return true;
@@ -180,6 +205,7 @@ export class ChatTranscript extends Container {
 	/** Hides or shows the thinking of every assistant message, now and later. */
 	setHideThinking(hide: boolean): void {
 		this.factory.hideThinking = hide;
+		this.frozen.thawAll();
 		for (const child of this.children) if (child instanceof AssistantMessageComponent) child.setHideThinkingBlock(hide);
 		this.options.ui.requestRender();
 	}
@@ -187,6 +213,7 @@ export class ChatTranscript extends Container {
 	/** The label hidden thinking shows (`ctx.ui.setHiddenThinkingLabel`); undefined restores "Thinking...". */
 	setHiddenThinkingLabel(label?: string): void {
 		this.factory.hiddenThinkingLabel = label ?? DEFAULT_HIDDEN_THINKING_LABEL;
+		this.frozen.thawAll();
 		for (const child of this.children)
 			if (child instanceof AssistantMessageComponent) child.setHiddenThinkingLabel(this.factory.hiddenThinkingLabel);
 		this.options.ui.requestRender();
@@ -202,6 +229,7 @@ export class ChatTranscript extends Container {
 
 	private clearChat(): void {
 		super.clear();
+		this.frozen.thawAll();
 		this.notices.reset();
 	}
 
@@ -212,8 +240,10 @@ export class ChatTranscript extends Container {
 			if (!component) return;
 			// Above a reply that is still streaming, as pi places it.
 			const at = this.state.streaming ? this.children.indexOf(this.state.streaming) : -1;
-			if (at >= 0) this.children.splice(at, 0, component);
-			else this.addChild(component);
+			if (at >= 0) {
+				this.frozen.thawFrom(at);
+				this.children.splice(at, 0, component);
+			} else this.addChild(component);
 		} else if (entry.type === "usage" && entry.kind === "cache_warm") {
 			if (this.factory.showCacheNotices) this.notices.cacheWarming(entry);
 		} else if (entry.type === "custom_message" && entry.display) {
