@@ -3,26 +3,16 @@
  * aborted with Escape, steering while a reply streams, `!cmd` and `!!cmd`, `@file` completion, a resize in the
  * middle of a stream, a resumed 1,000-message session, and quitting with the terminal given back.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { chmodSync } from "node:fs";
 import { join } from "node:path";
 import { writeSession } from "../../scripts/bench/interactive-sessions.ts";
 import { BUILTIN_THEME_JSON } from "../../src/resources/index.ts";
 import { reply, submit, toolReply } from "../helpers/interactive-scenarios.ts";
-import { type PtyApp, type PtyAppOptions, startOurs } from "../helpers/pty-app.ts";
+import { ourAppStarter } from "../helpers/pty-app.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
 
-const apps: PtyApp[] = [];
-afterAll(async () => {
-	await Promise.all(apps.splice(0).map((app) => app.close()));
-});
-
-async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
-	const app = await startOurs(options);
-	apps.push(app);
-	await app.ready();
-	return app;
-}
+const start = ourAppStarter();
 
 /** A long reply streamed slowly (about `ms` milliseconds in all). */
 function slowReply(text: string, ms: number) {

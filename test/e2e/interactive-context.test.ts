@@ -5,24 +5,14 @@
  * `/trust` saves the decision; `/hotkeys` shows a keybindings.json remap (re-read by `/reload`) and an extension
  * shortcut; `/changelog` shows our newest entry.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, submit, turnDone } from "../helpers/interactive-scenarios.ts";
-import { type PtyApp, type PtyAppOptions, startOurs, startPi } from "../helpers/pty-app.ts";
+import { ourAppStarter, type PtyApp, type PtyAppOptions, startPi } from "../helpers/pty-app.ts";
 import { readZip } from "../helpers/unzip.ts";
 
-const apps: PtyApp[] = [];
-afterAll(async () => {
-	await Promise.all(apps.splice(0).map((app) => app.close()));
-});
-
-async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
-	const app = await startOurs(options);
-	apps.push(app);
-	await app.ready();
-	return app;
-}
+const start = ourAppStarter();
 
 /** Every session file of the app's cwd, as text. */
 function sessionTexts(app: PtyApp): string[] {
@@ -202,7 +192,7 @@ describe("context commands (ours, in a pseudo-terminal)", () => {
 			console.log(`hotkeys side by side: skipped (${pi.skip})`);
 			return;
 		}
-		apps.push(pi);
+		start.track(pi);
 		await pi.ready();
 		const ours = await start(options);
 		const rows = async (app: PtyApp) => {

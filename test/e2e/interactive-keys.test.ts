@@ -5,22 +5,12 @@
  * screen, scrolling with the remapped page key, searching the transcript, and printing the transcript (or only the
  * resume hint) on exit as `fullscreenExitOutput` says.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { reply, submit } from "../helpers/interactive-scenarios.ts";
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
-import { type PtyApp, type PtyAppOptions, startOurs, startPi } from "../helpers/pty-app.ts";
+import { ourAppStarter, type PtyApp, type PtyAppOptions, startPi } from "../helpers/pty-app.ts";
 
-const apps: PtyApp[] = [];
-afterAll(async () => {
-	await Promise.all(apps.splice(0).map((app) => app.close()));
-});
-
-async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
-	const app = await startOurs(options);
-	apps.push(app);
-	await app.ready();
-	return app;
-}
+const start = ourAppStarter();
 
 const keybindings = (map: Record<string, string>) => ({ ".pi/agent/keybindings.json": JSON.stringify(map) });
 
@@ -132,7 +122,7 @@ describe("keybindings.json and fullscreen mode (ours, in a pseudo-terminal)", ()
 			console.warn(`fullscreen side by side skipped: ${theirs.skip}`);
 			return;
 		}
-		apps.push(theirs);
+		start.track(theirs);
 		await theirs.ready(30_000);
 		const run = async (app: PtyApp) => {
 			await submit(app, "list the rows");

@@ -5,24 +5,14 @@
  * that remaps one scoped-models key); `/login` storing a key in auth.json (0600) that the next request uses, and
  * `/logout` removing it.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { reply, settle, submit, turnDone } from "../helpers/interactive-scenarios.ts";
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
-import { type PtyApp, type PtyAppOptions, piUnavailable, startOurs, startPi } from "../helpers/pty-app.ts";
+import { ourAppStarter, type PtyApp, type PtyAppOptions, piUnavailable, startPi } from "../helpers/pty-app.ts";
 
-const apps: PtyApp[] = [];
-afterAll(async () => {
-	await Promise.all(apps.splice(0).map((app) => app.close()));
-});
-
-async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
-	const app = await startOurs({ moreModels: ["mock-2", "mock-3"], ...options });
-	apps.push(app);
-	await app.ready();
-	return app;
-}
+const start = ourAppStarter({ moreModels: ["mock-2", "mock-3"] });
 
 const agentFile = (app: PtyApp, name: string) => join(app.home, ".pi", "agent", name);
 const settings = (app: PtyApp) => JSON.parse(readFileSync(agentFile(app, "settings.json"), "utf8"));
@@ -211,7 +201,7 @@ describe("model commands (ours, in a pseudo-terminal)", () => {
 		};
 		const pi = await startPi(options);
 		if ("skip" in pi) return;
-		apps.push(pi);
+		start.track(pi);
 		const ours = await start(options);
 		const ourRows = await rowsOf(ours);
 		expect(ourRows[0]).toContain("Scope: all | scoped");

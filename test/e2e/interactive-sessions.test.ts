@@ -3,24 +3,21 @@
  * `/resume` of a session pi 0.87.1 wrote, a damaged file listed and refused with a reason, delete only after a
  * confirmation (on a key remapped in keybindings.json), `/fork`, `/clone`, `/session`, `/import`, and `pi -r`.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, submit, turnDone } from "../helpers/interactive-scenarios.ts";
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
-import { type PtyApp, type PtyAppOptions, piUnavailable, startOurs, startPi } from "../helpers/pty-app.ts";
+import {
+	ourAppStarter,
+	type PtyApp,
+	type PtyAppOptions,
+	piUnavailable,
+	startOurs,
+	startPi,
+} from "../helpers/pty-app.ts";
 
-const apps: PtyApp[] = [];
-afterAll(async () => {
-	await Promise.all(apps.splice(0).map((app) => app.close()));
-});
-
-async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
-	const app = await startOurs(options);
-	apps.push(app);
-	await app.ready();
-	return app;
-}
+const start = ourAppStarter();
 
 /** Session files pi 0.87.1 wrote (shared fixtures; read, never modified). */
 const FIXTURES = process.env.PI_SESSION_FIXTURES ?? "/work/shared/fixtures/pi-sessions";
@@ -185,7 +182,7 @@ describe("session commands (ours, in a pseudo-terminal)", () => {
 			args: ["-r"],
 			sessions: { "d.jsonl": sessionText("dddddddd-0000-4000-8000-000000000004", "delta question") },
 		});
-		apps.push(app);
+		start.track(app);
 		await app.waitFor("Resume Session (Current Folder)", 20_000);
 		await app.waitFor("delta question");
 		await app.press("escape");
@@ -219,7 +216,7 @@ describe("session commands (ours, in a pseudo-terminal)", () => {
 		};
 		const pi = await startPi(options);
 		if ("skip" in pi) return;
-		apps.push(pi);
+		start.track(pi);
 		const theirs = await rows(pi);
 		const ours = await rows(await start(options));
 		expect(ours).toEqual(theirs);

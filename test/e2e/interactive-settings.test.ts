@@ -5,25 +5,15 @@
  * `tui.select.down` key, a change that a `pi -p` started afterwards in the same HOME obeys, and the same rows as
  * pi 0.87.1's screen.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILTIN_THEME_JSON } from "../../src/resources/index.ts";
 import { runPiAsync } from "../helpers/binary.ts";
 import { reply, settle, submit } from "../helpers/interactive-scenarios.ts";
-import { type PtyApp, type PtyAppOptions, startOurs, startPi } from "../helpers/pty-app.ts";
+import { ourAppStarter, type PtyApp, startPi } from "../helpers/pty-app.ts";
 
-const apps: PtyApp[] = [];
-afterAll(async () => {
-	await Promise.all(apps.splice(0).map((app) => app.close()));
-});
-
-async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
-	const app = await startOurs(options);
-	apps.push(app);
-	await app.ready();
-	return app;
-}
+const start = ourAppStarter();
 
 function settingsJson(app: PtyApp): Record<string, unknown> {
 	const file = join(app.home, ".pi", "agent", "settings.json");
@@ -159,7 +149,7 @@ describe("/settings (ours, in a pseudo-terminal)", () => {
 			console.log(`skipped: ${pi.skip}`);
 			return;
 		}
-		apps.push(pi);
+		start.track(pi);
 		await pi.ready();
 		const ours = await start();
 		const screens: string[][] = [];

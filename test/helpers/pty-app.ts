@@ -9,6 +9,7 @@
  * `keyboard: "kitty"`), so the app negotiates as it would with a real terminal; keys are encoded to match
  * (see test/support/pty-keys.ts).
  */
+import { afterAll } from "bun:test";
 import { constants } from "node:os";
 import { join } from "node:path";
 import { Terminal as XTerm } from "@xterm/headless";
@@ -101,6 +102,35 @@ export function startOurs(options: PtyAppOptions = {}): Promise<PtyApp> {
 }
 
 /** pi 0.87.1 under Node 22 in a pseudo-terminal, or why it cannot run here. */
+/** Starts our app for a test file; `track` adds another app (pi's, or one not waited for) to close at the end. */
+export interface AppStarter {
+	(options?: PtyAppOptions): Promise<PtyApp>;
+	track<T extends PtyApp>(app: T): T;
+}
+
+/**
+ * `start` for a test file: our app with `defaults` under `options`, waited for until ready, and closed once the
+ * file's tests are done.
+ */
+export function ourAppStarter(defaults: PtyAppOptions = {}): AppStarter {
+	const apps: PtyApp[] = [];
+	afterAll(async () => {
+		await Promise.all(apps.splice(0).map((app) => app.close()));
+	});
+	const start = async (options: PtyAppOptions = {}) => {
+		const app = await startOurs({ ...defaults, ...options });
+		apps.push(app);
+		await app.ready();
+		return app;
+	};
+	return Object.assign(start, {
+		track<T extends PtyApp>(app: T): T {
+			apps.push(app);
+			return app;
+		},
+	});
+}
+
 export function startPi(options: PtyAppOptions = {}): Promise<PtyApp | { skip: string }> {
 	const pi = runnablePi();
 	if ("error" in pi) return Promise.resolve({ skip: `pi 0.87.1 unavailable: ${pi.error}` });

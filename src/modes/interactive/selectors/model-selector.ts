@@ -8,7 +8,7 @@
 import type { Model } from "../../../ai/index.ts";
 import { Container, Input, Spacer, Text } from "../../../tui/index.ts";
 import { dialogBorder } from "../dialogs/common.ts";
-import { keyDisplay, keyPlain, matches, theme } from "./model-common.ts";
+import { keyDisplay, keyPlain, matches, theme, visibleWindow, wrapMove } from "./model-common.ts";
 import { filterModels, type ModelRef, orderModels, sameModel } from "./model-list.ts";
 
 export interface ModelSelectorOptions {
@@ -109,8 +109,7 @@ export class ModelSelector extends Container {
 		const t = theme();
 		this.list.clear();
 		const total = this.filtered.length;
-		const start = Math.max(0, Math.min(this.selected - Math.floor(MAX_VISIBLE / 2), total - MAX_VISIBLE));
-		const end = Math.min(start + MAX_VISIBLE, total);
+		const { start, end } = visibleWindow(this.selected, total, MAX_VISIBLE);
 		for (let i = start; i < end; i++) {
 			const model = this.filtered[i] as Model;
 			const isSelected = i === this.selected;
@@ -150,11 +149,11 @@ export class ModelSelector extends Container {
 			this.applyFilter(this.search.getValue());
 		} else if (matches(data, "tui.select.up")) {
 			if (count === 0) return;
-			this.selected = this.selected === 0 ? count - 1 : this.selected - 1;
+			this.selected = wrapMove(this.selected, count, -1);
 			this.renderList();
 		} else if (matches(data, "tui.select.down")) {
 			if (count === 0) return;
-			this.selected = this.selected === count - 1 ? 0 : this.selected + 1;
+			this.selected = wrapMove(this.selected, count, 1);
 			this.renderList();
 		} else if (matches(data, "tui.select.confirm")) {
 			this.pick(false);

@@ -6,7 +6,7 @@
  */
 import { Container, fuzzyFilter, Input, Spacer, TruncatedText } from "../../../tui/index.ts";
 import { dialogBorder } from "../dialogs/common.ts";
-import { matches, theme } from "./model-common.ts";
+import { matches, theme, visibleWindow } from "./model-common.ts";
 
 export interface ProviderEntry {
 	id: string;
@@ -82,8 +82,7 @@ export class ProviderPicker extends Container {
 		const t = theme();
 		this.list.clear();
 		const total = this.filtered.length;
-		const start = Math.max(0, Math.min(this.selected - Math.floor(MAX_VISIBLE / 2), total - MAX_VISIBLE));
-		const end = Math.min(start + MAX_VISIBLE, total);
+		const { start, end } = visibleWindow(this.selected, total, MAX_VISIBLE);
 		for (let i = start; i < end; i++) {
 			const entry = this.filtered[i] as ProviderEntry;
 			const line =

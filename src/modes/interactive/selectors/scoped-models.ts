@@ -9,7 +9,7 @@
 import type { Model } from "../../../ai/index.ts";
 import { Container, fuzzyFilter, Input, Key, matchesKey, Spacer, Text } from "../../../tui/index.ts";
 import { dialogBorder } from "../dialogs/common.ts";
-import { keyDisplay, matches, theme } from "./model-common.ts";
+import { keyDisplay, matches, theme, visibleWindow, wrapMove } from "./model-common.ts";
 import { modelIdSearchText, modelKey } from "./model-list.ts";
 import {
 	clearIds,
@@ -126,8 +126,7 @@ export class ScopedModelsSelector extends Container {
 			return;
 		}
 		const total = this.rows.length;
-		const start = Math.max(0, Math.min(this.selected - Math.floor(MAX_VISIBLE / 2), total - MAX_VISIBLE));
-		const end = Math.min(start + MAX_VISIBLE, total);
+		const { start, end } = visibleWindow(this.selected, total, MAX_VISIBLE);
 		for (let i = start; i < end; i++) {
 			const row = this.rows[i] as Row;
 			const isSelected = i === this.selected;
@@ -163,11 +162,11 @@ export class ScopedModelsSelector extends Container {
 		const row = this.rows[this.selected];
 		if (matches(data, "tui.select.up")) {
 			if (count === 0) return;
-			this.selected = this.selected === 0 ? count - 1 : this.selected - 1;
+			this.selected = wrapMove(this.selected, count, -1);
 			this.renderList();
 		} else if (matches(data, "tui.select.down")) {
 			if (count === 0) return;
-			this.selected = this.selected === count - 1 ? 0 : this.selected + 1;
+			this.selected = wrapMove(this.selected, count, 1);
 			this.renderList();
 		} else if (matches(data, "app.models.reorderUp") || matches(data, "app.models.reorderDown")) {
 			const delta = matches(data, "app.models.reorderUp") ? -1 : 1;

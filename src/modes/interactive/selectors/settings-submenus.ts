@@ -7,6 +7,7 @@ import { getSupportedThinkingLevels, type Model } from "../../../ai/index.ts";
 import { Container, type SelectItem, SettingsList } from "../../../tui/index.ts";
 import { theme } from "../components/style.ts";
 import { SelectSubmenu, settingsListTheme } from "./settings-submenu.ts";
+import { LEVEL_DESCRIPTIONS } from "./thinking-selector.ts";
 
 export function warningsSubmenu(
 	anthropicExtraUsage: boolean,
@@ -29,16 +30,6 @@ export function warningsSubmenu(
 		onClose,
 	);
 }
-
-const LEVEL_DESCRIPTIONS: Record<string, string> = {
-	off: "No reasoning",
-	minimal: "Very brief reasoning (~1k tokens)",
-	low: "Light reasoning (~2k tokens)",
-	medium: "Moderate reasoning (~8k tokens)",
-	high: "Deep reasoning (~16k tokens)",
-	xhigh: "Extra-high reasoning (~32k tokens)",
-	max: "Maximum reasoning",
-};
 
 const CLEAR = "__clear__";
 const NONE = "__none__";
@@ -125,10 +116,11 @@ export class ModelThinkingSubmenu extends Container {
 		const key = modelKey(model);
 		const active = this.o.overrides[key];
 		const levels = model.reasoning ? (getSupportedThinkingLevels(model) as string[]) : ["off"];
+		const descriptions: Record<string, string> = LEVEL_DESCRIPTIONS;
 		const items: SelectItem[] = levels.map((level) => ({
 			value: level,
 			label: `${level === active ? "✓ " : "  "}${level}`,
-			...(LEVEL_DESCRIPTIONS[level] ? { description: LEVEL_DESCRIPTIONS[level] } : {}),
+			...(descriptions[level] ? { description: descriptions[level] } : {}),
 		}));
 		if (active !== undefined) {
 			items.push({
