@@ -5,6 +5,7 @@
 import type { SlashCommand } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
 import { BASIC_COMMANDS } from "./basic.ts";
+import { TREE_COMMANDS } from "./tree.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 export { dimLine } from "./basic.ts";
@@ -39,7 +40,7 @@ const MENU_ORDER = [
 	"quit",
 ];
 
-const GROUPS: readonly (readonly BuiltinCommand[])[] = [BASIC_COMMANDS];
+const GROUPS: readonly (readonly BuiltinCommand[])[] = [BASIC_COMMANDS, TREE_COMMANDS];
 
 function byName(): Map<string, BuiltinCommand> {
 	const map = new Map<string, BuiltinCommand>();
