@@ -10,7 +10,10 @@
  */
 import type { SessionEntry } from "../../../session/index.ts";
 import { TreeIndex } from "./tree-index.ts";
-import { assistantListed, searchText, type ToolCallInfo } from "./tree-text.ts";
+import { layoutShapes, type RowShape } from "./tree-shapes.ts";
+import { assistantListed, searchText } from "./tree-text.ts";
+
+export type { Gutter, RowShape } from "./tree-shapes.ts";
 
 export type TreeFilterMode = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 export const TREE_FILTER_MODES: readonly TreeFilterMode[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
@@ -25,19 +28,6 @@ export interface TreeSource {
 	labels: ReadonlyMap<string, { label: string; timestamp: string }>;
 }
 
-export interface Gutter {
-	position: number;
-	show: boolean;
-}
-
-export interface RowShape {
-	indent: number;
-	showConnector: boolean;
-	isLast: boolean;
-	isVirtualRootChild: boolean;
-	gutters: readonly Gutter[];
-}
-
 const SETTINGS_TYPES = new Set([
 	"label",
 	"context_edit",
@@ -46,7 +36,6 @@ const SETTINGS_TYPES = new Set([
 	"thinking_level_change",
 	"session_info",
 ]);
-const NO_GUTTERS: readonly Gutter[] = [];
 const UNREAD = 0;
 const SHOWN = 1;
 const HIDDEN = 2;
@@ -109,17 +98,9 @@ export class TreeModel {
 		return this.source.entry(this.index.ids[v] as string);
 	}
 
-	/** The tool call `callId` of the assistant message at entry index `v`. */
-	toolCall(v: number, callId: string): ToolCallInfo | undefined {
-		const entry = this.source.entry(this.index.ids[v] as string);
-		if (entry?.type !== "message") return undefined;
-		const content = (entry.message as { content?: unknown }).content;
-		if (!Array.isArray(content)) return undefined;
-		for (const block of content as { type?: string; id?: string; name?: string; arguments?: unknown }[]) {
-			if (block?.type === "toolCall" && block.id === callId)
-				return { name: String(block.name), arguments: (block.arguments ?? {}) as Record<string, unknown> };
-		}
-		return undefined;
+	/** The entry at entry index `v`. */
+	entryOf(v: number): SessionEntry | undefined {
+		return this.source.entry(this.index.ids[v] as string);
 	}
 
 	label(v: number): { label: string; timestamp: string } | undefined {
@@ -284,68 +265,11 @@ export class TreeModel {
 	}
 
 	private computeShapes(): void {
-		const m = this.rowCount;
-		const idx = this.index;
-		if (this.visParent.length < m) {
-			this.visParent = new Int32Array(m);
-			this.childCount = new Int32Array(m);
-		}
-		const visParent = this.visParent;
-		const childCount = this.childCount;
-		childCount.fill(0, 0, m);
-		const lastChild = new Int32Array(m).fill(-1);
-		const stack: number[] = [];
-		let roots = 0;
-		let lastRoot = -1;
-		for (let r = 0; r < m; r++) {
-			const v = this.rows[r] as number;
-			while (stack.length > 0 && !idx.isAncestor(this.rows[stack[stack.length - 1] as number] as number, v))
-				stack.pop();
-			const q = stack.length > 0 ? (stack[stack.length - 1] as number) : -1;
-			visParent[r] = q;
-			if (q >= 0) {
-				childCount[q] = (childCount[q] as number) + 1;
-				lastChild[q] = r;
-			} else {
-				roots++;
-				lastRoot = r;
-			}
-			stack.push(r);
-		}
-		const multi = roots > 1;
-		this.multipleRoots = multi;
-		const shapes: RowShape[] = new Array(m);
-		const branched = new Uint8Array(m);
-		const childGutters: (readonly Gutter[] | undefined)[] = new Array(m);
-		for (let r = 0; r < m; r++) {
-			const q = visParent[r] as number;
-			if (q < 0) {
-				shapes[r] = {
-					indent: multi ? 1 : 0,
-					showConnector: multi,
-					isLast: r === lastRoot,
-					isVirtualRootChild: multi,
-					gutters: NO_GUTTERS,
-				};
-				branched[r] = multi ? 1 : 0;
-				continue;
-			}
-			const parent = shapes[q] as RowShape;
-			const many = (childCount[q] as number) > 1;
-			const indent = many || (branched[q] && parent.indent > 0) ? parent.indent + 1 : parent.indent;
-			let gutters = childGutters[q];
-			if (!gutters) {
-				const shown = parent.showConnector && !parent.isVirtualRootChild;
-				const display = multi ? Math.max(0, parent.indent - 1) : parent.indent;
-				gutters = shown
-					? [...parent.gutters, { position: Math.max(0, display - 1), show: !parent.isLast }]
-					: parent.gutters;
-				childGutters[q] = gutters;
-			}
-			shapes[r] = { indent, showConnector: many, isLast: lastChild[q] === r, isVirtualRootChild: false, gutters };
-			branched[r] = many ? 1 : 0;
-		}
-		this.shapes = shapes;
+		const out = layoutShapes(this.index, this.rows, this.rowCount, this.visParent, this.childCount);
+		this.visParent = out.visParent;
+		this.childCount = out.childCount;
+		this.shapes = out.shapes;
+		this.multipleRoots = out.multipleRoots;
 	}
 
 	// ---- selection and folds ---------------------------------------------------------------------------------

@@ -31,8 +31,13 @@ function toolCallFor(model: TreeModel, v: number): (id: string) => ToolCallInfo 
 		const idx = model.index;
 		for (let p = idx.parent[v] as number, steps = 0; p >= 0 && steps < 64; p = idx.parent[p] as number, steps++) {
 			if (idx.roles[p] !== "assistant") continue;
-			const found = model.toolCall(p, callId);
-			if (found) return found;
+			const entry = model.entryOf(p);
+			const content = entry?.type === "message" ? (entry.message as { content?: unknown }).content : undefined;
+			if (!Array.isArray(content)) continue;
+			for (const block of content as { type?: string; id?: string; name?: string; arguments?: unknown }[]) {
+				if (block?.type === "toolCall" && block.id === callId)
+					return { name: String(block.name), arguments: (block.arguments ?? {}) as Record<string, unknown> };
+			}
 		}
 		return undefined;
 	};
