@@ -73,7 +73,7 @@ describe("tree model", () => {
 	test("default filter: active branch first, tool-only assistant and settings hidden, leaf selected", () => {
 		const { manager, ids } = session();
 		const model = new TreeModel(source(manager), 10);
-		while (model.resolveSome(50));
+		while (!model.complete) model.resolveSome(50);
 		expect(rowIds(model)).toEqual([ids.u1, ids.r1, ids.a2, ids.u3, ids.a4, ids.u2, ids.a3]);
 		expect(model.selectedEntryId()).toBe(ids.a4);
 		// The branch point a2 has two visible children: both branches indent one level with connectors.
@@ -105,7 +105,7 @@ describe("tree model", () => {
 		const { manager, ids } = session();
 		const model = new TreeModel(source(manager), 10);
 		model.setSearch("old");
-		while (model.resolveSome(50));
+		while (!model.complete) model.resolveSome(50);
 		expect(rowIds(model)).toEqual([ids.u2, ids.a3]);
 		model.setSearch("user branch");
 		expect(rowIds(model)).toEqual([ids.u3, ids.u2]);
@@ -144,7 +144,7 @@ describe("tree model", () => {
 		const model = new TreeModel(source(manager), 10);
 		expect(model.complete).toBe(false);
 		expect(model.selected).toBe(model.rowCount - 1);
-		while (model.resolveSome(50));
+		while (!model.complete) model.resolveSome(50);
 		expect(model.complete).toBe(true);
 		expect(model.rowCount).toBe(6000);
 	});
@@ -164,7 +164,7 @@ describe("tree selector", () => {
 			onCopy() {},
 			requestRender() {},
 		});
-		while (selector.model.resolveSome(50));
+		while (!selector.model.complete) selector.model.resolveSome(50);
 		const plain = selector.render(80).map((line) => stripTerminalSequences(line));
 		selector.dispose();
 		expect(plain.some((l) => l.includes("Session Tree"))).toBe(true);

@@ -44,7 +44,7 @@ export class TreeIndex {
 			else parent[i] = this.indexOf(parentId);
 		}
 		this.parent = parent;
-		this.leaf = leafId === null ? -1 : this.indexOf(leafId);
+		this.leaf = leafId === null ? -1 : this.findFromEnd(leafId);
 		this.active = new Uint8Array(n);
 		for (let i = this.leaf, steps = 0; i >= 0 && steps <= n; i = parent[i] as number, steps++) this.active[i] = 1;
 
@@ -102,6 +102,13 @@ export class TreeIndex {
 
 	/** How many entries the listing holds. */
 	readonly listed: number;
+
+	/** The entry index of `id` looked for from the end (where the leaf usually is), without building the map. */
+	private findFromEnd(id: string): number {
+		if (this.byId) return this.byId.get(id) ?? -1;
+		for (let i = this.ids.length - 1, k = 0; i >= 0 && k < 4096; i--, k++) if (this.ids[i] === id) return i;
+		return this.indexOf(id);
+	}
 
 	/** The entry index of `id`, or -1. */
 	indexOf(id: string): number {

@@ -50,6 +50,7 @@ export class TreeModel {
 	private readonly texts: (string | undefined)[];
 	/** Next file position `resolveSome` reads from. */
 	private cursor = 0;
+	private refreshedAt = performance.now();
 	readonly folded = new Set<number>();
 	/** Entry index per row. */
 	rows = new Int32Array(0);
@@ -75,7 +76,7 @@ export class TreeModel {
 		this.texts = new Array(this.index.count);
 		this.rowOf = new Int32Array(this.index.count).fill(-1);
 		const target = initialSelectedId ?? source.leafId;
-		this.lastSelected = target ? this.index.indexOf(target) : -1;
+		this.lastSelected = !target ? -1 : target === source.leafId ? this.index.leaf : this.index.indexOf(target);
 		this.refresh();
 	}
 
@@ -187,16 +188,17 @@ export class TreeModel {
 	}
 
 	/**
-	 * Reads unread entries in file order for up to `budgetMs`; true when it changed what is shown (rebuild done).
-	 * Returns false once everything is read.
+	 * Reads unread entries in file order for up to `budgetMs`. Rebuilds the list when everything is read, and every
+	 * `refreshMs` before that (a rebuild is a pass over every entry); true when it rebuilt.
 	 */
-	resolveSome(budgetMs: number): boolean {
+	resolveSome(budgetMs: number, refreshMs = 250): boolean {
 		const count = this.index.count;
 		if (this.cursor >= count) return false;
-		const until = performance.now() + budgetMs;
+		const now = performance.now();
+		const until = now + budgetMs;
 		while (this.cursor < count && performance.now() < until) {
 			const start = this.cursor;
-			const end = Math.min(count, start + 256);
+			const end = Math.min(count, start + 128);
 			const entries = this.source.entriesBetween(start, end);
 			let k = 0;
 			for (let v = start; v < end; v++) {
@@ -208,6 +210,7 @@ export class TreeModel {
 			}
 			this.cursor = end;
 		}
+		if (this.cursor < count && now - this.refreshedAt < refreshMs) return false;
 		this.refresh(false);
 		return true;
 	}
@@ -232,6 +235,7 @@ export class TreeModel {
 
 	/** Recomputes rows, shapes and the selection (keeping the selected entry, else its nearest shown ancestor). */
 	refresh(readNearSelection = true): void {
+		this.refreshedAt = performance.now();
 		if (this.rowCount > 0) this.lastSelected = this.rows[this.selected] ?? this.lastSelected;
 		const idx = this.index;
 		if (readNearSelection) {
