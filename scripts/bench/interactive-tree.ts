@@ -161,7 +161,21 @@ async function measure(cmd: string[], env: Record<string, string>, cwd: string, 
 		const move: number[] = [];
 		for (let i = 0; i < 30; i++) move.push(await key(app, "\x1b[A", (c) => c.includes("›")));
 		const filter: number[] = [];
-		for (const k of ["\x15", "\x15", "\x14", "\x14", "\x0c", "\x0c", "\x01", "\x01", "\x0f", "\x0f", "\x0f", "\x0f", "\x0f"])
+		for (const k of [
+			"\x15",
+			"\x15",
+			"\x14",
+			"\x14",
+			"\x0c",
+			"\x0c",
+			"\x01",
+			"\x01",
+			"\x0f",
+			"\x0f",
+			"\x0f",
+			"\x0f",
+			"\x0f",
+		])
 			filter.push(await key(app, k, (c) => c.includes("(")));
 		const search: number[] = [];
 		for (const k of [..."side", "\x7f", "\x7f", "\x7f", "\x7f"])

@@ -10,7 +10,7 @@
  */
 import type { SessionEntry } from "../../../session/index.ts";
 import { TreeIndex } from "./tree-index.ts";
-import { layoutShapes, type RowShape } from "./tree-shapes.ts";
+import { layoutShapes, type RowShape, Shapes } from "./tree-shapes.ts";
 import { assistantListed, searchText } from "./tree-text.ts";
 
 export type { Gutter, RowShape } from "./tree-shapes.ts";
@@ -59,7 +59,7 @@ export class TreeModel {
 	private rowOf: Int32Array;
 	private visParent = new Int32Array(0);
 	private childCount = new Int32Array(0);
-	private shapes: RowShape[] = [];
+	private shapes = new Shapes(new Int32Array(0), new Uint8Array(0), []);
 	multipleRoots = false;
 	selected = 0;
 	private lastSelected = -1;
@@ -109,9 +109,7 @@ export class TreeModel {
 	}
 
 	shape(row: number): RowShape {
-		return (
-			this.shapes[row] ?? { indent: 0, showConnector: false, isLast: true, isVirtualRootChild: false, gutters: [] }
-		);
+		return this.shapes.get(row);
 	}
 
 	// ---- filtering --------------------------------------------------------------------------------------------
@@ -215,17 +213,24 @@ export class TreeModel {
 		return true;
 	}
 
-	/** Reads the entries around the selection so the rows a frame draws are decided. */
-	private readAround(anchor: number): void {
+	/**
+	 * Reads the entries around the selection so the rows a frame draws are decided; at most `budgetMs` (a rare
+	 * search on an unread session would otherwise read it all here), the rest is left to `resolveSome`.
+	 */
+	private readAround(anchor: number, budgetMs = 30): void {
 		const order = this.index.order;
 		const listed = this.index.listed;
 		const want = this.windowSize + 2;
+		const until = performance.now() + budgetMs;
 		for (const step of [-1, 1]) {
 			let found = 0;
 			for (let p = anchor; p >= 0 && p < listed && found < want; p += step) {
 				const v = order[p] as number;
 				if (!this.passesMode(v)) continue;
-				if (this.needsContent(v)) this.read(v);
+				if (this.needsContent(v)) {
+					if (performance.now() > until) break;
+					this.read(v);
+				}
 				if (this.shows(v)) found++;
 			}
 		}

@@ -20,6 +20,30 @@ export interface RowShape {
 }
 
 const NO_GUTTERS: readonly Gutter[] = [];
+const CONNECTOR = 1;
+const LAST = 2;
+const VIRTUAL = 4;
+const BRANCHED = 8;
+
+/** The shapes of all rows, in typed arrays (a 100k-row list allocates no object per row). */
+export class Shapes {
+	constructor(
+		private readonly indent: Int32Array,
+		private readonly flags: Uint8Array,
+		private readonly gutters: (readonly Gutter[])[],
+	) {}
+
+	get(row: number): RowShape {
+		const flags = this.flags[row] ?? LAST;
+		return {
+			indent: this.indent[row] ?? 0,
+			showConnector: (flags & CONNECTOR) !== 0,
+			isLast: (flags & LAST) !== 0,
+			isVirtualRootChild: (flags & VIRTUAL) !== 0,
+			gutters: this.gutters[row] ?? NO_GUTTERS,
+		};
+	}
+}
 
 export function layoutShapes(
 	idx: TreeIndex,
@@ -27,12 +51,7 @@ export function layoutShapes(
 	rowCount: number,
 	visParent: Int32Array<ArrayBuffer>,
 	childCount: Int32Array<ArrayBuffer>,
-): {
-	visParent: Int32Array<ArrayBuffer>;
-	childCount: Int32Array<ArrayBuffer>;
-	shapes: RowShape[];
-	multipleRoots: boolean;
-} {
+): { visParent: Int32Array<ArrayBuffer>; childCount: Int32Array<ArrayBuffer>; shapes: Shapes; multipleRoots: boolean } {
 	const m = rowCount;
 	if (visParent.length < m) {
 		visParent = new Int32Array(m);
@@ -58,36 +77,32 @@ export function layoutShapes(
 		stack.push(r);
 	}
 	const multi = roots > 1;
-	const shapes: RowShape[] = new Array(m);
-	const branched = new Uint8Array(m);
-	const childGutters: (readonly Gutter[] | undefined)[] = new Array(m);
+	const indent = new Int32Array(m);
+	const flags = new Uint8Array(m);
+	const gutters: (readonly Gutter[])[] = new Array(m);
+	const childGutters: (readonly Gutter[] | undefined)[] = [];
 	for (let r = 0; r < m; r++) {
 		const q = visParent[r] as number;
 		if (q < 0) {
-			shapes[r] = {
-				indent: multi ? 1 : 0,
-				showConnector: multi,
-				isLast: r === lastRoot,
-				isVirtualRootChild: multi,
-				gutters: NO_GUTTERS,
-			};
-			branched[r] = multi ? 1 : 0;
+			indent[r] = multi ? 1 : 0;
+			flags[r] = (multi ? CONNECTOR | VIRTUAL | BRANCHED : 0) | (r === lastRoot ? LAST : 0);
+			gutters[r] = NO_GUTTERS;
 			continue;
 		}
-		const parent = shapes[q] as RowShape;
+		const parentIndent = indent[q] as number;
+		const parentFlags = flags[q] as number;
 		const many = (childCount[q] as number) > 1;
-		const indent = many || (branched[q] && parent.indent > 0) ? parent.indent + 1 : parent.indent;
-		let gutters = childGutters[q];
-		if (!gutters) {
-			const shown = parent.showConnector && !parent.isVirtualRootChild;
-			const display = multi ? Math.max(0, parent.indent - 1) : parent.indent;
-			gutters = shown
-				? [...parent.gutters, { position: Math.max(0, display - 1), show: !parent.isLast }]
-				: parent.gutters;
-			childGutters[q] = gutters;
+		indent[r] = many || (parentFlags & BRANCHED && parentIndent > 0) ? parentIndent + 1 : parentIndent;
+		let inherited = childGutters[q];
+		if (!inherited) {
+			const shown = (parentFlags & CONNECTOR) !== 0 && (parentFlags & VIRTUAL) === 0;
+			const display = multi ? Math.max(0, parentIndent - 1) : parentIndent;
+			const own = gutters[q] as readonly Gutter[];
+			inherited = shown ? [...own, { position: Math.max(0, display - 1), show: (parentFlags & LAST) === 0 }] : own;
+			childGutters[q] = inherited;
 		}
-		shapes[r] = { indent, showConnector: many, isLast: lastChild[q] === r, isVirtualRootChild: false, gutters };
-		branched[r] = many ? 1 : 0;
+		gutters[r] = inherited;
+		flags[r] = (many ? CONNECTOR | BRANCHED : 0) | (lastChild[q] === r ? LAST : 0);
 	}
-	return { visParent, childCount, shapes, multipleRoots: multi };
+	return { visParent, childCount, shapes: new Shapes(indent, flags, gutters), multipleRoots: multi };
 }
