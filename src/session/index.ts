@@ -16,7 +16,7 @@ export { assertValidSessionId, uuidv7 } from "./ids.ts";
 export { findMostRecentSession, findSessionsByIdPrefix, readHeader } from "./list.ts";
 export { SessionFormatError } from "./load.ts";
 export { SessionLockedError } from "./lock.ts";
-export { type AppendableMessage, SessionManager } from "./manager.ts";
+export { type AppendableMessage, SessionManager, type TreeNodeInfo } from "./manager.ts";
 export { defaultAgentDir, encodeCwd, getDefaultSessionDir, getSessionsRoot, sessionFileName } from "./paths.ts";
 export { isKnownEntryType } from "./schema.ts";
 export * from "./types.ts";

@@ -26,6 +26,14 @@ import type {
 
 export type { AppendableMessage } from "./appender.ts";
 
+/** One entry as a tree layout sees it before the entry is read. */
+export interface TreeNodeInfo {
+	readonly id: string;
+	readonly parentId: string | null;
+	readonly type: string;
+	readonly role: string | undefined;
+}
+
 export class SessionManager extends SessionAppender {
 	private constructor(cwd: string, sessionDir: string | undefined, persist: boolean) {
 		const dir = resolve(sessionDir ?? getDefaultSessionDir(cwd));
@@ -233,6 +241,19 @@ export class SessionManager extends SessionAppender {
 	 */
 	getEntriesBetween(start: number, end: number): SessionEntry[] {
 		return this.store.entriesBetween(start, end);
+	}
+
+	/**
+	 * Every entry's id, effective parent, type and message role in file order, without parsing message lines: what a
+	 * tree view of a long session lays out before it reads any entry. The list is live (appends grow it).
+	 */
+	getTreeNodes(): readonly TreeNodeInfo[] {
+		return this.store.nodes;
+	}
+
+	/** The labels in force by entry id, with the time each was set (live). */
+	getLabels(): ReadonlyMap<string, { label: string; timestamp: string }> {
+		return this.store.labelEntries();
 	}
 
 	getTree(): SessionTreeNode[] {

@@ -20,7 +20,9 @@ import {
 const start = ourAppStarter();
 
 /** Session files pi 0.87.1 wrote (shared fixtures; read, never modified). */
-const FIXTURES = process.env.PI_SESSION_FIXTURES ?? "/work/shared/fixtures/pi-sessions";
+const FIXTURES =
+	process.env.PI_SESSION_FIXTURES ?? join(import.meta.dir, "..", "..", "..", "shared", "fixtures", "pi-sessions");
+if (!existsSync(FIXTURES)) console.log(`skip: the pi session fixtures are not at ${FIXTURES}`);
 const piFixture = join(FIXTURES, "v1-before-compaction.jsonl");
 
 /** A small v3 session with one user message and one reply. */

@@ -12,6 +12,7 @@ import { INFO_COMMANDS } from "./info.ts";
 import { MODEL_COMMANDS } from "./models.ts";
 import { SESSION_COMMANDS } from "./sessions.ts";
 import { SETTINGS_COMMANDS } from "./settings.ts";
+import { TREE_COMMANDS } from "./tree.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 export { dimLine } from "./basic.ts";
@@ -56,6 +57,7 @@ const GROUPS: readonly (readonly BuiltinCommand[])[] = [
 	AUTH_COMMANDS,
 	SETTINGS_COMMANDS,
 	SESSION_COMMANDS,
+	TREE_COMMANDS,
 ];
 
 function byName(): Map<string, BuiltinCommand> {

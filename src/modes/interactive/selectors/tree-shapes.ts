@@ -1,0 +1,108 @@
+/**
+ * How each visible row of the session tree is drawn (pi 0.87.1's rules over the visible tree, where a hidden
+ * entry's children hang from its nearest visible ancestor): indent, connector, last-child flag and the gutters of
+ * the ancestors' connectors. One pass over the rows in listing order with a stack of open ancestors (a subtree is
+ * one range of listing positions, so "is ancestor" is two comparisons).
+ */
+import type { TreeIndex } from "./tree-index.ts";
+
+export interface Gutter {
+	position: number;
+	show: boolean;
+}
+
+export interface RowShape {
+	indent: number;
+	showConnector: boolean;
+	isLast: boolean;
+	isVirtualRootChild: boolean;
+	gutters: readonly Gutter[];
+}
+
+const NO_GUTTERS: readonly Gutter[] = [];
+const CONNECTOR = 1;
+const LAST = 2;
+const VIRTUAL = 4;
+const BRANCHED = 8;
+
+/** The shapes of all rows, in typed arrays (a 100k-row list allocates no object per row). */
+export class Shapes {
+	constructor(
+		private readonly indent: Int32Array,
+		private readonly flags: Uint8Array,
+		private readonly gutters: (readonly Gutter[])[],
+	) {}
+
+	get(row: number): RowShape {
+		const flags = this.flags[row] ?? LAST;
+		return {
+			indent: this.indent[row] ?? 0,
+			showConnector: (flags & CONNECTOR) !== 0,
+			isLast: (flags & LAST) !== 0,
+			isVirtualRootChild: (flags & VIRTUAL) !== 0,
+			gutters: this.gutters[row] ?? NO_GUTTERS,
+		};
+	}
+}
+
+export function layoutShapes(
+	idx: TreeIndex,
+	rows: Int32Array,
+	rowCount: number,
+	visParent: Int32Array<ArrayBuffer>,
+	childCount: Int32Array<ArrayBuffer>,
+): { visParent: Int32Array<ArrayBuffer>; childCount: Int32Array<ArrayBuffer>; shapes: Shapes; multipleRoots: boolean } {
+	const m = rowCount;
+	if (visParent.length < m) {
+		visParent = new Int32Array(m);
+		childCount = new Int32Array(m);
+	}
+	childCount.fill(0, 0, m);
+	const lastChild = new Int32Array(m).fill(-1);
+	const stack: number[] = [];
+	let roots = 0;
+	let lastRoot = -1;
+	for (let r = 0; r < m; r++) {
+		const v = rows[r] as number;
+		while (stack.length > 0 && !idx.isAncestor(rows[stack[stack.length - 1] as number] as number, v)) stack.pop();
+		const q = stack.length > 0 ? (stack[stack.length - 1] as number) : -1;
+		visParent[r] = q;
+		if (q >= 0) {
+			childCount[q] = (childCount[q] as number) + 1;
+			lastChild[q] = r;
+		} else {
+			roots++;
+			lastRoot = r;
+		}
+		stack.push(r);
+	}
+	const multi = roots > 1;
+	const indent = new Int32Array(m);
+	const flags = new Uint8Array(m);
+	const gutters: (readonly Gutter[])[] = new Array(m);
+	const childGutters: (readonly Gutter[] | undefined)[] = [];
+	for (let r = 0; r < m; r++) {
+		const q = visParent[r] as number;
+		if (q < 0) {
+			indent[r] = multi ? 1 : 0;
+			flags[r] = (multi ? CONNECTOR | VIRTUAL | BRANCHED : 0) | (r === lastRoot ? LAST : 0);
+			gutters[r] = NO_GUTTERS;
+			continue;
+		}
+		const parentIndent = indent[q] as number;
+		const parentFlags = flags[q] as number;
+		const many = (childCount[q] as number) > 1;
+		indent[r] = many || (parentFlags & BRANCHED && parentIndent > 0) ? parentIndent + 1 : parentIndent;
+		let inherited = childGutters[q];
+		if (!inherited) {
+			const shown = (parentFlags & CONNECTOR) !== 0 && (parentFlags & VIRTUAL) === 0;
+			const display = multi ? Math.max(0, parentIndent - 1) : parentIndent;
+			const own = gutters[q] as readonly Gutter[];
+			inherited = shown ? [...own, { position: Math.max(0, display - 1), show: (parentFlags & LAST) === 0 }] : own;
+			childGutters[q] = inherited;
+		}
+		gutters[r] = inherited;
+		flags[r] = (many ? CONNECTOR | BRANCHED : 0) | (lastChild[q] === r ? LAST : 0);
+	}
+	return { visParent, childCount, shapes: new Shapes(indent, flags, gutters), multipleRoots: multi };
+}
