@@ -3,25 +3,15 @@
  * summary (the session file gets the branch_summary entry, the editor gets the message, the next request carries
  * the summary), and on a branched session: fold/unfold, a filter remapped in keybindings.json, a label.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SessionManager } from "../../src/session/index.ts";
 import { reply, submit, turnDone } from "../helpers/interactive-scenarios.ts";
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
-import { type PtyApp, type PtyAppOptions, startOurs } from "../helpers/pty-app.ts";
+import { ourAppStarter, type PtyApp } from "../helpers/pty-app.ts";
 
-const apps: PtyApp[] = [];
-afterAll(async () => {
-	await Promise.all(apps.splice(0).map((app) => app.close()));
-});
-
-async function start(options: PtyAppOptions = {}): Promise<PtyApp> {
-	const app = await startOurs({ cols: 100, rows: 40, ...options });
-	apps.push(app);
-	await app.ready();
-	return app;
-}
+const start = ourAppStarter({ cols: 100, rows: 40 });
 
 /** Every line of the one session file under the app's HOME, parsed. */
 function sessionEntries(app: PtyApp): { type: string; [key: string]: unknown }[] {
@@ -134,6 +124,11 @@ describe("/tree (ours, in a pseudo-terminal)", () => {
 		await app.waitFor("[checkpoint] user: new question");
 		const label = sessionEntries(app).find((e) => e.type === "label");
 		expect(label?.label).toBe("checkpoint");
+		// The copy key copies the selected entry: on this headless machine through OSC 52.
+		const before = app.output().length;
+		await app.press("ctrl+x");
+		await app.waitFor("Copied selected message to clipboard");
+		expect(app.output().slice(before)).toContain(`\x1b]52;c;${Buffer.from("new question").toString("base64")}`);
 		await app.press("escape");
 		await app.waitFor((l) => !l.join("\n").includes("Session Tree"));
 	}, 60_000);

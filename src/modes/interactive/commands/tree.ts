@@ -11,10 +11,10 @@ import { type Component, Spacer } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
 import { BranchSummaryStatusIndicator } from "../chrome/index.ts";
 import { defaultEditorTheme, ExtensionEditorComponent, ExtensionSelectorComponent } from "../dialogs/index.ts";
-import { copyToClipboard } from "../selectors/tree-clipboard.ts";
 import type { TreeFilterMode } from "../selectors/tree-model.ts";
 import { TreeSelector } from "../selectors/tree-selector.ts";
-import { copyText, fullText } from "../selectors/tree-text.ts";
+import { copyText as entryCopyText, fullText } from "../selectors/tree-text.ts";
+import { copyText } from "./clipboard-copy.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 const SUMMARY_CHOICES = ["No summary", "Summarize", "Summarize with custom prompt"];
@@ -65,14 +65,14 @@ function showTree(c: CommandContext, initialSelectedId?: string): void {
 }
 
 async function copyEntry(c: CommandContext, entry: SessionEntry | undefined): Promise<void> {
-	const text = entry ? copyText(entry) : undefined;
+	const text = entry ? entryCopyText(entry) : undefined;
 	if (!text) {
 		c.app.chat.showError("Selected entry has no text to copy");
 		c.app.tui.requestRender();
 		return;
 	}
 	try {
-		await copyToClipboard(text, (data) => c.app.tui.terminal.write(data));
+		await copyText(text);
 		c.app.chat.showStatus("Copied selected message to clipboard");
 	} catch (error) {
 		c.app.chat.showError(errorMessage(error));
