@@ -128,6 +128,57 @@ describe("FooterComponent", () => {
 		expect(footer.render(60)[1]).toStartWith("↑7 ↓7 ");
 	});
 
+	test("a frame with unchanged inputs gets the same lines back; any change draws them again", () => {
+		let branch = "main";
+		let percent = 10;
+		let providers = 1;
+		const statuses = new Map<string, string>();
+		const footer = new FooterComponent(
+			session({ getContextUsage: () => ({ contextWindow: 1000, percent }) }),
+			{ getGitBranch: () => branch, getExtensionStatuses: () => statuses, getAvailableProviderCount: () => providers },
+			{ theme: plain, home: "/people/ann" },
+		);
+		const first = footer.render(60);
+		expect(footer.render(60)).toBe(first);
+		const steps: [() => void, (lines: string[]) => void][] = [
+			[
+				() => {
+					branch = "dev";
+				},
+				(lines) => expect(lines[0]).toBe("~/p (dev)"),
+			],
+			[
+				() => {
+					percent = 95;
+				},
+				(lines) => expect(lines[1]).toStartWith("95.0%/1.0k"),
+			],
+			[
+				() => {
+					providers = 2;
+				},
+				(lines) => expect(lines[1]).toEndWith("(p) m"),
+			],
+			[
+				() => {
+					statuses.set("a", "busy");
+				},
+				(lines) => expect(lines[2]).toBe("busy"),
+			],
+		];
+		let previous = first;
+		for (const [change, check] of steps) {
+			change();
+			const lines = footer.render(60);
+			expect(lines).not.toBe(previous);
+			check(lines);
+			expect(footer.render(60)).toBe(lines);
+			previous = lines;
+		}
+		expect(footer.render(50)).not.toBe(previous);
+		expect(footer.render(50)[1]).toHaveLength(50);
+	});
+
 	test("experimental marker", () => {
 		const footer = new FooterComponent(session(), data, { theme: plain, experimental: true });
 		expect(footer.render(80)[1]).toContain("(auto) • xp");

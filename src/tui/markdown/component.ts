@@ -18,6 +18,11 @@ import {
 	stylePrefixOf,
 } from "./theme.ts";
 
+const NOT_BLANK = /\S/;
+
+/** Styled lines wrapped and framed so far (tests check that a streamed block does not wrap its old lines again). */
+export const framingStats = { lines: 0 };
+
 interface BlockLines {
 	width: number;
 	next: string | undefined;
@@ -30,6 +35,11 @@ export class Markdown implements Component {
 	private blocks = new WeakMap<Token, BlockLines>();
 	private cache: { text: string; width: number; lines: string[] } | undefined;
 	private defaultStyle: InlineStyle | undefined;
+	/**
+	 * The finished lines of each styled line of the block rendered last (at `width`): a streamed list or code block
+	 * renders again with one more character on its last line, and its other lines are not wrapped again.
+	 */
+	private framed: { width: number; lines: Map<string, string[]> } | undefined;
 
 	constructor(
 		private text: string,
@@ -52,25 +62,28 @@ export class Markdown implements Component {
 		this.cache = undefined;
 		this.blocks = new WeakMap();
 		this.defaultStyle = undefined;
+		this.framed = undefined;
 	}
 
 	render(width: number): string[] {
 		if (this.cache && this.cache.text === this.text && this.cache.width === width) return this.cache.lines;
 		const contentWidth = Math.max(1, width - this.paddingX * 2);
 		const source = this.options.transform?.(this.text, contentWidth) ?? this.text;
-		if (!source || source.trim() === "") {
+		// Blank text has no lines (tested without copying a long streamed text).
+		if (!source || !NOT_BLANK.test(source)) {
 			this.cache = { text: this.text, width, lines: [] };
 			return [];
 		}
-		const tokens = this.lexer.lex(source.replace(/\t/g, "   "));
-		const body: string[] = [];
-		tokens.forEach((token, n) => {
-			for (const line of this.blockLines(token, width, contentWidth, tokens[n + 1]?.type)) body.push(line);
-		});
+		const tokens = this.lexer.lex(source.includes("\t") ? source.replace(/\t/g, "   ") : source);
+		const lines: string[] = [];
 		const bg = this.defaultTextStyle?.bgColor;
-		const blank = bg ? bg(spaces(width)) : spaces(width);
-		const padding = new Array<string>(this.paddingY).fill(blank);
-		const lines = [...padding, ...body, ...padding];
+		const blank = this.paddingY > 0 ? (bg ? bg(spaces(width)) : spaces(width)) : "";
+		for (let i = 0; i < this.paddingY; i++) lines.push(blank);
+		for (let n = 0; n < tokens.length; n++) {
+			const block = this.blockLines(tokens[n] as Token, width, contentWidth, tokens[n + 1]?.type);
+			for (const line of block) lines.push(line);
+		}
+		for (let i = 0; i < this.paddingY; i++) lines.push(blank);
 		this.cache = { text: this.text, width, lines };
 		return lines.length > 0 ? lines : [""];
 	}
@@ -82,19 +95,29 @@ export class Markdown implements Component {
 		const margin = " ".repeat(this.paddingX);
 		const bg = this.defaultTextStyle?.bgColor;
 		const lines: string[] = [];
+		const before = this.framed?.width === width ? this.framed.lines : undefined;
+		const framedNow = new Map<string, string[]>();
 		for (const line of renderBlock(this.context(), token, contentWidth, next)) {
 			if (isImageLine(line)) {
 				lines.push(line);
 				continue;
 			}
-			for (const part of wrapTextWithAnsi(line, contentWidth)) {
-				const framed = margin + part + margin;
-				const used = visibleWidth(framed);
-				// Only when the width cannot even hold the padding (pi would overflow the terminal there).
-				const padded = used > width ? truncateToWidth(framed, width, "") : framed + spaces(width - used);
-				lines.push(bg ? bg(padded) : padded);
+			let rows = framedNow.get(line) ?? before?.get(line);
+			if (!rows) {
+				framingStats.lines++;
+				rows = [];
+				for (const part of wrapTextWithAnsi(line, contentWidth)) {
+					const framed = margin + part + margin;
+					const used = visibleWidth(framed);
+					// Only when the width cannot even hold the padding (pi would overflow the terminal there).
+					const padded = used > width ? truncateToWidth(framed, width, "") : framed + spaces(width - used);
+					rows.push(bg ? bg(padded) : padded);
+				}
 			}
+			framedNow.set(line, rows);
+			for (const row of rows) lines.push(row);
 		}
+		this.framed = { width, lines: framedNow };
 		this.blocks.set(token, { width, next, lines });
 		return lines;
 	}

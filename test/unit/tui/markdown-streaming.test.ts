@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { Markdown, type MarkdownTheme } from "../../../src/tui/index.ts";
 import { blockStats } from "../../../src/tui/markdown/blocks.ts";
+import { framingStats } from "../../../src/tui/markdown/component.ts";
 import { lexStats } from "../../../src/tui/markdown/parser.ts";
 import { MARKDOWN_CORPUS } from "../../support/markdown-corpus.ts";
 
@@ -46,6 +47,27 @@ describe("Markdown streaming", () => {
 		expect(renders).toBeLessThanOrEqual(4 * 2);
 		expect(lexed).toBeLessThan(4 * 200);
 		expect(md.render(80)).toEqual(fresh(text, 80));
+	});
+
+	test("a streamed list or code block wraps only its changed lines again", () => {
+		for (const head of ["- item", "```ts\nconst item"]) {
+			let text = "";
+			for (let n = 0; n < 40; n++)
+				text += `${n === 0 ? head : head.replace("```ts\n", "")} ${n} with a few words of text\n`;
+			const md = new Markdown(text, 1, 0, theme);
+			md.render(50);
+			const before = framingStats.lines;
+			for (const chunk of ["and", " one", " more", " word"]) {
+				text += chunk;
+				md.setText(text);
+				md.render(50);
+			}
+			// Each step frames the growing last line (and at most one neighbour whose style depends on it), not all 40.
+			expect(framingStats.lines - before).toBeLessThanOrEqual(4 * 2);
+			expect(md.render(50)).toEqual(fresh(text, 50));
+			md.render(30);
+			expect(md.render(30)).toEqual(fresh(text, 30));
+		}
 	});
 
 	test("a width change renders every block again, then caches", () => {

@@ -56,6 +56,9 @@ const MIN_GAP = 2;
 export class FooterComponent implements Component {
 	private autoCompactEnabled = true;
 	private readonly tally = new UsageTally();
+	/** The last lines and what they were made from: a frame with the same inputs gets the same array back. */
+	private last: { theme: ChromeTheme; key: string; lines: string[] } | undefined;
+	private cwdText: { cwd: string; home: string | undefined; text: string } | undefined;
 
 	constructor(
 		private session: FooterSession,
@@ -72,8 +75,10 @@ export class FooterComponent implements Component {
 		this.autoCompactEnabled = enabled;
 	}
 
-	/** Nothing is cached across frames except the running totals, which stay valid. */
-	invalidate(): void {}
+	/** Draws the lines afresh next frame (the running totals stay valid). */
+	invalidate(): void {
+		this.last = undefined;
+	}
 
 	/** The footer holds no timers or watchers (the data provider owns the git watcher). */
 	dispose(): void {}
@@ -81,8 +86,18 @@ export class FooterComponent implements Component {
 	render(width: number): string[] {
 		const theme = themeOf(this.options.theme);
 		const dim = (text: string) => theme.fg("dim", text);
-		const lines = [truncateToWidth(dim(this.placeLine()), width, dim("...")), this.statsLine(width, theme)];
+		const place = this.placeLine();
+		const left = this.leftStats(theme);
+		const right = this.modelText();
+		const model = this.session.state.model;
+		const provider = model && this.footerData.getAvailableProviderCount() > 1 ? model.provider : undefined;
 		const statuses = this.footerData.getExtensionStatuses();
+		let statusKey = "";
+		for (const [key, status] of statuses) statusKey += `\u0000${key}\u0000${status}`;
+		const key = `${width}\u0000${dim("x")}\u0000${place}\u0000${left}\u0000${right}\u0000${provider ?? "\u0001"}${statusKey}`;
+		const last = this.last;
+		if (last && last.theme === theme && last.key === key) return last.lines;
+		const lines = [truncateToWidth(dim(place), width, dim("...")), this.statsLine(width, theme, left, right, provider)];
 		if (statuses.size > 0) {
 			const text = [...statuses.entries()]
 				.sort(([a], [b]) => a.localeCompare(b))
@@ -90,6 +105,7 @@ export class FooterComponent implements Component {
 				.join(" ");
 			lines.push(truncateToWidth(text, width, dim("...")));
 		}
+		this.last = { theme, key, lines };
 		return lines;
 	}
 
@@ -101,7 +117,11 @@ export class FooterComponent implements Component {
 
 	private placeLine(): string {
 		const home = "home" in this.options ? this.options.home : process.env.HOME || process.env.USERPROFILE;
-		let place = formatCwdForFooter(this.session.sessionManager.getCwd(), home);
+		const cwd = this.session.sessionManager.getCwd();
+		const known = this.cwdText;
+		const text = known && known.cwd === cwd && known.home === home ? known.text : formatCwdForFooter(cwd, home);
+		this.cwdText = { cwd, home, text };
+		let place = text;
 		const branch = this.footerData.getGitBranch();
 		if (branch) place += ` (${branch})`;
 		const name = this.session.sessionManager.getSessionName();
@@ -150,14 +170,14 @@ export class FooterComponent implements Component {
 		return level === "off" ? `${id} • thinking off` : `${id} • ${level}`;
 	}
 
-	private statsLine(width: number, theme: ChromeTheme): string {
-		let left = this.leftStats(theme);
+	/** `provider`: the model's provider when more than one is available (shown before the model if it fits). */
+	private statsLine(width: number, theme: ChromeTheme, stats: string, model: string, provider?: string): string {
+		let left = stats;
 		if (visibleWidth(left) > width) left = truncateToWidth(left, width, "...");
 		const leftWidth = visibleWidth(left);
-		const model = this.session.state.model;
-		let right = this.modelText();
-		if (model && this.footerData.getAvailableProviderCount() > 1) {
-			const withProvider = `(${model.provider}) ${right}`;
+		let right = model;
+		if (provider !== undefined) {
+			const withProvider = `(${provider}) ${right}`;
 			if (leftWidth + MIN_GAP + visibleWidth(withProvider) <= width) right = withProvider;
 		}
 		let rest = "";
