@@ -189,6 +189,21 @@ describe("interactive mode (ours, in a pseudo-terminal)", () => {
 		await app.waitFor("keeping the previous colours", 10_000);
 	}, 60_000);
 
+	test("Ctrl+V with an image on the X11 clipboard puts a temp PNG's path in the editor", async () => {
+		// A stand-in xclip that offers one PNG, as a desktop clipboard holding a screenshot does.
+		const bin = makeTempDir("pi-fake-xclip-");
+		const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+		const script = `#!/bin/sh\ncase "$*" in\n  *TARGETS*) echo image/png ;;\n  *image/png*) echo ${png} | base64 -d ;;\n  *) exit 1 ;;\nesac\n`;
+		await Bun.write(join(bin, "xclip"), script);
+		chmodSync(join(bin, "xclip"), 0o755);
+		const app = await start({ env: { DISPLAY: ":99", PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}` } });
+		await app.press("ctrl+v");
+		const lines = await app.waitFor((rows) => rows.some((row) => /pi-clipboard-[0-9a-f-]+\.png/.test(row)), 15_000);
+		const path = /(\S*pi-clipboard-[0-9a-f-]+\.png)/.exec(lines.join("\n"))?.[1] ?? "";
+		const saved = new Uint8Array(await Bun.file(path).arrayBuffer());
+		expect([...saved.slice(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+	}, 60_000);
+
 	test("Ctrl+D on an empty editor quits with 0, gives the terminal back and says how to resume", async () => {
 		const app = await start({ mock: [reply("short answer")] });
 		await submit(app, "hi");
