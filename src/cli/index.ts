@@ -5,7 +5,13 @@
 import { getAgentDir, SettingsStore } from "../config/index.ts";
 import { exportSessionFileHtml, type StdoutTakeover, takeOverStdout } from "../modes/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
-import { HOST_PACKAGES, loadVirtualModules, type MainOptions, provideCliEntry } from "../sdk/index.ts";
+import {
+	HOST_PACKAGES,
+	loadInteractiveStyles,
+	loadVirtualModules,
+	type MainOptions,
+	provideCliEntry,
+} from "../sdk/index.ts";
 import { SessionManager } from "../session/index.ts";
 import { errorMessage, timing, UserError, VERSION, verboseVersion, writeStderr, writeStdout } from "../util/index.ts";
 import { type ExtensionFlagSpec, parseArgs, resolveExtensionFlags } from "./args.ts";
@@ -91,7 +97,23 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 		throw new UserError(`Error: --mode must be text, json or rpc (got "${mode}")`);
 	}
 	const json = mode === "json";
-	const trusted = await decideTrust({ cwd, agentDir, args, host, store, mode: json ? "json" : "print", warn: err });
+	const trusted = await decideTrust({
+		cwd,
+		agentDir,
+		args,
+		host,
+		store,
+		mode: interactive ? "interactive" : json ? "json" : "print",
+		warn: err,
+		...(interactive
+			? {
+					ask: async () => {
+						const [ui] = await Promise.all([import("../modes/interactive/index.ts"), loadInteractiveStyles()]);
+						return ui.askProjectTrustAtStartup(cwd);
+					},
+				}
+			: {}),
+	});
 	if (trusted) {
 		store.setProjectTrusted(true);
 		for (const line of store.diagnostics) if (!shown.has(line)) err(`${line}\n`);

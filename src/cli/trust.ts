@@ -6,7 +6,13 @@
  */
 import type { SettingsStore } from "../config/index.ts";
 import { createExtensionRunner, createNoopUi } from "../extensions/index.ts";
-import { decideProjectTrust, hasProtectedProjectResources, TrustStore } from "../resources/index.ts";
+import {
+	decideProjectTrust,
+	hasProtectedProjectResources,
+	ProjectTrustStore,
+	type ProjectTrustUpdate,
+	TrustStore,
+} from "../resources/index.ts";
 import type { ExtensionHost } from "../runtime/index.ts";
 import type { ParsedArgs } from "./args.ts";
 
@@ -16,8 +22,10 @@ export interface TrustOptions {
 	args: ParsedArgs;
 	host: ExtensionHost;
 	store: SettingsStore;
-	mode: "print" | "json" | "rpc";
+	mode: "print" | "json" | "rpc" | "interactive";
 	warn: (text: string) => void;
+	/** The interactive mode's question when nothing decides (no saved decision, `defaultProjectTrust` "ask"). */
+	ask?: () => Promise<{ trusted: boolean; updates: ProjectTrustUpdate[] }>;
 }
 
 export async function decideTrust(options: TrustOptions): Promise<boolean> {
@@ -38,6 +46,13 @@ export async function decideTrust(options: TrustOptions): Promise<boolean> {
 			: {}),
 	});
 	if (handler?.remember && handler.trusted !== "undecided") await trustStore.set(cwd, handler.trusted === "yes");
+	if (decision.trusted === "ask" && options.ask) {
+		const answer = await options.ask();
+		if (answer.updates.length > 0) new ProjectTrustStore(options.agentDir).setMany(answer.updates);
+		if (!answer.trusted)
+			options.warn("This project is not trusted: its .pi resources are skipped. /trust saves a decision.\n");
+		return answer.trusted;
+	}
 	const trusted = decision.trusted === true;
 	if (!trusted && approve === undefined && decision.reason !== "saved") {
 		options.warn(`Skipping this folder's .pi resources (the project is not trusted); pass --approve to load them\n`);
@@ -59,7 +74,7 @@ async function askExtensions(options: TrustOptions): Promise<HandlerAnswer | und
 		{ cwd: options.cwd },
 		{
 			cwd: options.cwd,
-			mode: options.mode,
+			mode: options.mode === "interactive" ? "tui" : options.mode,
 			hasUI: false,
 			ui,
 		},

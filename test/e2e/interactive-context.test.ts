@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, submit, turnDone } from "../helpers/interactive-scenarios.ts";
-import { ourAppStarter, type PtyApp, type PtyAppOptions, startPi } from "../helpers/pty-app.ts";
+import { ourAppStarter, type PtyApp, type PtyAppOptions, startOurs, startPi } from "../helpers/pty-app.ts";
 import { readZip } from "../helpers/unzip.ts";
 
 const start = ourAppStarter();
@@ -154,6 +154,30 @@ describe("context commands (ours, in a pseudo-terminal)", () => {
 		await app.waitFor("Saved trust decision: untrusted. Restart pi for this to take effect.");
 		const trust = JSON.parse(readFileSync(join(app.home, ".pi", "agent", "trust.json"), "utf8"));
 		expect(trust).toEqual({ [realpathSync(app.cwd)]: false });
+	}, 60_000);
+
+	test("a folder with .pi resources and no decision asks at start-up; the answer is saved and the chat starts", async () => {
+		const app = start.track(await startOurs({ files: { ".pi/prompts/greet.md": "Say hello to the team" } }));
+		const shown = await app.waitFor("Trust project folder?", 20_000);
+		const text = shown.join("\n");
+		for (const label of ["Trust parent folder", "Trust (this session only)", "Do not trust (this session only)"]) {
+			expect(text).toContain(label);
+		}
+		await app.press("enter");
+		await app.waitFor("mock-1", 20_000);
+		const trust = JSON.parse(readFileSync(join(app.home, ".pi", "agent", "trust.json"), "utf8"));
+		expect(trust).toEqual({ [realpathSync(app.cwd)]: true });
+		// The trusted project's prompt template is loaded.
+		app.type("/gree");
+		await app.waitFor("greet");
+	}, 60_000);
+
+	test("Escape at the start-up trust question runs this time without the project's resources and saves nothing", async () => {
+		const app = start.track(await startOurs({ files: { ".pi/prompts/greet.md": "Say hello to the team" } }));
+		await app.waitFor("Trust project folder?", 20_000);
+		await app.press("escape");
+		await app.waitFor("mock-1", 20_000);
+		expect(existsSync(join(app.home, ".pi", "agent", "trust.json"))).toBe(false);
 	}, 60_000);
 
 	test("/hotkeys lists keybindings.json remaps (re-read by /reload) and extension shortcuts", async () => {

@@ -7,3 +7,4 @@ export {
 	type StartInteractiveOptions,
 	startInteractive,
 } from "./start.ts";
+export { askProjectTrustAtStartup, type StartupTrustAnswer } from "./startup-trust.ts";

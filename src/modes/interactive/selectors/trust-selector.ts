@@ -19,8 +19,11 @@ export interface TrustChoice {
 	savedPath: string;
 }
 
-/** The choices for `dir` (a canonical path): trust it, trust its parent (dropping its own entry), distrust it. */
-export function trustChoices(dir: string): TrustChoice[] {
+/**
+ * The choices for `dir` (a canonical path): trust it, trust its parent (dropping its own entry), distrust it; with
+ * `sessionOnly` (the start-up question) also trusting or distrusting for this run only, which saves nothing.
+ */
+export function trustChoices(dir: string, options: { sessionOnly?: boolean } = {}): TrustChoice[] {
 	const choices: TrustChoice[] = [
 		{ label: "Trust", trusted: true, updates: [{ path: dir, decision: true }], savedPath: dir },
 	];
@@ -36,7 +39,12 @@ export function trustChoices(dir: string): TrustChoice[] {
 			savedPath: parent,
 		});
 	}
+	if (options.sessionOnly)
+		choices.push({ label: "Trust (this session only)", trusted: true, updates: [], savedPath: dir });
 	choices.push({ label: "Do not trust", trusted: false, updates: [{ path: dir, decision: false }], savedPath: dir });
+	if (options.sessionOnly) {
+		choices.push({ label: "Do not trust (this session only)", trusted: false, updates: [], savedPath: dir });
+	}
 	return choices;
 }
 
