@@ -64,10 +64,12 @@ function source(manager: SessionManager): TreeSource {
 		entry: (id) => manager.getEntry(id),
 		entriesBetween: (s, e) => manager.getEntriesBetween(s, e),
 		labels: manager.getLabels(),
+		indexOf: (id) => manager.getTreeNodeIndex(id),
 	};
 }
 
-const rowIds = (model: TreeModel) => Array.from(model.rows.subarray(0, model.rowCount), (v) => model.index.ids[v]);
+const rowIds = (model: TreeModel) =>
+	Array.from(model.rows.subarray(0, model.rowCount), (v): string | undefined => model.index.id(v));
 
 describe("tree model", () => {
 	test("default filter: active branch first, tool-only assistant and settings hidden, leaf selected", () => {

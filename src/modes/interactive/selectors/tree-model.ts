@@ -9,7 +9,7 @@
  * so the count may shrink as reading finishes. Rebuilding the list is one pass over typed arrays.
  */
 import type { SessionEntry } from "../../../session/index.ts";
-import { TreeIndex } from "./tree-index.ts";
+import { KIND_ASSISTANT, KIND_SETTINGS, KIND_TOOL_RESULT, KIND_USAGE, KIND_USER, TreeIndex } from "./tree-index.ts";
 import { layoutShapes, type RowShape, Shapes } from "./tree-shapes.ts";
 import { assistantListed, searchText } from "./tree-text.ts";
 
@@ -26,16 +26,10 @@ export interface TreeSource {
 	/** Entries `start`..`end` of the file (broken lines left out), for reading in slices. */
 	entriesBetween(start: number, end: number): SessionEntry[];
 	labels: ReadonlyMap<string, { label: string; timestamp: string }>;
+	/** The position of `id` in `nodes` (-1: absent), from the session's own index; without it a map is built. */
+	indexOf?(id: string): number;
 }
 
-const SETTINGS_TYPES = new Set([
-	"label",
-	"context_edit",
-	"custom",
-	"model_change",
-	"thinking_level_change",
-	"session_info",
-]);
 const UNREAD = 0;
 const SHOWN = 1;
 const HIDDEN = 2;
@@ -70,7 +64,8 @@ export class TreeModel {
 		initialMode: TreeFilterMode = "default",
 		initialSelectedId?: string | null,
 	) {
-		this.index = new TreeIndex(source.nodes, source.leafId);
+		const find = source.indexOf;
+		this.index = new TreeIndex(source.nodes, source.leafId, find ? (id) => find.call(source, id) : undefined);
 		this.filterMode = initialMode;
 		this.content = new Uint8Array(this.index.count);
 		this.texts = new Array(this.index.count);
@@ -91,21 +86,21 @@ export class TreeModel {
 
 	selectedEntryId(): string | undefined {
 		const v = this.rows[this.selected];
-		return this.rowCount > 0 && v !== undefined ? this.index.ids[v] : undefined;
+		return this.rowCount > 0 && v !== undefined ? this.index.id(v) : undefined;
 	}
 
 	entryAt(row: number): SessionEntry | undefined {
 		const v = this.rows[row] as number;
-		return this.source.entry(this.index.ids[v] as string);
+		return this.source.entry(this.index.id(v));
 	}
 
 	/** The entry at entry index `v`. */
 	entryOf(v: number): SessionEntry | undefined {
-		return this.source.entry(this.index.ids[v] as string);
+		return this.source.entry(this.index.id(v));
 	}
 
 	label(v: number): { label: string; timestamp: string } | undefined {
-		return this.source.labels.get(this.index.ids[v] as string);
+		return this.source.labels.get(this.index.id(v));
 	}
 
 	shape(row: number): RowShape {
@@ -129,20 +124,19 @@ export class TreeModel {
 
 	/** Whether `v` passes the mode without reading its content. */
 	private passesMode(v: number): boolean {
-		const idx = this.index;
-		const type = idx.types[v] as string;
-		if (type === "usage") return false;
+		const kind = this.index.kind[v];
+		if (kind === KIND_USAGE) return false;
 		switch (this.filterMode) {
 			case "user-only":
-				return type === "message" && idx.roles[v] === "user";
+				return kind === KIND_USER;
 			case "no-tools":
-				return !SETTINGS_TYPES.has(type) && !(type === "message" && idx.roles[v] === "toolResult");
+				return kind !== KIND_SETTINGS && kind !== KIND_TOOL_RESULT;
 			case "labeled-only":
-				return this.source.labels.has(idx.ids[v] as string);
+				return this.source.labels.has(this.index.id(v));
 			case "all":
 				return true;
 			default:
-				return !SETTINGS_TYPES.has(type);
+				return kind !== KIND_SETTINGS;
 		}
 	}
 
@@ -150,9 +144,7 @@ export class TreeModel {
 	private needsContent(v: number): boolean {
 		if (this.content[v] !== UNREAD) return false;
 		if (this.tokens.length > 0) return true;
-		return (
-			this.index.types[v] === "message" && (this.index.roles[v] === "assistant" || this.index.roles[v] === undefined)
-		);
+		return this.index.kind[v] === KIND_ASSISTANT;
 	}
 
 	/** Reads `entry` (of entry index `v`) into the content cache. */
@@ -168,7 +160,7 @@ export class TreeModel {
 	}
 
 	private read(v: number): void {
-		if (this.content[v] === UNREAD) this.absorb(v, this.source.entry(this.index.ids[v] as string));
+		if (this.content[v] === UNREAD) this.absorb(v, this.source.entry(this.index.id(v)));
 	}
 
 	/** Whether `v` is shown; unread content counts as shown. */
@@ -178,7 +170,7 @@ export class TreeModel {
 		if (state === UNREAD) return true;
 		if (state === HIDDEN && v !== this.index.leaf) return false;
 		if (this.tokens.length > 0) {
-			const label = this.source.labels.get(this.index.ids[v] as string)?.label;
+			const label = this.source.labels.get(this.index.id(v))?.label;
 			const text = label ? `${label.toLowerCase()} ${this.texts[v] ?? ""}` : (this.texts[v] ?? "");
 			for (const token of this.tokens) if (!text.includes(token)) return false;
 		}
@@ -201,7 +193,7 @@ export class TreeModel {
 			let k = 0;
 			for (let v = start; v < end; v++) {
 				const entry = entries[k];
-				if (entry && entry.id === this.index.ids[v]) {
+				if (entry && entry.id === this.index.id(v)) {
 					k++;
 					if (this.content[v] === UNREAD) this.absorb(v, entry);
 				} else if (this.content[v] === UNREAD) this.absorb(v, undefined);
