@@ -216,9 +216,15 @@ try {
 	}
 	const fmt = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
 	const row = (label: string, pick: (s: Sample) => number[]) => {
-		const p = summarize((all.pi ?? []).flatMap(pick));
-		const o = summarize((all.ours ?? []).flatMap(pick));
-		return `| ${label} | ${fmt(p.median)} / ${fmt(p.p99)} | ${fmt(o.median)} / ${fmt(o.p99)} | ${(p.median / o.median).toFixed(1)}× |`;
+		const side = (name: string) => {
+			const samples = (all[name] ?? []).flatMap(pick);
+			return samples.length > 0 ? summarize(samples) : undefined;
+		};
+		const p = side("pi");
+		const o = side("ours");
+		const cell = (s: typeof p) => (s ? `${fmt(s.median)} / ${fmt(s.p99)}` : "–");
+		const ratio = p && o ? `${(p.median / o.median).toFixed(1)}×` : "–";
+		return `| ${label} | ${cell(p)} | ${cell(o)} | ${ratio} |`;
 	};
 	console.log(`load after: ${loadavg()[0]?.toFixed(2)}\n`);
 	console.log("| ms (median / p99) | pi 0.87.1 | ours | pi ÷ ours |\n| --- | --- | --- | --- |");

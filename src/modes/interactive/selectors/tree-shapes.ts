@@ -59,13 +59,20 @@ export function layoutShapes(
 	}
 	childCount.fill(0, 0, m);
 	const lastChild = new Int32Array(m).fill(-1);
-	const stack: number[] = [];
+	// Open ancestors as rows, with each one's end of subtree (listing position) beside it.
+	const stack = new Int32Array(m);
+	const stackEnd = new Int32Array(m);
+	const pos = idx.pos;
+	const size = idx.size;
+	let depth = 0;
 	let roots = 0;
 	let lastRoot = -1;
 	for (let r = 0; r < m; r++) {
 		const v = rows[r] as number;
-		while (stack.length > 0 && !idx.isAncestor(rows[stack[stack.length - 1] as number] as number, v)) stack.pop();
-		const q = stack.length > 0 ? (stack[stack.length - 1] as number) : -1;
+		const p = pos[v] as number;
+		// Every row after an open ancestor has a greater position, so "p < end" alone says "inside its subtree".
+		while (depth > 0 && p >= (stackEnd[depth - 1] as number)) depth--;
+		const q = depth > 0 ? (stack[depth - 1] as number) : -1;
 		visParent[r] = q;
 		if (q >= 0) {
 			childCount[q] = (childCount[q] as number) + 1;
@@ -74,13 +81,14 @@ export function layoutShapes(
 			roots++;
 			lastRoot = r;
 		}
-		stack.push(r);
+		stack[depth] = r;
+		stackEnd[depth++] = p + (size[v] as number);
 	}
 	const multi = roots > 1;
 	const indent = new Int32Array(m);
 	const flags = new Uint8Array(m);
 	const gutters: (readonly Gutter[])[] = new Array(m);
-	const childGutters: (readonly Gutter[] | undefined)[] = [];
+	const childGutters: (readonly Gutter[] | undefined)[] = new Array(m);
 	for (let r = 0; r < m; r++) {
 		const q = visParent[r] as number;
 		if (q < 0) {
