@@ -34,6 +34,38 @@ const UNREAD = 0;
 const SHOWN = 1;
 const HIDDEN = 2;
 
+/** A session's tree layout and the entry contents read so far; entries never change, so reads stay valid. */
+interface Reading {
+	index: TreeIndex;
+	leafId: string | null;
+	content: Uint8Array;
+	texts: (string | undefined)[];
+	/** Next file position `resolveSome` reads from. */
+	cursor: number;
+}
+
+/**
+ * Per session (its live node list), the last layout: opening the tree again with no entry appended and the same
+ * leaf reuses the layout and everything already read, instead of laying out and reading the file again.
+ */
+const readings = new WeakMap<object, Reading>();
+
+function shared(source: TreeSource): Reading {
+	const cached = readings.get(source.nodes);
+	if (cached && cached.index.count === source.nodes.length && cached.leafId === source.leafId) return cached;
+	const find = source.indexOf;
+	const index = new TreeIndex(source.nodes, source.leafId, find ? (id) => find.call(source, id) : undefined);
+	const reading: Reading = {
+		index,
+		leafId: source.leafId,
+		content: new Uint8Array(index.count),
+		texts: new Array(index.count),
+		cursor: 0,
+	};
+	readings.set(source.nodes, reading);
+	return reading;
+}
+
 export class TreeModel {
 	readonly index: TreeIndex;
 	filterMode: TreeFilterMode;
@@ -42,8 +74,8 @@ export class TreeModel {
 	/** Per entry: UNREAD, or SHOWN / HIDDEN by content (assistant text, broken line). */
 	private readonly content: Uint8Array;
 	private readonly texts: (string | undefined)[];
-	/** Next file position `resolveSome` reads from. */
-	private cursor = 0;
+	/** The layout and what was read, shared with later opens of the same session (see `shared`). */
+	private readonly reading: Reading;
 	private refreshedAt = performance.now();
 	readonly folded = new Set<number>();
 	/** Entry index per row. */
@@ -64,11 +96,11 @@ export class TreeModel {
 		initialMode: TreeFilterMode = "default",
 		initialSelectedId?: string | null,
 	) {
-		const find = source.indexOf;
-		this.index = new TreeIndex(source.nodes, source.leafId, find ? (id) => find.call(source, id) : undefined);
+		this.reading = shared(source);
+		this.index = this.reading.index;
+		this.content = this.reading.content;
+		this.texts = this.reading.texts;
 		this.filterMode = initialMode;
-		this.content = new Uint8Array(this.index.count);
-		this.texts = new Array(this.index.count);
 		this.rowOf = new Int32Array(this.index.count).fill(-1);
 		const target = initialSelectedId ?? source.leafId;
 		this.lastSelected = !target ? -1 : target === source.leafId ? this.index.leaf : this.index.indexOf(target);
@@ -81,7 +113,7 @@ export class TreeModel {
 
 	/** Every entry's content is read (the list and count are final). */
 	get complete(): boolean {
-		return this.cursor >= this.index.count;
+		return this.reading.cursor >= this.index.count;
 	}
 
 	selectedEntryId(): string | undefined {
@@ -183,11 +215,11 @@ export class TreeModel {
 	 */
 	resolveSome(budgetMs: number, refreshMs = 250): boolean {
 		const count = this.index.count;
-		if (this.cursor >= count) return false;
+		if (this.reading.cursor >= count) return false;
 		const now = performance.now();
 		const until = now + budgetMs;
-		while (this.cursor < count && performance.now() < until) {
-			const start = this.cursor;
+		while (this.reading.cursor < count && performance.now() < until) {
+			const start = this.reading.cursor;
 			const end = Math.min(count, start + 128);
 			const entries = this.source.entriesBetween(start, end);
 			let k = 0;
@@ -198,9 +230,9 @@ export class TreeModel {
 					if (this.content[v] === UNREAD) this.absorb(v, entry);
 				} else if (this.content[v] === UNREAD) this.absorb(v, undefined);
 			}
-			this.cursor = end;
+			this.reading.cursor = end;
 		}
-		if (this.cursor < count && now - this.refreshedAt < refreshMs) return false;
+		if (this.reading.cursor < count && now - this.refreshedAt < refreshMs) return false;
 		this.refresh(false);
 		return true;
 	}
