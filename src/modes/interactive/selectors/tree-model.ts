@@ -85,7 +85,7 @@ export class TreeModel {
 	private rowOf: Int32Array;
 	private visParent = new Int32Array(0);
 	private childCount = new Int32Array(0);
-	private shapes = new Shapes(new Int32Array(0), new Uint8Array(0), []);
+	private shapes = new Shapes(new Int32Array(0), new Uint8Array(0), new Int32Array(0), []);
 	multipleRoots = false;
 	selected = 0;
 	private lastSelected = -1;
