@@ -274,13 +274,14 @@ export class TreeModel {
 		for (let r = 0; r < this.rowCount; r++) this.rowOf[this.rows[r] as number] = -1;
 		if (this.rows.length < idx.listed) this.rows = new Int32Array(idx.listed);
 		let m = 0;
+		const folds = this.folded.size > 0;
 		for (let p = 0; p < idx.listed; p++) {
 			const v = idx.order[p] as number;
 			if (this.shows(v)) {
 				this.rows[m] = v;
 				this.rowOf[v] = m++;
 			}
-			if (this.folded.has(v)) p += (idx.size[v] as number) - 1;
+			if (folds && this.folded.has(v)) p += (idx.size[v] as number) - 1;
 		}
 		this.rowCount = m;
 		this.computeShapes();
