@@ -13,7 +13,8 @@
  * Each key waits for the app to be quiet 20 ms after the previous frame. The table shows medians (keys: median and
  * p99 over all keys of all runs) and pi ÷ ours.
  *
- * Usage: bun scripts/bench/interactive-tree.ts [--runs N] [--entries N] [--ours <binary>]   (KEEP=1 keeps the temp dir)
+ * Usage: bun scripts/bench/interactive-tree.ts [--runs N] [--entries N] [--ours <binary>] [--only ours|pi]
+ * (KEEP=1 keeps the temp dir; `--only ours` skips pi, which takes minutes per run at 100k entries)
  */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -32,8 +33,13 @@ function option(name: string): string | undefined {
 const runs = Number(option("--runs") ?? 3);
 const entries = Number(option("--entries") ?? 100_000);
 const ours = resolve(option("--ours") ?? process.env.PI_BENCH_BINARY ?? BINARY);
+const only = option("--only");
+if (only !== undefined && only !== "ours" && only !== "pi") {
+	console.error(`tree bench: --only takes "ours" or "pi", not "${only}"`);
+	process.exit(2);
+}
 const pi = ensureRunnablePi();
-if ("error" in pi) {
+if ("error" in pi && only !== "ours") {
 	console.error(`tree bench: pi 0.87.1 unavailable: ${pi.error}`);
 	process.exit(2);
 }
@@ -197,8 +203,8 @@ try {
 			`(${(stats.bytes / 1048576).toFixed(1)} MiB, 20 side branches); load ${loadavg()[0]?.toFixed(2)}`,
 	);
 	const sides = [
-		{ name: "pi", cmd: [pi.node, pi.cli], env: sideEnv("pi") },
-		{ name: "ours", cmd: [ours], env: sideEnv("ours") },
+		...("error" in pi || only === "ours" ? [] : [{ name: "pi", cmd: [pi.node, pi.cli], env: sideEnv("pi") }]),
+		...(only === "pi" ? [] : [{ name: "ours", cmd: [ours], env: sideEnv("ours") }]),
 	];
 	const all: Record<string, Sample[]> = { pi: [], ours: [] };
 	for (let run = 0; run < runs; run++) {
@@ -210,9 +216,15 @@ try {
 	}
 	const fmt = (n: number) => (n < 10 ? n.toFixed(1) : n.toFixed(0));
 	const row = (label: string, pick: (s: Sample) => number[]) => {
-		const p = summarize((all.pi ?? []).flatMap(pick));
-		const o = summarize((all.ours ?? []).flatMap(pick));
-		return `| ${label} | ${fmt(p.median)} / ${fmt(p.p99)} | ${fmt(o.median)} / ${fmt(o.p99)} | ${(p.median / o.median).toFixed(1)}× |`;
+		const side = (name: string) => {
+			const samples = (all[name] ?? []).flatMap(pick);
+			return samples.length > 0 ? summarize(samples) : undefined;
+		};
+		const p = side("pi");
+		const o = side("ours");
+		const cell = (s: typeof p) => (s ? `${fmt(s.median)} / ${fmt(s.p99)}` : "–");
+		const ratio = p && o ? `${(p.median / o.median).toFixed(1)}×` : "–";
+		return `| ${label} | ${cell(p)} | ${cell(o)} | ${ratio} |`;
 	};
 	console.log(`load after: ${loadavg()[0]?.toFixed(2)}\n`);
 	console.log("| ms (median / p99) | pi 0.87.1 | ours | pi ÷ ours |\n| --- | --- | --- | --- |");

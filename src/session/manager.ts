@@ -251,6 +251,11 @@ export class SessionManager extends SessionAppender {
 		return this.store.nodes;
 	}
 
+	/** The position of `id` in `getTreeNodes()` (-1: no such entry), from the session's id index. */
+	getTreeNodeIndex(id: string): number {
+		return this.store.node(id)?.seq ?? -1;
+	}
+
 	/** The labels in force by entry id, with the time each was set (live). */
 	getLabels(): ReadonlyMap<string, { label: string; timestamp: string }> {
 		return this.store.labelEntries();

@@ -64,10 +64,12 @@ function source(manager: SessionManager): TreeSource {
 		entry: (id) => manager.getEntry(id),
 		entriesBetween: (s, e) => manager.getEntriesBetween(s, e),
 		labels: manager.getLabels(),
+		indexOf: (id) => manager.getTreeNodeIndex(id),
 	};
 }
 
-const rowIds = (model: TreeModel) => Array.from(model.rows.subarray(0, model.rowCount), (v) => model.index.ids[v]);
+const rowIds = (model: TreeModel) =>
+	Array.from(model.rows.subarray(0, model.rowCount), (v): string | undefined => model.index.id(v));
 
 describe("tree model", () => {
 	test("default filter: active branch first, tool-only assistant and settings hidden, leaf selected", () => {
@@ -147,6 +149,20 @@ describe("tree model", () => {
 		while (!model.complete) model.resolveSome(50);
 		expect(model.complete).toBe(true);
 		expect(model.rowCount).toBe(6000);
+		// Opening again with nothing appended and the same leaf reuses the layout and what was read.
+		const again = new TreeModel(source(manager), 10);
+		expect(again.index).toBe(model.index);
+		expect(again.complete).toBe(true);
+		expect(again.rowCount).toBe(6000);
+		// An append (or another leaf) lays out afresh, and the new entry is listed.
+		manager.appendMessage(user("one more"));
+		const grown = new TreeModel(source(manager), 10);
+		expect(grown.index).not.toBe(model.index);
+		while (!grown.complete) grown.resolveSome(50);
+		expect(grown.rowCount).toBe(6001);
+		expect(grown.selectedEntryId()).toBe(manager.getLeafId() ?? "");
+		manager.branch(rowIds(grown)[0] as string);
+		expect(new TreeModel(source(manager), 10).index).not.toBe(grown.index);
 	});
 });
 

@@ -44,6 +44,7 @@ function showTree(c: CommandContext, initialSelectedId?: string): void {
 			entry: (id) => manager.getEntry(id),
 			entriesBetween: (start, end) => manager.getEntriesBetween(start, end),
 			labels: manager.getLabels(),
+			indexOf: (id) => manager.getTreeNodeIndex(id),
 		},
 		terminalRows: c.app.tui.terminal.rows,
 		initialFilterMode: filterMode(c),

@@ -9,7 +9,7 @@
  * so the count may shrink as reading finishes. Rebuilding the list is one pass over typed arrays.
  */
 import type { SessionEntry } from "../../../session/index.ts";
-import { TreeIndex } from "./tree-index.ts";
+import { KIND_ASSISTANT, KIND_SETTINGS, KIND_TOOL_RESULT, KIND_USAGE, KIND_USER, TreeIndex } from "./tree-index.ts";
 import { layoutShapes, type RowShape, Shapes } from "./tree-shapes.ts";
 import { assistantListed, searchText } from "./tree-text.ts";
 
@@ -26,19 +26,45 @@ export interface TreeSource {
 	/** Entries `start`..`end` of the file (broken lines left out), for reading in slices. */
 	entriesBetween(start: number, end: number): SessionEntry[];
 	labels: ReadonlyMap<string, { label: string; timestamp: string }>;
+	/** The position of `id` in `nodes` (-1: absent), from the session's own index; without it a map is built. */
+	indexOf?(id: string): number;
 }
 
-const SETTINGS_TYPES = new Set([
-	"label",
-	"context_edit",
-	"custom",
-	"model_change",
-	"thinking_level_change",
-	"session_info",
-]);
 const UNREAD = 0;
 const SHOWN = 1;
 const HIDDEN = 2;
+
+/** A session's tree layout and the entry contents read so far; entries never change, so reads stay valid. */
+interface Reading {
+	index: TreeIndex;
+	leafId: string | null;
+	content: Uint8Array;
+	texts: (string | undefined)[];
+	/** Next file position `resolveSome` reads from. */
+	cursor: number;
+}
+
+/**
+ * Per session (its live node list), the last layout: opening the tree again with no entry appended and the same
+ * leaf reuses the layout and everything already read, instead of laying out and reading the file again.
+ */
+const readings = new WeakMap<object, Reading>();
+
+function shared(source: TreeSource): Reading {
+	const cached = readings.get(source.nodes);
+	if (cached && cached.index.count === source.nodes.length && cached.leafId === source.leafId) return cached;
+	const find = source.indexOf;
+	const index = new TreeIndex(source.nodes, source.leafId, find ? (id) => find.call(source, id) : undefined);
+	const reading: Reading = {
+		index,
+		leafId: source.leafId,
+		content: new Uint8Array(index.count),
+		texts: new Array(index.count),
+		cursor: 0,
+	};
+	readings.set(source.nodes, reading);
+	return reading;
+}
 
 export class TreeModel {
 	readonly index: TreeIndex;
@@ -48,8 +74,8 @@ export class TreeModel {
 	/** Per entry: UNREAD, or SHOWN / HIDDEN by content (assistant text, broken line). */
 	private readonly content: Uint8Array;
 	private readonly texts: (string | undefined)[];
-	/** Next file position `resolveSome` reads from. */
-	private cursor = 0;
+	/** The layout and what was read, shared with later opens of the same session (see `shared`). */
+	private readonly reading: Reading;
 	private refreshedAt = performance.now();
 	readonly folded = new Set<number>();
 	/** Entry index per row. */
@@ -59,7 +85,7 @@ export class TreeModel {
 	private rowOf: Int32Array;
 	private visParent = new Int32Array(0);
 	private childCount = new Int32Array(0);
-	private shapes = new Shapes(new Int32Array(0), new Uint8Array(0), []);
+	private shapes = new Shapes(new Int32Array(0), new Uint8Array(0), new Int32Array(0), []);
 	multipleRoots = false;
 	selected = 0;
 	private lastSelected = -1;
@@ -70,10 +96,11 @@ export class TreeModel {
 		initialMode: TreeFilterMode = "default",
 		initialSelectedId?: string | null,
 	) {
-		this.index = new TreeIndex(source.nodes, source.leafId);
+		this.reading = shared(source);
+		this.index = this.reading.index;
+		this.content = this.reading.content;
+		this.texts = this.reading.texts;
 		this.filterMode = initialMode;
-		this.content = new Uint8Array(this.index.count);
-		this.texts = new Array(this.index.count);
 		this.rowOf = new Int32Array(this.index.count).fill(-1);
 		const target = initialSelectedId ?? source.leafId;
 		this.lastSelected = !target ? -1 : target === source.leafId ? this.index.leaf : this.index.indexOf(target);
@@ -86,26 +113,26 @@ export class TreeModel {
 
 	/** Every entry's content is read (the list and count are final). */
 	get complete(): boolean {
-		return this.cursor >= this.index.count;
+		return this.reading.cursor >= this.index.count;
 	}
 
 	selectedEntryId(): string | undefined {
 		const v = this.rows[this.selected];
-		return this.rowCount > 0 && v !== undefined ? this.index.ids[v] : undefined;
+		return this.rowCount > 0 && v !== undefined ? this.index.id(v) : undefined;
 	}
 
 	entryAt(row: number): SessionEntry | undefined {
 		const v = this.rows[row] as number;
-		return this.source.entry(this.index.ids[v] as string);
+		return this.source.entry(this.index.id(v));
 	}
 
 	/** The entry at entry index `v`. */
 	entryOf(v: number): SessionEntry | undefined {
-		return this.source.entry(this.index.ids[v] as string);
+		return this.source.entry(this.index.id(v));
 	}
 
 	label(v: number): { label: string; timestamp: string } | undefined {
-		return this.source.labels.get(this.index.ids[v] as string);
+		return this.source.labels.get(this.index.id(v));
 	}
 
 	shape(row: number): RowShape {
@@ -129,20 +156,19 @@ export class TreeModel {
 
 	/** Whether `v` passes the mode without reading its content. */
 	private passesMode(v: number): boolean {
-		const idx = this.index;
-		const type = idx.types[v] as string;
-		if (type === "usage") return false;
+		const kind = this.index.kind[v];
+		if (kind === KIND_USAGE) return false;
 		switch (this.filterMode) {
 			case "user-only":
-				return type === "message" && idx.roles[v] === "user";
+				return kind === KIND_USER;
 			case "no-tools":
-				return !SETTINGS_TYPES.has(type) && !(type === "message" && idx.roles[v] === "toolResult");
+				return kind !== KIND_SETTINGS && kind !== KIND_TOOL_RESULT;
 			case "labeled-only":
-				return this.source.labels.has(idx.ids[v] as string);
+				return this.source.labels.has(this.index.id(v));
 			case "all":
 				return true;
 			default:
-				return !SETTINGS_TYPES.has(type);
+				return kind !== KIND_SETTINGS;
 		}
 	}
 
@@ -150,9 +176,7 @@ export class TreeModel {
 	private needsContent(v: number): boolean {
 		if (this.content[v] !== UNREAD) return false;
 		if (this.tokens.length > 0) return true;
-		return (
-			this.index.types[v] === "message" && (this.index.roles[v] === "assistant" || this.index.roles[v] === undefined)
-		);
+		return this.index.kind[v] === KIND_ASSISTANT;
 	}
 
 	/** Reads `entry` (of entry index `v`) into the content cache. */
@@ -168,7 +192,7 @@ export class TreeModel {
 	}
 
 	private read(v: number): void {
-		if (this.content[v] === UNREAD) this.absorb(v, this.source.entry(this.index.ids[v] as string));
+		if (this.content[v] === UNREAD) this.absorb(v, this.source.entry(this.index.id(v)));
 	}
 
 	/** Whether `v` is shown; unread content counts as shown. */
@@ -178,7 +202,7 @@ export class TreeModel {
 		if (state === UNREAD) return true;
 		if (state === HIDDEN && v !== this.index.leaf) return false;
 		if (this.tokens.length > 0) {
-			const label = this.source.labels.get(this.index.ids[v] as string)?.label;
+			const label = this.source.labels.get(this.index.id(v))?.label;
 			const text = label ? `${label.toLowerCase()} ${this.texts[v] ?? ""}` : (this.texts[v] ?? "");
 			for (const token of this.tokens) if (!text.includes(token)) return false;
 		}
@@ -191,24 +215,24 @@ export class TreeModel {
 	 */
 	resolveSome(budgetMs: number, refreshMs = 250): boolean {
 		const count = this.index.count;
-		if (this.cursor >= count) return false;
+		if (this.reading.cursor >= count) return false;
 		const now = performance.now();
 		const until = now + budgetMs;
-		while (this.cursor < count && performance.now() < until) {
-			const start = this.cursor;
+		while (this.reading.cursor < count && performance.now() < until) {
+			const start = this.reading.cursor;
 			const end = Math.min(count, start + 128);
 			const entries = this.source.entriesBetween(start, end);
 			let k = 0;
 			for (let v = start; v < end; v++) {
 				const entry = entries[k];
-				if (entry && entry.id === this.index.ids[v]) {
+				if (entry && entry.id === this.index.id(v)) {
 					k++;
 					if (this.content[v] === UNREAD) this.absorb(v, entry);
 				} else if (this.content[v] === UNREAD) this.absorb(v, undefined);
 			}
-			this.cursor = end;
+			this.reading.cursor = end;
 		}
-		if (this.cursor < count && now - this.refreshedAt < refreshMs) return false;
+		if (this.reading.cursor < count && now - this.refreshedAt < refreshMs) return false;
 		this.refresh(false);
 		return true;
 	}
@@ -250,13 +274,14 @@ export class TreeModel {
 		for (let r = 0; r < this.rowCount; r++) this.rowOf[this.rows[r] as number] = -1;
 		if (this.rows.length < idx.listed) this.rows = new Int32Array(idx.listed);
 		let m = 0;
+		const folds = this.folded.size > 0;
 		for (let p = 0; p < idx.listed; p++) {
 			const v = idx.order[p] as number;
 			if (this.shows(v)) {
 				this.rows[m] = v;
 				this.rowOf[v] = m++;
 			}
-			if (this.folded.has(v)) p += (idx.size[v] as number) - 1;
+			if (folds && this.folded.has(v)) p += (idx.size[v] as number) - 1;
 		}
 		this.rowCount = m;
 		this.computeShapes();

@@ -30,7 +30,7 @@ function toolCallFor(model: TreeModel, v: number): (id: string) => ToolCallInfo 
 	return (callId) => {
 		const idx = model.index;
 		for (let p = idx.parent[v] as number, steps = 0; p >= 0 && steps < 64; p = idx.parent[p] as number, steps++) {
-			if (idx.roles[p] !== "assistant") continue;
+			if (idx.role(p) !== "assistant") continue;
 			const entry = model.entryOf(p);
 			const content = entry?.type === "message" ? (entry.message as { content?: unknown }).content : undefined;
 			if (!Array.isArray(content)) continue;

@@ -30,7 +30,9 @@ export class Shapes {
 	constructor(
 		private readonly indent: Int32Array,
 		private readonly flags: Uint8Array,
-		private readonly gutters: (readonly Gutter[])[],
+		/** Per row, which of `pool`'s gutter lists it draws (rows of one branch share one list). */
+		private readonly gutterIds: Int32Array,
+		private readonly pool: readonly (readonly Gutter[])[],
 	) {}
 
 	get(row: number): RowShape {
@@ -40,7 +42,7 @@ export class Shapes {
 			showConnector: (flags & CONNECTOR) !== 0,
 			isLast: (flags & LAST) !== 0,
 			isVirtualRootChild: (flags & VIRTUAL) !== 0,
-			gutters: this.gutters[row] ?? NO_GUTTERS,
+			gutters: this.pool[this.gutterIds[row] ?? 0] ?? NO_GUTTERS,
 		};
 	}
 }
@@ -59,13 +61,20 @@ export function layoutShapes(
 	}
 	childCount.fill(0, 0, m);
 	const lastChild = new Int32Array(m).fill(-1);
-	const stack: number[] = [];
+	// Open ancestors as rows, with each one's end of subtree (listing position) beside it.
+	const stack = new Int32Array(m);
+	const stackEnd = new Int32Array(m);
+	const pos = idx.pos;
+	const size = idx.size;
+	let depth = 0;
 	let roots = 0;
 	let lastRoot = -1;
 	for (let r = 0; r < m; r++) {
 		const v = rows[r] as number;
-		while (stack.length > 0 && !idx.isAncestor(rows[stack[stack.length - 1] as number] as number, v)) stack.pop();
-		const q = stack.length > 0 ? (stack[stack.length - 1] as number) : -1;
+		const p = pos[v] as number;
+		// Every row after an open ancestor has a greater position, so "p < end" alone says "inside its subtree".
+		while (depth > 0 && p >= (stackEnd[depth - 1] as number)) depth--;
+		const q = depth > 0 ? (stack[depth - 1] as number) : -1;
 		visParent[r] = q;
 		if (q >= 0) {
 			childCount[q] = (childCount[q] as number) + 1;
@@ -74,35 +83,42 @@ export function layoutShapes(
 			roots++;
 			lastRoot = r;
 		}
-		stack.push(r);
+		stack[depth] = r;
+		stackEnd[depth++] = p + (size[v] as number);
 	}
 	const multi = roots > 1;
 	const indent = new Int32Array(m);
 	const flags = new Uint8Array(m);
-	const gutters: (readonly Gutter[])[] = new Array(m);
-	const childGutters: (readonly Gutter[] | undefined)[] = [];
+	// Gutter lists by id (0: none), per row and per parent row for its children (-1: not made yet); typed arrays,
+	// as a 100k-slot JS array is slow to fill.
+	const pool: (readonly Gutter[])[] = [NO_GUTTERS];
+	const gutterIds = new Int32Array(m);
+	const childGutters = new Int32Array(m).fill(-1);
 	for (let r = 0; r < m; r++) {
 		const q = visParent[r] as number;
 		if (q < 0) {
 			indent[r] = multi ? 1 : 0;
 			flags[r] = (multi ? CONNECTOR | VIRTUAL | BRANCHED : 0) | (r === lastRoot ? LAST : 0);
-			gutters[r] = NO_GUTTERS;
 			continue;
 		}
 		const parentIndent = indent[q] as number;
 		const parentFlags = flags[q] as number;
 		const many = (childCount[q] as number) > 1;
 		indent[r] = many || (parentFlags & BRANCHED && parentIndent > 0) ? parentIndent + 1 : parentIndent;
-		let inherited = childGutters[q];
-		if (!inherited) {
+		let inherited = childGutters[q] as number;
+		if (inherited < 0) {
 			const shown = (parentFlags & CONNECTOR) !== 0 && (parentFlags & VIRTUAL) === 0;
-			const display = multi ? Math.max(0, parentIndent - 1) : parentIndent;
-			const own = gutters[q] as readonly Gutter[];
-			inherited = shown ? [...own, { position: Math.max(0, display - 1), show: (parentFlags & LAST) === 0 }] : own;
+			inherited = gutterIds[q] as number;
+			if (shown) {
+				const display = multi ? Math.max(0, parentIndent - 1) : parentIndent;
+				const own = pool[inherited] as readonly Gutter[];
+				inherited = pool.length;
+				pool.push([...own, { position: Math.max(0, display - 1), show: (parentFlags & LAST) === 0 }]);
+			}
 			childGutters[q] = inherited;
 		}
-		gutters[r] = inherited;
+		gutterIds[r] = inherited;
 		flags[r] = (many ? CONNECTOR | BRANCHED : 0) | (lastChild[q] === r ? LAST : 0);
 	}
-	return { visParent, childCount, shapes: new Shapes(indent, flags, gutters), multipleRoots: multi };
+	return { visParent, childCount, shapes: new Shapes(indent, flags, gutterIds, pool), multipleRoots: multi };
 }
