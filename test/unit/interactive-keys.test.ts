@@ -25,7 +25,15 @@ function ours(platform: Platform): Record<string, string[]> {
 	);
 }
 
+let cached: { modules: string; node: string; agent: string } | { skip: string } | undefined;
+
+/** pi 0.87.1 from the conformance cache (found or fetched once per file; a failed fetch is a skip reason). */
 function pi(): { modules: string; node: string; agent: string } | { skip: string } {
+	cached ??= findPi();
+	return cached;
+}
+
+function findPi(): { modules: string; node: string; agent: string } | { skip: string } {
 	const found = ensureRunnablePi();
 	if ("error" in found) return { skip: found.error };
 	const agent = join(found.modules, "@earendil-works", "pi-coding-agent");
@@ -91,7 +99,7 @@ describe("app keybindings against pi 0.87.1", () => {
 		// The order of the keys (the first is what hints show) on Linux, as written in the doc.
 		const linux = ours("linux");
 		for (const [id, defaults] of rows) expect({ id, keys: linux[id] }).toEqual({ id, keys: defaults.linux });
-	});
+	}, 60_000);
 
 	test("the same ids and default keys, in order, as pi's own table on Linux, WSL, Windows and macOS", () => {
 		const found = pi();
@@ -143,7 +151,7 @@ describe("app keybindings against pi 0.87.1", () => {
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
-	});
+	}, 60_000);
 
 	test("a keybindings.json with old names is rewritten with their ids, in pi's order, as pi's migration does", () => {
 		const input = {
