@@ -16,11 +16,12 @@
  * Usage: bun scripts/bench/interactive-tree.ts [--runs N] [--entries N] [--ours <binary>] [--only ours|pi]
  * (KEEP=1 keeps the temp dir; `--only ours` skips pi, which takes minutes per run at 100k entries)
  */
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startMockLlm } from "../../test/support/mock-llm/index.ts";
 import { ensureRunnablePi } from "../conformance-cache.ts";
+import { benchHome } from "./bench-home.ts";
 import { entryId, writeSession } from "./interactive-sessions.ts";
 import { BINARY } from "./lib.ts";
 import { PtyApp } from "./pty-app.ts";
@@ -99,36 +100,7 @@ function addBranches(file: string, total: number): void {
 }
 
 function sideEnv(name: string): Record<string, string> {
-	const home = join(root, `home-${name}`);
-	const agent = join(home, ".pi", "agent");
-	mkdirSync(join(agent, "bin"), { recursive: true });
-	mkdirSync(join(home, "tmp"), { recursive: true });
-	for (const tool of ["fd", "rg"]) writeFileSync(join(agent, "bin", tool), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-	writeFileSync(
-		join(agent, "models.json"),
-		JSON.stringify({
-			providers: {
-				mock: {
-					baseUrl: server.url,
-					api: "anthropic-messages",
-					apiKey: "mock-key",
-					models: [{ id: "mock-1", contextWindow: 200_000, maxTokens: 16_384 }],
-				},
-			},
-		}),
-	);
-	return {
-		HOME: home,
-		PATH: process.env.PATH ?? "/usr/bin:/bin",
-		TERM: "xterm-256color",
-		LANG: process.env.LANG ?? "C.UTF-8",
-		TMPDIR: join(home, "tmp"),
-		PI_CODING_AGENT_DIR: agent,
-		PI_SKIP_VERSION_CHECK: "1",
-		HTTP_PROXY: "http://127.0.0.1:9",
-		HTTPS_PROXY: "http://127.0.0.1:9",
-		NO_PROXY: "127.0.0.1,localhost",
-	};
+	return benchHome(root, name, server.url).env;
 }
 
 interface Sample {

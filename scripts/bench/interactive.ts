@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startMockLlm } from "../../test/support/mock-llm/index.ts";
 import { ensureRunnablePi } from "../conformance-cache.ts";
+import { benchHome } from "./bench-home.ts";
 import {
 	firstFrame,
 	keystrokes,
@@ -201,36 +202,6 @@ try {
 	else rmSync(root, { recursive: true, force: true });
 }
 
-/** A temp HOME with models.json on the mock and fd/rg present (so neither app tries to download them). */
 function sideEnv(name: string): Record<string, string> {
-	const home = join(root, `home-${name}`);
-	const agent = join(home, ".pi", "agent");
-	mkdirSync(join(agent, "bin"), { recursive: true });
-	for (const tool of ["fd", "rg"]) writeFileSync(join(agent, "bin", tool), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-	writeFileSync(
-		join(agent, "models.json"),
-		JSON.stringify({
-			providers: {
-				mock: {
-					baseUrl: server.url,
-					api: "anthropic-messages",
-					apiKey: "mock-key",
-					models: [{ id: "mock-1", contextWindow: 200_000, maxTokens: 16_384 }],
-				},
-			},
-		}),
-	);
-	if (!existsSync(join(home, "tmp"))) mkdirSync(join(home, "tmp"));
-	return {
-		HOME: home,
-		PATH: process.env.PATH ?? "/usr/bin:/bin",
-		TERM: "xterm-256color",
-		LANG: process.env.LANG ?? "C.UTF-8",
-		TMPDIR: join(home, "tmp"),
-		PI_CODING_AGENT_DIR: agent,
-		PI_SKIP_VERSION_CHECK: "1",
-		HTTP_PROXY: "http://127.0.0.1:9",
-		HTTPS_PROXY: "http://127.0.0.1:9",
-		NO_PROXY: "127.0.0.1,localhost",
-	};
+	return benchHome(root, name, server.url).env;
 }

@@ -20,6 +20,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startMockLlm } from "../../test/support/mock-llm/index.ts";
 import { ensureRunnablePi } from "../conformance-cache.ts";
+import { benchHome } from "./bench-home.ts";
 import { seeded } from "./interactive-sessions.ts";
 import { BINARY } from "./lib.ts";
 import { PtyApp } from "./pty-app.ts";
@@ -102,39 +103,11 @@ function sessionFiles(): { name: string; text: string }[] {
 }
 
 function sideEnv(name: string, files: { name: string; text: string }[]): Record<string, string> {
-	const home = join(root, `home-${name}`);
-	const agent = join(home, ".pi", "agent");
-	mkdirSync(join(agent, "bin"), { recursive: true });
-	for (const tool of ["fd", "rg"]) writeFileSync(join(agent, "bin", tool), "#!/bin/sh\nexit 0\n", { mode: 0o755 });
-	writeFileSync(
-		join(agent, "models.json"),
-		JSON.stringify({
-			providers: {
-				mock: {
-					baseUrl: server.url,
-					api: "anthropic-messages",
-					apiKey: "mock-key",
-					models: [{ id: "mock-1", contextWindow: 200_000, maxTokens: 16_384 }],
-				},
-			},
-		}),
-	);
+	const { env, agent } = benchHome(root, name, server.url);
 	const dir = join(agent, "sessions", `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
 	mkdirSync(dir, { recursive: true });
 	for (const file of files) writeFileSync(join(dir, file.name), file.text);
-	mkdirSync(join(home, "tmp"), { recursive: true });
-	return {
-		HOME: home,
-		PATH: process.env.PATH ?? "/usr/bin:/bin",
-		TERM: "xterm-256color",
-		LANG: process.env.LANG ?? "C.UTF-8",
-		TMPDIR: join(home, "tmp"),
-		PI_CODING_AGENT_DIR: agent,
-		PI_SKIP_VERSION_CHECK: "1",
-		HTTP_PROXY: "http://127.0.0.1:9",
-		HTTPS_PROXY: "http://127.0.0.1:9",
-		NO_PROXY: "127.0.0.1,localhost",
-	};
+	return env;
 }
 
 interface Sample {
