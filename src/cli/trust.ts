@@ -48,7 +48,14 @@ export async function decideTrust(options: TrustOptions): Promise<boolean> {
 	if (handler?.remember && handler.trusted !== "undecided") await trustStore.set(cwd, handler.trusted === "yes");
 	if (decision.trusted === "ask" && options.ask) {
 		const answer = await options.ask();
-		if (answer.updates.length > 0) new ProjectTrustStore(options.agentDir).setMany(answer.updates);
+		if (answer.updates.length > 0) {
+			try {
+				new ProjectTrustStore(options.agentDir).setMany(answer.updates);
+			} catch (error) {
+				// The answer still holds for this run; only remembering it failed.
+				options.warn(`Could not save the trust decision: ${error instanceof Error ? error.message : String(error)}\n`);
+			}
+		}
 		if (!answer.trusted)
 			options.warn("This project is not trusted: its .pi resources are skipped. /trust saves a decision.\n");
 		return answer.trusted;
