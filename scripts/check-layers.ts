@@ -31,7 +31,7 @@ const RANK: Record<string, number> = {
 	"main.ts": 9,
 };
 /** Same-rank edges that are allowed, as "from→to". */
-const SIBLING_EDGES = new Set<string>(["compaction→session", "session→config"]);
+const SIBLING_EDGES = new Set<string>(["compaction→session", "session→config", "packages→extensions"]);
 const SIZE_BUDGET = 400;
 /** Generated data and type tables are exempt from the size budget. */
 const SIZE_EXEMPT = [/\.generated\.ts$/, /\/types\.ts$/];

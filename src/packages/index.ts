@@ -1,0 +1,3 @@
+export * from "./paths.ts";
+export * from "./source.ts";
+export * from "./types.ts";
