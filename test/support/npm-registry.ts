@@ -147,8 +147,12 @@ export async function startRegistry(packages: FakePackage[] = []): Promise<FakeR
 		const abbreviated = (req.headers.get("accept") ?? "").includes("application/vnd.npm.install-v1+json");
 		const doc = packument(name, abbreviated);
 		if (!doc) return json(404, { error: "Not found" });
-		return new Response(JSON.stringify(doc), {
-			headers: { "content-type": abbreviated ? "application/vnd.npm.install-v1+json" : "application/json" },
+		const body = JSON.stringify(doc);
+		// Like the public registry: an ETag, and 304 when a client revalidates its cached copy.
+		const etag = `"${Bun.hash(body).toString(16)}"`;
+		if (req.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers: { etag } });
+		return new Response(body, {
+			headers: { "content-type": abbreviated ? "application/vnd.npm.install-v1+json" : "application/json", etag },
 		});
 	}
 

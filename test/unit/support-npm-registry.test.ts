@@ -89,6 +89,11 @@ describe("loopback npm registry", () => {
 		expect(doc.versions["0.1.0"].dependencies).toEqual({ gamma: "2" });
 		expect(doc.versions["0.1.0"].dist.tarball).toBe(`${reg.url}@scope/delta/-/delta-0.1.0.tgz`);
 		expect(reg.requests).toContain("GET /@scope/delta");
+		const etag = abbreviated.headers.get("etag") as string;
+		const again = await fetch(`${reg.url}@scope%2fdelta`, {
+			headers: { accept: "application/vnd.npm.install-v1+json", "if-none-match": etag },
+		});
+		expect(again.status).toBe(304);
 		expect((await fetch(`${reg.url}no-such-package`)).status).toBe(404);
 	});
 
