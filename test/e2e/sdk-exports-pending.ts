@@ -1,40 +1,67 @@
+const INTERACTIVE =
+	"the interactive-mode issue (issue 16 item 8 leaves `*Component`, `InteractiveMode` and `Theme` to it)";
+const PROVIDERS =
+	"issue 22 (every provider): APIs not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages) and the built-in collection providers with their auth";
+const SINCLAIR =
+	"pi 0.87.1 aliases it to TypeBox 1.x (served here as `typebox`); ours keeps the real @sinclair/typebox 0.34 that extensions written for pi <= 0.73 import (0.34's `Kind`, `TypeGuard`, `/compiler`)";
+
 /**
- * Names pi 0.87.1 exports that ours does not have yet, each with who brings it (`<package>:<name>` → owner or reason).
- * sdk-exports.test.ts fails on a missing name not listed here, and on a listed name that has arrived: when you add
- * one, delete its line.
+ * Names pi 0.87.1 exports to extensions that ours does not have yet, each with who brings it
+ * (`<module>:<name>` → owner or reason; `<module>` is pi's specifier without its scope, and `pi-ai` stands for the
+ * pi-ai root and `/compat`, which pi serves as one module). sdk-exports.test.ts fails on a missing name not listed
+ * here, and on a listed name that has arrived: when you add one, delete its line.
  */
 export const NOT_YET: Record<string, string> = {
-	// @earendil-works/pi-coding-agent: 1
-	"pi-coding-agent:DefaultPackageManager": "waits on the package manager issue",
-	// @earendil-works/pi-ai/compat: 15 (waits on the providers issue)
-	"pi-ai/compat:azureOpenAIResponsesApi":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:bedrockConverseStreamApi":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:googleVertexApi":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:mistralConversationsApi":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:openAICodexResponsesApi":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:piMessagesApi":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:setBedrockProviderModule":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:streamAzureOpenAIResponses":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:streamGoogleVertex":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:streamMistral":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:streamOpenAICodexResponses":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:streamSimpleAzureOpenAIResponses":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:streamSimpleGoogleVertex":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:streamSimpleMistral":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
-	"pi-ai/compat:streamSimpleOpenAICodexResponses":
-		"API not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages): a provider issue",
+	// pi-coding-agent: the package manager (issue 21, helper A: DefaultPackageManager over createPackageManager)
+	"pi-coding-agent:DefaultPackageManager": "issue 21: wraps the package manager once it lands",
+	// pi-coding-agent: 17 interactive-mode components, with their constructors as pi takes them
+	"pi-coding-agent:ArminComponent": INTERACTIVE,
+	"pi-coding-agent:ExtensionEditorComponent": INTERACTIVE,
+	"pi-coding-agent:ExtensionInputComponent": INTERACTIVE,
+	"pi-coding-agent:ExtensionSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:FooterComponent": INTERACTIVE,
+	"pi-coding-agent:InteractiveMode": INTERACTIVE,
+	"pi-coding-agent:LoginDialogComponent": INTERACTIVE,
+	"pi-coding-agent:ModelSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:OAuthSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:SessionSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:SettingsSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:ShowImagesSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:Theme": INTERACTIVE,
+	"pi-coding-agent:ThemeSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:ThinkingSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:TreeSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:UserMessageSelectorComponent": INTERACTIVE,
+	// pi-ai (root and /compat): 15 APIs of the providers issue
+	"pi-ai:azureOpenAIResponsesApi": PROVIDERS,
+	"pi-ai:bedrockConverseStreamApi": PROVIDERS,
+	"pi-ai:googleVertexApi": PROVIDERS,
+	"pi-ai:mistralConversationsApi": PROVIDERS,
+	"pi-ai:openAICodexResponsesApi": PROVIDERS,
+	"pi-ai:piMessagesApi": PROVIDERS,
+	"pi-ai:setBedrockProviderModule": PROVIDERS,
+	"pi-ai:streamAzureOpenAIResponses": PROVIDERS,
+	"pi-ai:streamGoogleVertex": PROVIDERS,
+	"pi-ai:streamMistral": PROVIDERS,
+	"pi-ai:streamOpenAICodexResponses": PROVIDERS,
+	"pi-ai:streamSimpleAzureOpenAIResponses": PROVIDERS,
+	"pi-ai:streamSimpleGoogleVertex": PROVIDERS,
+	"pi-ai:streamSimpleMistral": PROVIDERS,
+	"pi-ai:streamSimpleOpenAICodexResponses": PROVIDERS,
+	// pi-ai/providers/all: 5 (collection providers with auth for every built-in provider, Radius)
+	"pi-ai/providers/all:builtinImagesModels": PROVIDERS,
+	"pi-ai/providers/all:builtinImagesProviders": PROVIDERS,
+	"pi-ai/providers/all:builtinModels": PROVIDERS,
+	"pi-ai/providers/all:getBuiltinModelDataGeneratedAt": PROVIDERS,
+	"pi-ai/providers/all:radiusProvider": PROVIDERS,
+};
+
+/**
+ * Modules pi 0.87.1 serves to extensions that ours serves differently on purpose (specifier → why); their names are
+ * not compared.
+ */
+export const DIVERGENT: Record<string, string> = {
+	"@sinclair/typebox": SINCLAIR,
+	"@sinclair/typebox/compile": SINCLAIR,
+	"@sinclair/typebox/value": SINCLAIR,
 };
