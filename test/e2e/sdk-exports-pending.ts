@@ -48,11 +48,10 @@ export const NOT_YET: Record<string, string> = {
 	"pi-ai:streamSimpleGoogleVertex": PROVIDERS,
 	"pi-ai:streamSimpleMistral": PROVIDERS,
 	"pi-ai:streamSimpleOpenAICodexResponses": PROVIDERS,
-	// pi-ai/providers/all: 5 (collection providers with auth for every built-in provider, Radius)
+	// pi-ai/providers/all: 4 (collection providers with auth for every built-in provider, Radius)
 	"pi-ai/providers/all:builtinImagesModels": PROVIDERS,
 	"pi-ai/providers/all:builtinImagesProviders": PROVIDERS,
 	"pi-ai/providers/all:builtinModels": PROVIDERS,
-	"pi-ai/providers/all:getBuiltinModelDataGeneratedAt": PROVIDERS,
 	"pi-ai/providers/all:radiusProvider": PROVIDERS,
 };
 
