@@ -88,6 +88,7 @@ export {
 	parseFrontmatter,
 	parseSkillBlock,
 	stripFrontmatter,
+	Theme,
 } from "../resources/index.ts";
 export type {
 	AgentSessionRuntimeDiagnostic,

@@ -1,5 +1,5 @@
 const INTERACTIVE =
-	"the interactive-mode issue (issue 16 item 8 leaves `*Component`, `InteractiveMode` and `Theme` to it)";
+	"the interactive-mode issue (issue 16 item 8 leaves `*Component` and `InteractiveMode` to it)";
 const PROVIDERS =
 	"issue 22 (every provider): APIs not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages) and the built-in collection providers with their auth";
 const SINCLAIR =
@@ -14,7 +14,7 @@ const SINCLAIR =
 export const NOT_YET: Record<string, string> = {
 	// pi-coding-agent: the package manager (issue 21, helper A: DefaultPackageManager over createPackageManager)
 	"pi-coding-agent:DefaultPackageManager": "issue 21: wraps the package manager once it lands",
-	// pi-coding-agent: 17 interactive-mode components, with their constructors as pi takes them
+	// pi-coding-agent: 16 interactive-mode components, with their constructors as pi takes them
 	"pi-coding-agent:ArminComponent": INTERACTIVE,
 	"pi-coding-agent:ExtensionEditorComponent": INTERACTIVE,
 	"pi-coding-agent:ExtensionInputComponent": INTERACTIVE,
@@ -27,7 +27,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-coding-agent:SessionSelectorComponent": INTERACTIVE,
 	"pi-coding-agent:SettingsSelectorComponent": INTERACTIVE,
 	"pi-coding-agent:ShowImagesSelectorComponent": INTERACTIVE,
-	"pi-coding-agent:Theme": INTERACTIVE,
 	"pi-coding-agent:ThemeSelectorComponent": INTERACTIVE,
 	"pi-coding-agent:ThinkingSelectorComponent": INTERACTIVE,
 	"pi-coding-agent:TreeSelectorComponent": INTERACTIVE,
