@@ -1,5 +1,4 @@
-const INTERACTIVE =
-	"the interactive-mode issue (issue 16 item 8 leaves `*Component` and `InteractiveMode` to it)";
+const INTERACTIVE = "the interactive-mode issue (issue 16 item 8 leaves `*Component` and `InteractiveMode` to it)";
 const PROVIDERS =
 	"issue 22 (every provider): APIs not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages) and the built-in collection providers with their auth";
 const SINCLAIR =
