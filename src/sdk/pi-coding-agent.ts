@@ -57,13 +57,20 @@ export {
 	runRpcMode,
 	type SessionStats,
 } from "../modes/index.ts";
-// The transcript components of the interactive mode (issue 19)
+// The transcript components of the interactive mode (issue 19), the extension dialogs and the footer
 export {
 	AssistantMessageComponent,
 	BashExecutionComponent,
 	BranchSummaryMessageComponent,
 	CompactionSummaryMessageComponent,
 	CustomMessageComponent,
+	ExtensionEditorComponent,
+	type ExtensionEditorOptions,
+	ExtensionInputComponent,
+	type ExtensionInputOptions,
+	ExtensionSelectorComponent,
+	type ExtensionSelectorOptions,
+	FooterComponent,
 	type RenderDiffOptions,
 	renderDiff,
 	SkillInvocationMessageComponent,

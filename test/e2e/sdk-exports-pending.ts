@@ -13,12 +13,8 @@ const SINCLAIR =
 export const NOT_YET: Record<string, string> = {
 	// pi-coding-agent: the package manager (issue 21, helper A: DefaultPackageManager over createPackageManager)
 	"pi-coding-agent:DefaultPackageManager": "issue 21: wraps the package manager once it lands",
-	// pi-coding-agent: 16 interactive-mode components, with their constructors as pi takes them
+	// pi-coding-agent: 12 interactive-mode components, with their constructors as pi takes them
 	"pi-coding-agent:ArminComponent": INTERACTIVE,
-	"pi-coding-agent:ExtensionEditorComponent": INTERACTIVE,
-	"pi-coding-agent:ExtensionInputComponent": INTERACTIVE,
-	"pi-coding-agent:ExtensionSelectorComponent": INTERACTIVE,
-	"pi-coding-agent:FooterComponent": INTERACTIVE,
 	"pi-coding-agent:InteractiveMode": INTERACTIVE,
 	"pi-coding-agent:LoginDialogComponent": INTERACTIVE,
 	"pi-coding-agent:ModelSelectorComponent": INTERACTIVE,
