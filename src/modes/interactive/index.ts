@@ -4,13 +4,13 @@
  */
 
 export * from "./app/index.ts";
-export * from "./components/index.ts";
 // The footer as pi-coding-agent exports it (same constructor as pi's FooterComponent)
 export {
 	FooterComponent,
 	type FooterDataProvider,
 	type FooterSession,
 } from "./chrome/index.ts";
+export * from "./components/index.ts";
 // Extension UI in the interactive mode: dialogs, widgets and ctx.ui on the app's surface
 export * from "./dialogs/index.ts";
 export type * from "./surface.ts";
