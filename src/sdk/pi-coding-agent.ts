@@ -79,6 +79,7 @@ export {
 	ToolExecutionComponent,
 	type ToolExecutionOptions,
 	UserMessageComponent,
+	UserMessageSelectorComponent,
 } from "../modes/interactive/index.ts";
 export {
 	createSyntheticSourceInfo,

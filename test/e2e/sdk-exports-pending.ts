@@ -13,7 +13,7 @@ const SINCLAIR =
 export const NOT_YET: Record<string, string> = {
 	// pi-coding-agent: the package manager (issue 21, helper A: DefaultPackageManager over createPackageManager)
 	"pi-coding-agent:DefaultPackageManager": "issue 21: wraps the package manager once it lands",
-	// pi-coding-agent: 10 interactive-mode components, with their constructors as pi takes them
+	// pi-coding-agent: 9 interactive-mode components, with their constructors as pi takes them
 	"pi-coding-agent:ArminComponent": INTERACTIVE,
 	"pi-coding-agent:InteractiveMode": INTERACTIVE,
 	"pi-coding-agent:LoginDialogComponent": INTERACTIVE,
@@ -23,7 +23,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-coding-agent:SettingsSelectorComponent": INTERACTIVE,
 	"pi-coding-agent:ThemeSelectorComponent": INTERACTIVE,
 	"pi-coding-agent:TreeSelectorComponent": INTERACTIVE,
-	"pi-coding-agent:UserMessageSelectorComponent": INTERACTIVE,
 	// pi-ai (root and /compat): 15 APIs of the providers issue
 	"pi-ai:azureOpenAIResponsesApi": PROVIDERS,
 	"pi-ai:bedrockConverseStreamApi": PROVIDERS,

@@ -14,7 +14,11 @@ export * from "./components/index.ts";
 // Extension UI in the interactive mode: dialogs, widgets and ctx.ui on the app's surface
 export * from "./dialogs/index.ts";
 // Selectors with pi-coding-agent's exported constructors
-export { ShowImagesSelectorComponent, ThinkingSelectorComponent } from "./selectors/pi-form.ts";
+export {
+	ShowImagesSelectorComponent,
+	ThinkingSelectorComponent,
+	UserMessageSelectorComponent,
+} from "./selectors/pi-form.ts";
 export type * from "./surface.ts";
 export * from "./transcript/index.ts";
 export { createInteractiveUi, type InteractiveUiOptions, resetInteractiveUi } from "./ui-context.ts";

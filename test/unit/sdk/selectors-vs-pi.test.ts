@@ -1,5 +1,5 @@
 /**
- * pi-coding-agent's ThinkingSelectorComponent and ShowImagesSelectorComponent, constructed as pi's with the same
+ * pi-coding-agent's ThinkingSelectorComponent, ShowImagesSelectorComponent and UserMessageSelectorComponent, constructed as pi's with the same
  * arguments, draw the same lines (dark theme, truecolor, widths 40 and 100) and answer the same keys (moves,
  * search typing, save-as-default, Enter, Escape) with the same callbacks as pi 0.87.1's, run under Node 22 from
  * the conformance cache with pi's app keybindings.
@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureRunnablePi } from "../../../scripts/conformance-cache.ts";
 
-/** A function of `lib` ({ Thinking, ShowImages }) returning what is compared. */
+/** A function of `lib` ({ Thinking, ShowImages, UserMessages }) returning what is compared. */
 const CASES = `(lib) => {
 	const out = {};
 	const log = [];
@@ -37,6 +37,14 @@ const CASES = `(lib) => {
 		s.getSelectList().handleInput(keys.enter);
 		s.getSelectList().handleInput(keys.escape);
 	}
+	const messages = [{ id: "a", text: "first\\nline" }, { id: "b", text: "a much longer second message that will not fit in forty columns" }, { id: "c", text: "third" }];
+	const fork = new lib.UserMessages(messages, record("fork"), record("forkCancel"), "b");
+	out.fork = [draw(fork)];
+	for (const key of ["up", "up", "down"]) { fork.getMessageList().handleInput(keys[key]); out.fork.push(draw(fork)); }
+	fork.getMessageList().handleInput(keys.enter);
+	fork.getMessageList().handleInput(keys.escape);
+	const many = new lib.UserMessages(Array.from({ length: 14 }, (_, i) => ({ id: "m" + i, text: "message " + i })), record("many"), record("manyCancel"));
+	out.many = draw(many);
 	out.log = log;
 	return out;
 }`;
@@ -62,7 +70,7 @@ const agent = await load(join(dist, "index.js"));
 themeModule.initTheme("dark");
 tui.setKeybindings(new KeybindingsManager());
 const cases = ${CASES};
-writeFileSync(${JSON.stringify(join(root, "out.json"))}, JSON.stringify(cases({ Thinking: agent.ThinkingSelectorComponent, ShowImages: agent.ShowImagesSelectorComponent })));
+writeFileSync(${JSON.stringify(join(root, "out.json"))}, JSON.stringify(cases({ Thinking: agent.ThinkingSelectorComponent, ShowImages: agent.ShowImagesSelectorComponent, UserMessages: agent.UserMessageSelectorComponent })));
 process.exit(0);
 `,
 		);
@@ -86,7 +94,7 @@ process.exit(0);
 	}
 }
 
-test("the thinking and show-images selectors draw and answer keys as pi 0.87.1's", async () => {
+test("the thinking, show-images and fork selectors draw and answer keys as pi 0.87.1's", async () => {
 	const pi = ensureRunnablePi();
 	if ("error" in pi) {
 		console.warn(`selectors side by side: skipped, pi 0.87.1 unavailable: ${pi.error}`);
@@ -105,7 +113,11 @@ test("the thinking and show-images selectors draw and answer keys as pi 0.87.1's
 		resources.initTheme("dark");
 		tui.setKeybindings(new tui.KeybindingsManager(interactive.APP_KEYBINDINGS));
 		const cases = new Function(`return ${CASES}`)() as (lib: unknown) => unknown;
-		const ours = cases({ Thinking: sdk.ThinkingSelectorComponent, ShowImages: sdk.ShowImagesSelectorComponent });
+		const ours = cases({
+			Thinking: sdk.ThinkingSelectorComponent,
+			ShowImages: sdk.ShowImagesSelectorComponent,
+			UserMessages: sdk.UserMessageSelectorComponent,
+		});
 		expect((ours as { log: string[] }).log.length).toBeGreaterThan(4);
 		expect(ours).toEqual(piSide(pi.node, pi.modules));
 	} finally {

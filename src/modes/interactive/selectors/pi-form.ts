@@ -1,12 +1,14 @@
 /**
  * Selectors as pi-coding-agent exports them to extensions, with pi 0.87.1's constructors: the thinking-level
- * selector (our `/thinking` one, taking pi's positional arguments) and the yes/no "show images" list.
+ * selector (our `/thinking` one, taking pi's positional arguments), the yes/no "show images" list and the
+ * "Fork from Message" list.
  */
 import type { ThinkingLevel } from "../../../agent/index.ts";
 import { Container, type SelectItem, SelectList } from "../../../tui/index.ts";
 import { dialogBorder } from "../dialogs/common.ts";
 import { theme } from "./model-common.ts";
 import { ThinkingSelector } from "./thinking-selector.ts";
+import { type ForkCandidate, UserMessageSelector } from "./user-message-selector.ts";
 
 /** pi's select-list colours: the highlighted row in accent, descriptions and scroll info muted. */
 const listTheme = () => {
@@ -69,5 +71,18 @@ export class ShowImagesSelectorComponent extends Container {
 
 	getSelectList(): SelectList {
 		return this.selectList;
+	}
+}
+
+/** `/fork`'s list of user messages; with none it cancels itself (after 100 ms, as pi's). */
+export class UserMessageSelectorComponent extends UserMessageSelector {
+	constructor(
+		messages: ForkCandidate[],
+		onSelect: (entryId: string) => void,
+		onCancel: () => void,
+		initialSelectedId?: string,
+	) {
+		super(messages, onSelect, onCancel, initialSelectedId);
+		if (messages.length === 0) setTimeout(() => onCancel(), 100);
 	}
 }
