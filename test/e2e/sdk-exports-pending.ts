@@ -1,4 +1,6 @@
-const INTERACTIVE = "the interactive-mode issue (issue 16 item 8 leaves `*Component` and `InteractiveMode` to it)";
+const INTERACTIVE =
+	"the interactive-mode issue (issue 16 item 8 leaves the components to it): pi's constructor takes pi's session, settings, registry or tree objects, which ours must accept first";
+const LOGIN = "issue 22 (subscription logins): the login dialog and OAuth provider list come with /login";
 const PROVIDERS =
 	"issue 22 (every provider): APIs not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages) and the built-in collection providers with their auth";
 const SINCLAIR =
@@ -12,16 +14,20 @@ const SINCLAIR =
  */
 export const NOT_YET: Record<string, string> = {
 	// pi-coding-agent: the package manager (issue 21, helper A: DefaultPackageManager over createPackageManager)
-	"pi-coding-agent:DefaultPackageManager": "issue 21: wraps the package manager once it lands",
+	"pi-coding-agent:DefaultPackageManager":
+		"issue 21 (helper A): pi's class over createPackageManager, once the package manager is merged",
 	// pi-coding-agent: 9 interactive-mode components, with their constructors as pi takes them
-	"pi-coding-agent:ArminComponent": INTERACTIVE,
-	"pi-coding-agent:InteractiveMode": INTERACTIVE,
-	"pi-coding-agent:LoginDialogComponent": INTERACTIVE,
+	"pi-coding-agent:ArminComponent":
+		"pi's animated XBM picture (an easter egg): the picture is pi's content, not a fact to carry over; ours would need art of its own",
+	"pi-coding-agent:InteractiveMode":
+		"the interactive-mode issue: pi's whole terminal app as a class (constructed from pi's AgentSession runtime); ours runs through main()",
+	"pi-coding-agent:LoginDialogComponent": LOGIN,
 	"pi-coding-agent:ModelSelectorComponent": INTERACTIVE,
-	"pi-coding-agent:OAuthSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:OAuthSelectorComponent": LOGIN,
 	"pi-coding-agent:SessionSelectorComponent": INTERACTIVE,
 	"pi-coding-agent:SettingsSelectorComponent": INTERACTIVE,
-	"pi-coding-agent:ThemeSelectorComponent": INTERACTIVE,
+	"pi-coding-agent:ThemeSelectorComponent":
+		"the interactive-mode issue: pi lists built-in, theme-folder and package-registered themes from a process-wide registry that ours does not keep",
 	"pi-coding-agent:TreeSelectorComponent": INTERACTIVE,
 	// pi-ai (root and /compat): 15 APIs of the providers issue
 	"pi-ai:azureOpenAIResponsesApi": PROVIDERS,
