@@ -253,7 +253,7 @@ function format(value: unknown, indent = ""): string {
  * Writes one file per provider (stale ones removed) and catalog.generated.ts, which imports each file as an
  * embedded asset (`type: "file"`: its path, in the binary a path inside it). Returns the bytes written.
  */
-export function writeCatalog(sorted: Record<string, Record<string, Model>>): number {
+export function writeCatalog(sorted: Record<string, Record<string, Model>>, generatedAt?: string): number {
 	mkdirSync(catalogDir, { recursive: true });
 	for (const name of readdirSync(catalogDir)) {
 		if (name.endsWith(".json") && !Object.hasOwn(sorted, name.slice(0, -5))) rmSync(join(catalogDir, name));
@@ -281,9 +281,24 @@ export function writeCatalog(sorted: Record<string, Record<string, Model>>): num
 		...rows,
 		"};",
 		"",
+		"/** When pi-ai generated the model data (its `providers/data/.manifest.json`), if it says. */",
+		`export const CATALOG_GENERATED_AT: string | undefined = ${generatedAt === undefined ? "undefined" : JSON.stringify(generatedAt)};`,
+		"",
 	];
 	writeFileSync(join(modelsDir, "catalog.generated.ts"), module.join("\n"));
 	return bytes;
+}
+
+/** `generatedAt` of the data folder's manifest (pi-ai's `getBuiltinModelDataGeneratedAt` reads the same). */
+function manifestGeneratedAt(dataDir: string): string | undefined {
+	const path = join(dataDir, ".manifest.json");
+	if (!existsSync(path)) return undefined;
+	try {
+		const manifest: unknown = JSON.parse(readFileSync(path, "utf8"));
+		return isRecord(manifest) && typeof manifest.generatedAt === "string" ? manifest.generatedAt : undefined;
+	} catch (err) {
+		fail(`${relative(root, path)}: ${err instanceof Error ? err.message : String(err)}`);
+	}
 }
 
 function main(): void {
@@ -347,7 +362,7 @@ function main(): void {
 				.map((id) => [id, byId[id] as Model]),
 		);
 	}
-	const bytes = writeCatalog(sorted);
+	const bytes = writeCatalog(sorted, manifestGeneratedAt(dataDir));
 
 	let total = 0;
 	console.log(`${PACKAGE}@${version} → ${relative(root, catalogDir)}/`);

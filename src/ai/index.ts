@@ -15,6 +15,7 @@ export * from "./model-registry/index.ts";
 export {
 	clampThinkingLevel,
 	findModels,
+	getBuiltinModelDataGeneratedAt,
 	getModel,
 	getModels,
 	getProviders,

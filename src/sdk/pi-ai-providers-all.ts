@@ -8,4 +8,4 @@ import { getModel, getModels, getProviders } from "../ai/index.ts";
 export const getBuiltinModel = getModel;
 export const getBuiltinModels = getModels;
 export const getBuiltinProviders = getProviders;
-export { getApiProviders as builtinProviders } from "../ai/index.ts";
+export { getApiProviders as builtinProviders, getBuiltinModelDataGeneratedAt } from "../ai/index.ts";

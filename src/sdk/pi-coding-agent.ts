@@ -57,19 +57,29 @@ export {
 	runRpcMode,
 	type SessionStats,
 } from "../modes/index.ts";
-// The transcript components of the interactive mode (issue 19)
+// The transcript components of the interactive mode (issue 19), the extension dialogs and the footer
 export {
 	AssistantMessageComponent,
 	BashExecutionComponent,
 	BranchSummaryMessageComponent,
 	CompactionSummaryMessageComponent,
 	CustomMessageComponent,
+	ExtensionEditorComponent,
+	type ExtensionEditorOptions,
+	ExtensionInputComponent,
+	type ExtensionInputOptions,
+	ExtensionSelectorComponent,
+	type ExtensionSelectorOptions,
+	FooterComponent,
 	type RenderDiffOptions,
 	renderDiff,
+	ShowImagesSelectorComponent,
 	SkillInvocationMessageComponent,
+	ThinkingSelectorComponent,
 	ToolExecutionComponent,
 	type ToolExecutionOptions,
 	UserMessageComponent,
+	UserMessageSelectorComponent,
 } from "../modes/interactive/index.ts";
 export {
 	createSyntheticSourceInfo,
@@ -88,6 +98,7 @@ export {
 	parseFrontmatter,
 	parseSkillBlock,
 	stripFrontmatter,
+	Theme,
 } from "../resources/index.ts";
 export type {
 	AgentSessionRuntimeDiagnostic,

@@ -9,6 +9,8 @@ import { currentTheme, initTheme as initRunTheme, useChalk } from "../resources/
 import {
 	DynamicBorder as BorderRule,
 	type EditorTheme,
+	type Keybinding,
+	keyText,
 	type MarkdownTheme,
 	type SelectListTheme,
 	type SettingsListTheme,
@@ -165,7 +167,19 @@ export function getSettingsListTheme(): SettingsListTheme {
 	};
 }
 
-export { keyHint, keyText, rawKeyHint } from "../modes/interactive/index.ts";
+export { rawKeyHint } from "../modes/interactive/index.ts";
+export { keyText };
+
+/**
+ * pi's `keyHint(keybinding, description)`: the keys bound to the action in the process-wide keybindings (dim),
+ * then the description (muted). Only bound keys show, as in pi: an id the manager does not know (a pre-0.74 name
+ * such as `expandTools`), an action the user unbound, or a mode without the terminal UI's bindings (print, RPC)
+ * gives no key text, just the description.
+ */
+export function keyHint(keybinding: Keybinding, description: string): string {
+	const theme = currentTheme();
+	return theme.fg("dim", keyText(keybinding)) + theme.fg("muted", ` ${description}`);
+}
 
 /** pi-coding-agent's DynamicBorder: without a colour, the rule is drawn in the run theme's `border` colour. */
 export class DynamicBorder extends BorderRule {

@@ -72,3 +72,6 @@ export const CATALOG_FILES: Record<string, string> = {
 	"zai": p31 as unknown as string,
 	"zai-coding-cn": p32 as unknown as string,
 };
+
+/** When pi-ai generated the model data (its `providers/data/.manifest.json`), if it says. */
+export const CATALOG_GENERATED_AT: string | undefined = "2026-09-22T19:31:44.346Z";

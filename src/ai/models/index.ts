@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "../../util/index.ts";
 import type { Model, ThinkingLevel } from "../types.ts";
-import { CATALOG_FILES } from "./catalog.generated.ts";
+import { CATALOG_FILES, CATALOG_GENERATED_AT } from "./catalog.generated.ts";
 
 type ProviderModels = Record<string, Model>;
 
@@ -27,6 +27,12 @@ function providerModels(provider: string): ProviderModels | undefined {
 
 function own<T>(record: Record<string, T>, key: string): T | undefined {
 	return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** When the catalogue's data was generated (epoch milliseconds), as pi-ai's manifest records it; else undefined. */
+export function getBuiltinModelDataGeneratedAt(): number | undefined {
+	const time = CATALOG_GENERATED_AT === undefined ? Number.NaN : Date.parse(CATALOG_GENERATED_AT);
+	return Number.isNaN(time) ? undefined : time;
 }
 
 /** Provider ids that have built-in models, sorted. No model is read to answer this. */

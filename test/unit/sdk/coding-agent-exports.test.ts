@@ -88,3 +88,13 @@ test("pi 0.87.1's SDK names covered here exist in ours with the same kind", () =
 		Object.fromEntries(Object.entries(theirs).map(([n, k]) => [n, callable(k)])),
 	);
 }, 60_000);
+
+test("the dialogs and the footer it exports are the ones drawn side by side with pi's", async () => {
+	// interactive-dialogs-parity and interactive-chrome-parity compare these classes with pi 0.87.1's.
+	const interactive = await import("../../../src/modes/interactive/index.ts");
+	const chrome = await import("../../../src/modes/interactive/chrome/index.ts");
+	expect(ours.ExtensionSelectorComponent).toBe(interactive.ExtensionSelectorComponent);
+	expect(ours.ExtensionInputComponent).toBe(interactive.ExtensionInputComponent);
+	expect(ours.ExtensionEditorComponent).toBe(interactive.ExtensionEditorComponent);
+	expect(ours.FooterComponent).toBe(chrome.FooterComponent);
+});

@@ -22,6 +22,8 @@ console.log(JSON.stringify({
 	keyHint: pi.keyHint("tui.select.cancel", "cancel"),
 	keyText: pi.keyText("tui.editor.cursorWordLeft"),
 	unbound: pi.keyText("app.tools.expand"),
+	unboundHint: pi.keyHint("app.tools.expand", "to expand"),
+	legacyHint: pi.keyHint("expandTools", "to expand"),
 	raw: pi.rawKeyHint("ctrl+o/alt+x", "more"),
 	select: [select.selectedPrefix("p"), select.selectedText("x"), select.description("d"), select.scrollInfo("s"), select.noMatch("n")],
 	settings: [settings.cursor, settings.value("v", false), settings.value("v", true), settings.label("l", true), settings.label("l", false), settings.description("d"), settings.hint("h")],

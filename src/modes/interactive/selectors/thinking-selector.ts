@@ -23,7 +23,8 @@ export interface ThinkingSelectorOptions {
 	levels: readonly ThinkingLevel[];
 	defaultLevel?: ThinkingLevel;
 	onSelect(level: ThinkingLevel): void;
-	onSelectAsDefault(level: ThinkingLevel): void;
+	/** Without it, the save key is typed into the search field instead (as in pi). */
+	onSelectAsDefault?(level: ThinkingLevel): void;
 	onCancel(): void;
 }
 
@@ -92,8 +93,13 @@ export class ThinkingSelector extends Container {
 		return list;
 	}
 
+	/** The list shown now (a new one after each change of the search text). */
+	getSelectList(): SelectList {
+		return this.list;
+	}
+
 	handleInput(data: string): void {
-		if (matches(data, "app.thinking.save")) {
+		if (matches(data, "app.thinking.save") && this.o.onSelectAsDefault) {
 			const item = this.list.getSelectedItem();
 			if (item) this.o.onSelectAsDefault(item.value as ThinkingLevel);
 			return;

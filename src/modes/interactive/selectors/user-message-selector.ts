@@ -1,25 +1,18 @@
 /**
  * `/fork`'s list of the current branch's user messages (pi 0.87.1's "Fork from Message"): oldest first, the newest
  * selected, two lines per message (the text on one line, `Message n of m` under it), Up/Down wrap around, Enter
- * picks, Escape cancels.
+ * picks, Escape cancels. The rules are in the theme's border colour.
  */
-import {
-	type Component,
-	Container,
-	DynamicBorder,
-	getKeybindings,
-	Spacer,
-	Text,
-	truncateToWidth,
-} from "../../../tui/index.ts";
+import { type Component, Container, getKeybindings, Spacer, Text, truncateToWidth } from "../../../tui/index.ts";
 import { theme } from "../components/style.ts";
+import { dialogBorder } from "../dialogs/common.ts";
 
 export interface ForkCandidate {
 	id: string;
 	text: string;
 }
 
-class MessageList implements Component {
+export class MessageList implements Component {
 	selected: number;
 	readonly maxVisible = 10;
 
@@ -89,12 +82,17 @@ export class UserMessageSelector extends Container {
 			),
 		);
 		this.addChild(new Spacer(1));
-		this.addChild(new DynamicBorder());
+		this.addChild(dialogBorder());
 		this.addChild(new Spacer(1));
 		this.list = new MessageList(messages, onSelect, onCancel, initialId);
 		this.addChild(this.list);
 		this.addChild(new Spacer(1));
-		this.addChild(new DynamicBorder());
+		this.addChild(dialogBorder());
+	}
+
+	/** The list itself (what takes the keys; the app focuses it). */
+	getMessageList(): MessageList {
+		return this.list;
 	}
 
 	handleInput(data: string): void {
