@@ -62,10 +62,7 @@ function fromPackageLock(text: string): LockEntry[] {
 	for (const [path, value] of Object.entries(packages)) {
 		if (!path.startsWith("node_modules/") || !isObject(value) || value.link === true) continue;
 		const key = path.slice("node_modules/".length);
-		const name =
-			typeof value.name === "string"
-				? value.name
-				: key.slice(key.lastIndexOf("node_modules/") + (key.includes("node_modules/") ? 13 : 0));
+		const name = typeof value.name === "string" ? value.name : (key.split("node_modules/").pop() as string);
 		entries.push({
 			key,
 			name,

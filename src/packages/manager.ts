@@ -235,13 +235,14 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 
 		ensureInstalled(source, scope) {
 			const path = installedPath(source, scope, dirs);
-			if (existsSync(path)) return Promise.resolve(path);
+			if (existsSync(path) && satisfiesConfigured(source, path)) return Promise.resolve(path);
 			if (source.type === "local") {
 				progress({ type: "warning", message: `${source.raw}: ${path} does not exist; skipped` });
 				return Promise.resolve(undefined);
 			}
 			if (scope === "project" && !store.isProjectTrusted()) return Promise.resolve(undefined);
 			if (isOffline(env)) {
+				if (existsSync(path)) return Promise.resolve(path);
 				progress({ type: "warning", message: `${source.raw}: not installed and PI_OFFLINE is set; skipped` });
 				return Promise.resolve(undefined);
 			}
@@ -331,6 +332,19 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 	}
 
 	return manager;
+}
+
+/** An installed npm package whose version no longer matches the configured one (settings edited) is re-installed. */
+function satisfiesConfigured(source: PackageSource, folder: string): boolean {
+	if (source.type !== "npm" || source.version === undefined) return true;
+	const version = installedVersion(folder);
+	if (version === undefined) return false;
+	if (!/^[\d^~<>=*xX| .v-]/.test(source.version)) return true; // a dist-tag: whatever it pointed at
+	try {
+		return Bun.semver.satisfies(version, source.version);
+	} catch {
+		return true;
+	}
 }
 
 function installedVersion(folder: string): string | undefined {

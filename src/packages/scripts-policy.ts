@@ -38,11 +38,28 @@ export function closure(roots: Iterable<string>, entries: LockEntry[]): Set<stri
 	return seen;
 }
 
-/** Installed lockfile entries that have install scripts not allowed by `allowed`, as `name@version`. */
+/**
+ * Installed lockfile entries with install scripts not allowed by `allowed`. The installed package.json is what
+ * counts (npm's lockfile flag comes from the registry's metadata, which not every registry sends), and a
+ * `binding.gyp` without an install script means an implicit `node-gyp rebuild`.
+ */
 export function blockedEntries(treeDir: string, entries: LockEntry[], allowed: Set<string>): LockEntry[] {
-	return entries.filter(
-		(e) => e.hasInstallScript && !allowed.has(e.name) && existsSync(join(treeDir, "node_modules", e.key)),
-	);
+	return entries.filter((e) => !allowed.has(e.name) && hasInstallScript(join(treeDir, "node_modules", e.key)));
+}
+
+function hasInstallScript(folder: string): boolean {
+	if (!existsSync(join(folder, "package.json"))) return false;
+	if (existsSync(join(folder, "binding.gyp"))) return true;
+	try {
+		const scripts = readPackageJson(join(folder, "package.json")).scripts;
+		return (
+			typeof scripts === "object" &&
+			scripts !== null &&
+			INSTALL_SCRIPTS.some((s) => typeof (scripts as Record<string, unknown>)[s] === "string")
+		);
+	} catch {
+		return false;
+	}
 }
 
 /** The lifecycle scripts a cloned git package declares (which did not run when it is not trusted). */

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { spawnRunner } from "../../src/packages/index.ts";
 import { fixture } from "../helpers/packages-fixtures.ts";
-import { type FakeRegistry, startRegistry } from "../helpers/packages-registry-lite.ts";
+import { type FakeRegistry, registryEnv, startRegistry } from "../helpers/packages-registry-lite.ts";
 
 let reg: FakeRegistry;
 const marker = (home: string, name: string) => join(home, `ran-${name}`);
@@ -227,5 +227,49 @@ describe("npm installs", () => {
 		expect(a).toBe(join(f.agentDir, "cache", "packages", "npm", "node_modules", "other"));
 		expect(b).toBe(a);
 		expect(existsSync(f.store.pathFor("global"))).toBe(false);
+	}, 60_000);
+});
+
+describe("npm installs, concurrency and start-up", () => {
+	test("two installs into one scope at once both land in the shared tree", async () => {
+		const f = fixture(reg);
+		const g = fixture(reg, { reuse: f });
+		await Promise.all([
+			f.manager.install("npm:other", { scope: "user" }),
+			g.manager.install("npm:@scope/tool", { scope: "user" }),
+		]);
+		const manifest = JSON.parse(readFileSync(join(f.agentDir, "npm", "package.json"), "utf8"));
+		expect(Object.keys(manifest.dependencies).sort()).toEqual(["@scope/tool", "other"]);
+		expect(f.manager.records("user").map((r) => r.identity)).toEqual(["npm:@scope/tool", "npm:other"]);
+		expect((f.settings("user").packages as string[]).sort()).toEqual(["npm:@scope/tool", "npm:other"]);
+	}, 60_000);
+
+	test("two processes installing into one scope take turns (scope lock)", async () => {
+		const f = fixture(reg);
+		const child = join(import.meta.dir, "..", "helpers", "packages-install-child.ts");
+		const env = JSON.stringify(registryEnv(reg, f.home));
+		const runs = ["npm:other", "npm:top", "npm:@scope/tool"].map(
+			(source) => Bun.spawn([process.execPath, child, f.agentDir, f.cwd, source, env], { stderr: "pipe" }).exited,
+		);
+		expect(await Promise.all(runs)).toEqual([0, 0, 0]);
+		const manifest = JSON.parse(readFileSync(join(f.agentDir, "npm", "package.json"), "utf8"));
+		expect(Object.keys(manifest.dependencies).sort()).toEqual(["@scope/tool", "other", "top"]);
+		expect(f.manager.records("user").map((r) => r.identity)).toEqual(["npm:@scope/tool", "npm:other", "npm:top"]);
+		expect((f.settings("user").packages as string[]).length).toBe(3);
+	}, 60_000);
+
+	test("ensureInstalled re-installs when the configured version no longer matches", async () => {
+		const f = fixture(reg);
+		await f.manager.install("npm:top@1.0.0", { scope: "user" });
+		const pinned = {
+			type: "npm",
+			raw: "npm:top@1.1.0",
+			name: "top",
+			version: "1.1.0",
+			spec: "top@1.1.0",
+			pinned: true,
+		} as const;
+		const path = await f.manager.ensureInstalled(pinned, "user");
+		expect(JSON.parse(readFileSync(join(path as string, "package.json"), "utf8")).version).toBe("1.1.0");
 	}, 60_000);
 });
