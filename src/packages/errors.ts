@@ -26,6 +26,10 @@ const RULES: Rule[] = [
 		reason: () => "not found in the registry (404, or no version matches)",
 	},
 	{
+		test: /(?:GET|fetching)\s+\S+\s+-\s+(5\d\d)\b|\bE(5\d\d)\b/,
+		reason: (m) => `the registry failed (HTTP ${m[1] ?? m[2]}); try again later`,
+	},
+	{
 		test: /ConnectionRefused|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ENETUNREACH|ConnectionClosed|FailedToOpenSocket|getaddrinfo|network|DNS/i,
 		reason: () => "the registry cannot be reached (network error)",
 	},

@@ -89,6 +89,7 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 				child(),
 			);
 			staging = staged.staging;
+			progress({ type: "downloading", source: source.raw, ...(staged.fetched ? { detail: staged.fetched } : {}) });
 			const folder = join(staging, "node_modules", ...source.name.split("/"));
 			if (!existsSync(join(folder, "package.json"))) {
 				throw new UserError(`Cannot install ${source.raw}: the installer did not install ${source.name}`);

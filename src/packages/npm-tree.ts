@@ -55,6 +55,8 @@ export interface StagedTree {
 	dependencies: string[];
 	/** Blocked install scripts, `name@version`, by the top-level package whose tree holds them. */
 	blocked: Map<string, string[]>;
+	/** What the installer said it fetched (`14 packages`), when it said so. */
+	fetched?: string;
 }
 
 const usesBun = (child: InstallChild): boolean => !child.npmCommand || child.npmCommand.length === 0;
@@ -123,6 +125,8 @@ async function installStaged(
 			];
 	const result = await runInstaller(child, args, staging);
 	if (result.code !== 0) throw installError(change.label, `${result.stderr}\n${result.stdout}`, result.code);
+	const said = /extracted \[(\d+)\]|added (\d+) packages?/.exec(`${result.stderr}\n${result.stdout}`);
+	const fetched = said ? `${said[1] ?? said[2]} packages` : undefined;
 	let entries = readLockEntries(staging);
 	const allowed = closure(change.trusted, entries);
 	if (bun) {
@@ -141,7 +145,7 @@ async function installStaged(
 		const list = stillBlocked.filter((e) => inTree.has(e.name)).map((e) => `${e.name}@${e.version}`);
 		if (list.length > 0) blocked.set(top, [...new Set(list)]);
 	}
-	return { staging, entries, dependencies: finalDeps, blocked };
+	return { staging, entries, dependencies: finalDeps, blocked, ...(fetched ? { fetched } : {}) };
 }
 
 /** `@scope/name@range` → `@scope/name`. */

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SettingsStore } from "../../src/config/index.ts";
 import { type CommandRunner, createPackageManager, type PackageProgress } from "../../src/packages/index.ts";
-import { type FakeRegistry, registryEnv } from "./packages-registry-lite.ts";
+import { type FakeRegistry, registryEnv } from "../support/npm-registry.ts";
 import { makeTempDir } from "./tmp.ts";
 
 export interface Fixture {
@@ -18,6 +18,12 @@ export interface Fixture {
 	read: (path: string) => string | undefined;
 }
 
+/** The environment of the install child: PATH, and the registry's private HOME, caches and registry address. */
+export const childEnv = (reg: FakeRegistry | { url: string }, home: string): Record<string, string> => ({
+	PATH: process.env.PATH ?? "/usr/bin:/bin",
+	...registryEnv(reg as FakeRegistry, home),
+});
+
 export function fixture(
 	reg: FakeRegistry | { url: string },
 	extra: { runner?: CommandRunner; env?: Record<string, string>; reuse?: Fixture } = {},
@@ -31,7 +37,7 @@ export function fixture(
 		agentDir,
 		cwd,
 		store,
-		env: { ...registryEnv(reg as FakeRegistry, home), ...extra.env },
+		env: { ...childEnv(reg, home), ...extra.env },
 		onProgress: (p) => events.push(p),
 		...(extra.runner ? { runner: extra.runner } : {}),
 	});

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fixture } from "../helpers/packages-fixtures.ts";
-import { type FakeRegistry, startRegistry } from "../helpers/packages-registry-lite.ts";
 import { makeTempDir, writeTree } from "../helpers/tmp.ts";
+import { type FakeRegistry, startRegistry } from "../support/npm-registry.ts";
 
 const gitEnv = {
 	...process.env,

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { SettingsStore } from "../../src/config/index.ts";
 import { fsError, gitError, installError } from "../../src/packages/errors.ts";
 import { createPackageManager, type PackageProgress } from "../../src/packages/index.ts";
-import { fixture } from "../helpers/packages-fixtures.ts";
-import { type FakeRegistry, registryEnv, startRegistry } from "../helpers/packages-registry-lite.ts";
+import { childEnv, fixture } from "../helpers/packages-fixtures.ts";
+import { type FakeRegistry, startRegistry } from "../support/npm-registry.ts";
 
 let reg: FakeRegistry;
 beforeAll(async () => {
@@ -37,7 +37,7 @@ describe("install child", () => {
 				cwd: f.cwd,
 				store: f.store,
 				binary,
-				env: { ...registryEnv(reg, f.home), BUN_BE_BUN: "1" },
+				env: { ...childEnv(reg, f.home), BUN_BE_BUN: "1" },
 			});
 			const record = await manager.install("npm:top", { scope: "user" });
 			expect(record.version).toBe("1.1.0");
@@ -59,7 +59,7 @@ describe("install child", () => {
 				agentDir: f.agentDir,
 				cwd: f.cwd,
 				store,
-				env: { ...registryEnv(reg, f.home), npm_config_cache: join(f.home, ".npm") },
+				env: { ...childEnv(reg, f.home), npm_config_cache: join(f.home, ".npm") },
 				onProgress: (p) => events.push(p),
 			});
 			const record = await manager.install("npm:top", { scope: "user" });
@@ -81,6 +81,8 @@ describe("error lines", () => {
 		["bun 404", "error: GET http://r/nope - 404", /not found in the registry/],
 		["npm 404", "npm error code E404\nnpm error 404 Not Found - GET https://r/nope", /not found in the registry/],
 		["bun 403", "error: GET http://r/sec - 403", /refused access \(403\)/],
+		["bun 503", "error: GET http://r/top - 503", /registry failed \(HTTP 503\); try again later/],
+		["npm 503", "npm error code E503", /registry failed \(HTTP 503\)/],
 		["bun down", "error: ConnectionRefused downloading package manifest top", /cannot be reached/],
 		["npm down", "npm error code ECONNREFUSED", /cannot be reached/],
 		["integrity", "error: IntegrityCheckFailed extracting tarball from bad", /integrity mismatch/],

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnRunner } from "../../src/packages/index.ts";
-import { fixture } from "../helpers/packages-fixtures.ts";
-import { type FakeRegistry, registryEnv, startRegistry } from "../helpers/packages-registry-lite.ts";
+import { childEnv, fixture } from "../helpers/packages-fixtures.ts";
+import { type FakeRegistry, startRegistry } from "../support/npm-registry.ts";
 
 let reg: FakeRegistry;
 const marker = (home: string, name: string) => join(home, `ran-${name}`);
@@ -60,6 +60,12 @@ describe("npm installs", () => {
 		expect(record.blockedScripts?.sort()).toEqual(["dep-a@1.0.0", "esbuild@1.0.0"]);
 		expect(f.warnings().join("\n")).toContain("pi install --trust npm:top");
 		expect(readdirSync(f.agentDir).filter((n) => n.includes("staging"))).toEqual([]);
+		expect(f.events.filter((e) => e.type !== "warning").map((e) => e.type)).toEqual([
+			"resolving",
+			"downloading",
+			"linking",
+			"done",
+		]);
 
 		// a second package shares the tree; re-installing a pinned version replaces the entry in place
 		await f.manager.install("npm:@scope/tool", { scope: "user" });
@@ -187,10 +193,20 @@ describe("npm installs", () => {
 		await expect(f.manager.install("npm:nope-x", { scope: "user" })).rejects.toThrow(
 			/^Cannot install npm:nope-x: not found in the registry/,
 		);
-		const down = fixture({ url: "http://127.0.0.1:9/" });
-		await expect(down.manager.install("npm:top", { scope: "user" })).rejects.toThrow(
-			/^Cannot install npm:top: the registry cannot be reached/,
-		);
+		const flaky = await startRegistry([{ name: "top", version: "1.0.0" }]);
+		try {
+			const down = fixture(flaky);
+			flaky.setDown(true);
+			await expect(down.manager.install("npm:top", { scope: "user" })).rejects.toThrow(
+				/^Cannot install npm:top: the registry cannot be reached/,
+			);
+			flaky.setDown(true, "503");
+			await expect(down.manager.install("npm:top", { scope: "user" })).rejects.toThrow(
+				/^Cannot install npm:top: the registry failed \(HTTP 503\)/,
+			);
+		} finally {
+			flaky.stop();
+		}
 		const offline = fixture(reg, { env: { PI_OFFLINE: "1" } });
 		await expect(offline.manager.install("npm:top", { scope: "user" })).rejects.toThrow(
 			/offline \(PI_OFFLINE is set\)/,
@@ -247,7 +263,7 @@ describe("npm installs, concurrency and start-up", () => {
 	test("two processes installing into one scope take turns (scope lock)", async () => {
 		const f = fixture(reg);
 		const child = join(import.meta.dir, "..", "helpers", "packages-install-child.ts");
-		const env = JSON.stringify(registryEnv(reg, f.home));
+		const env = JSON.stringify(childEnv(reg, f.home));
 		const runs = ["npm:other", "npm:top", "npm:@scope/tool"].map(
 			(source) => Bun.spawn([process.execPath, child, f.agentDir, f.cwd, source, env], { stderr: "pipe" }).exited,
 		);
