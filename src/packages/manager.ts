@@ -236,7 +236,8 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 
 		ensureInstalled(source, scope) {
 			const path = installedPath(source, scope, dirs);
-			if (existsSync(path) && satisfiesConfigured(source, path)) return Promise.resolve(path);
+			const record = manager.records(scope).find((r) => r.identity === identityOf(source));
+			if (existsSync(path) && satisfiesConfigured(source, path, record)) return Promise.resolve(path);
 			if (source.type === "local") {
 				progress({ type: "warning", message: `${source.raw}: ${path} does not exist; skipped` });
 				return Promise.resolve(undefined);
@@ -316,7 +317,10 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 				items.push({ ...base, status: "missing" });
 				continue;
 			}
-			const from = parsed.type === "npm" ? (record?.version ?? installedVersion(folder)) : record?.commit;
+			const from =
+				parsed.type === "npm"
+					? (record?.version ?? installedVersion(folder))
+					: (record?.commit ?? (await headOf(folder)));
 			if (parsed.pinned) {
 				items.push({ ...base, ...(from ? { from } : {}), status: "pinned" });
 				continue;
@@ -332,11 +336,20 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 		return items;
 	}
 
+	async function headOf(folder: string): Promise<string | undefined> {
+		const result = await child()
+			.runner.run("git", ["rev-parse", "HEAD"], { cwd: folder, env })
+			.catch(() => undefined);
+		return result?.code === 0 ? result.stdout.trim() : undefined;
+	}
+
 	return manager;
 }
 
 /** An installed npm package whose version no longer matches the configured one (settings edited) is re-installed. */
-function satisfiesConfigured(source: PackageSource, folder: string): boolean {
+function satisfiesConfigured(source: PackageSource, folder: string, record: InstallRecord | undefined): boolean {
+	// a git ref changed in settings: the clone is of another ref
+	if (source.type === "git") return record === undefined || record.ref === source.ref;
 	if (source.type !== "npm" || source.version === undefined) return true;
 	const version = installedVersion(folder);
 	if (version === undefined) return false;

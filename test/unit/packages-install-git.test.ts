@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { parseSource } from "../../src/packages/index.ts";
 import { fixture } from "../helpers/packages-fixtures.ts";
 import { makeTempDir, writeTree } from "../helpers/tmp.ts";
 import { type FakeRegistry, startRegistry } from "../support/npm-registry.ts";
@@ -76,6 +77,12 @@ describe("git installs", () => {
 		expect(f.settings("user").packages).toEqual([source]);
 		expect(f.manager.records("user")[0]?.commit).toBe(v1);
 		expect((await f.manager.planUpdate())[0]?.status).toBe("pinned");
+		// settings now name another ref: start-up re-clones at it
+		const head = sh(repo.work, "rev-parse", "HEAD");
+		const moved = parseSource(`${repo.url}@main`, f.cwd);
+		expect(await f.manager.ensureInstalled(moved, "user")).toBe(record.installedPath);
+		expect(f.manager.records("user")[0]?.commit).toBe(head);
+		expect(existsSync(join(record.installedPath, "extensions", "b.ts"))).toBe(true);
 
 		expect(await f.manager.remove(repo.url, { scope: "user" })).toBe(true);
 		expect(existsSync(record.installedPath)).toBe(false);

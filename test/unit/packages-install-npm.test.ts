@@ -76,6 +76,20 @@ describe("npm installs", () => {
 		expect(JSON.parse(readFileSync(join(root, "node_modules/top/package.json"), "utf8")).version).toBe("1.0.0");
 	}, 60_000);
 
+	test("re-installing a package configured in object form keeps its filters", async () => {
+		const f = fixture(reg);
+		await f.store.set("global", "packages", ["npm:other", { source: "npm:top", skills: [], extensions: ["!x.ts"] }]);
+		await f.manager.install("npm:top@1.0.0", { scope: "user" });
+		expect(f.settings("user").packages).toEqual([
+			"npm:other",
+			{ source: "npm:top@1.0.0", skills: [], extensions: ["!x.ts"] },
+		]);
+		expect(f.manager.configured().map((c) => [c.source, c.filters])).toEqual([
+			["npm:other", undefined],
+			["npm:top@1.0.0", { extensions: ["!x.ts"], skills: [] }],
+		]);
+	}, 60_000);
+
 	test("project scope installs into .pi/npm and the project settings", async () => {
 		const f = fixture(reg);
 		await f.manager.install("npm:other", { scope: "project" });
