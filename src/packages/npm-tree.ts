@@ -11,7 +11,8 @@
  *   hold them). Without the flag they are.
  * - registry: `NPM_CONFIG_REGISTRY` and `npm_config_registry` are both read, so is `~/.npmrc` (`registry=`,
  *   `//host/:_authToken=` sent as a Bearer token); a 401 without the token fails with "GET <url> - 401".
- *   `BUN_INSTALL_CACHE_DIR` moves the download cache. We pass the user's environment through and set nothing.
+ *   `BUN_INSTALL_CACHE_DIR` moves the download cache. We pass the user's environment through and set nothing;
+ *   an `.npmrc` (or `bunfig.toml`) put in the tree folder itself is read too and kept across installs.
  * - a tarball whose integrity differs from the packument is refused ("Integrity check failed for tarball",
  *   exit 1) and nothing is linked.
  * - `bun pm trust <names>` runs the blocked scripts of those packages in place and adds them to trustedDependencies.
@@ -110,7 +111,10 @@ async function installStaged(
 	};
 	writeFileSync(join(staging, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 	writeFileSync(join(staging, ".gitignore"), "*\n");
-	for (const file of LOCKFILES) if (existsSync(join(root, file))) copyFileSync(join(root, file), join(staging, file));
+	// the lockfile, and registry settings a user put beside the tree (kept across swaps)
+	for (const file of [...LOCKFILES, ".npmrc", "bunfig.toml"]) {
+		if (existsSync(join(root, file))) copyFileSync(join(root, file), join(staging, file));
+	}
 	mkdirSync(join(staging, "node_modules"), { recursive: true });
 	const names = change.add.map(specName);
 	const args = bun

@@ -4,7 +4,7 @@
  * refused, interrupted installs leaving everything as it was, remove, and the update plan.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawnRunner } from "../../src/packages/index.ts";
 import { childEnv, fixture } from "../helpers/packages-fixtures.ts";
@@ -232,7 +232,10 @@ describe("npm installs", () => {
 	}, 60_000);
 
 	test("auth: a 401 is one line; a token in ~/.npmrc is used", async () => {
-		const secure = await startRegistry([{ name: "sec", version: "1.0.0" }]);
+		const secure = await startRegistry([
+			{ name: "sec", version: "1.0.0" },
+			{ name: "sec2", version: "2.0.0" },
+		]);
 		secure.requireToken("s3cret");
 		try {
 			const f = fixture(secure);
@@ -242,6 +245,11 @@ describe("npm installs", () => {
 			const host = new URL(secure.url).host;
 			writeFileSync(join(f.home, ".npmrc"), `registry=${secure.url}\n//${host}/:_authToken=s3cret\n`);
 			expect((await f.manager.install("npm:sec", { scope: "user" })).version).toBe("1.0.0");
+			// an .npmrc put in the tree folder is read as well, and survives the next install's swap
+			rmSync(join(f.home, ".npmrc"));
+			writeFileSync(join(f.agentDir, "npm", ".npmrc"), `//${host}/:_authToken=s3cret\n`);
+			expect((await f.manager.install("npm:sec2", { scope: "user" })).version).toBe("2.0.0");
+			expect(readFileSync(join(f.agentDir, "npm", ".npmrc"), "utf8")).toContain("s3cret");
 		} finally {
 			secure.stop();
 		}
