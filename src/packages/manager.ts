@@ -163,7 +163,7 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 		source: NpmSource | GitSource,
 		scope: PackageScope,
 		opts: FileInstall,
-	): Promise<InstallRecord & { trustName?: string }> {
+	): Promise<InstallRecord> {
 		return withScopeLock(scopeDir(scope, dirs), async () => {
 			const record =
 				source.type === "npm" ? await installNpm(source, scope, opts) : await installGit(source, scope, opts);
