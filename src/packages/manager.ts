@@ -159,11 +159,7 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 	}
 
 	/** Installs the files of a remote source (under the scope's lock) and records them. */
-	function installFiles(
-		source: NpmSource | GitSource,
-		scope: PackageScope,
-		opts: FileInstall,
-	): Promise<InstallRecord> {
+	function installFiles(source: NpmSource | GitSource, scope: PackageScope, opts: FileInstall): Promise<InstallRecord> {
 		return withScopeLock(scopeDir(scope, dirs), async () => {
 			const record =
 				source.type === "npm" ? await installNpm(source, scope, opts) : await installGit(source, scope, opts);
