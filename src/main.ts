@@ -16,6 +16,10 @@ import {
 
 const argv = process.argv.slice(2);
 
+// `BUN_BE_BUN=1` turns this binary into Bun; only our own package-install child gets it (packages/npm-tree.ts).
+// Inherited by a tool, bash or extension subprocess, it would make a nested `pi` run Bun instead of pi.
+delete process.env.BUN_BE_BUN;
+
 // The binary starts with JIT tier-up thresholds scaled up (scripts/build-binary.ts): start-up code runs once, and
 // compiling it costs more than interpreting it. A run that lasts (RPC, a long turn) gets the normal policy back.
 if (typeof Bun !== "undefined") setTimeout(() => Bun.unsafe.setJITPolicy?.(1), 1000).unref();

@@ -288,6 +288,14 @@ export function settingsSchema(): typeof Built {
 				"type": "array",
 				"items": { [Kind]: "String", "type": "string" },
 			},
+			"trustedPackageScripts": {
+				[Kind]: "Array",
+				[OptionalKind]: "Optional",
+				"description": "Package names whose install scripts (and those of their dependencies) may run",
+				"default": [],
+				"type": "array",
+				"items": { [Kind]: "String", "type": "string" },
+			},
 			"packages": {
 				[Kind]: "Array",
 				[OptionalKind]: "Optional",
@@ -428,6 +436,7 @@ export const SETTINGS_DEFAULT_VALUES = {
 		"provider": { "maxRetries": 0, "maxRetryDelayMs": 60000 },
 	},
 	"npmCommand": ["npm"],
+	"trustedPackageScripts": [],
 	"packages": [],
 	"extensions": [],
 	"skills": [],

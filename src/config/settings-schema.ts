@@ -248,6 +248,9 @@ export const SettingsSchema = Type.Object(
 		shellPath: Opt(Text("Shell executable; a leading ~ is expanded")),
 		shellCommandPrefix: Opt(Text("Text put before every shell command")),
 		npmCommand: Opt(StringList("Command and arguments used for npm operations", ["npm"])),
+		trustedPackageScripts: Opt(
+			StringList("Package names whose install scripts (and those of their dependencies) may run", []),
+		),
 		// Resources
 		packages: Opt(Type.Array(PackageSource, { description: "Pi packages (npm, git or local)", default: [] })),
 		extensions: Opt(StringList("Extension files or folders", [])),

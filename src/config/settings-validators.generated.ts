@@ -330,6 +330,14 @@ return function check(value) {
   )
 }
 })(),
+	"trustedPackageScripts": (function () {
+return function check(value) {
+  return (
+    Array.isArray(value) &&
+    value.every((value) => ((typeof value === 'string')))
+  )
+}
+})(),
 	"packages": (function () {
 return function check(value) {
   return (

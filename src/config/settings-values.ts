@@ -228,6 +228,7 @@ export type ResolvedSettings = Omit<
 		| "httpIdleTimeoutMs"
 		| "websocketConnectTimeoutMs"
 		| "npmCommand"
+		| "trustedPackageScripts"
 		| "packages"
 		| "extensions"
 		| "skills"

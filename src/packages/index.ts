@@ -1,3 +1,5 @@
+export { createPackageManager, type PackageManagerOptions } from "./manager.ts";
 export * from "./paths.ts";
+export { spawnRunner } from "./runner.ts";
 export * from "./source.ts";
 export * from "./types.ts";

@@ -77,6 +77,7 @@ const DOCUMENTED: [string, unknown, unknown, unknown][] = [
 	["shellPath", undefined, "~/bin/zsh", ["zsh"]],
 	["shellCommandPrefix", undefined, "set -e", 1],
 	["npmCommand", ["npm"], ["bun"], "bun"],
+	["trustedPackageScripts", [], ["esbuild"], "esbuild"],
 	["packages", [], ["npm:x", { source: "git:github.com/a/b", skills: [] }], [{ skills: [] }]],
 	["extensions", [], ["./ext.ts"], "./ext.ts"],
 	["skills", [], ["./skills"], [1]],
