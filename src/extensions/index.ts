@@ -13,6 +13,7 @@ export {
 	type PackageResource,
 	type PackageResources,
 } from "./discovery.ts";
+export { type PackageFolder, resolvePackageFolder } from "./package-source.ts";
 export { createEventBus, type EventBus } from "./event-bus.ts";
 export type * from "./events.ts";
 export { EVENT_NAMES, EVENT_TABLE, isExtensionEventName } from "./events.ts";
