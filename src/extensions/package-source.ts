@@ -143,6 +143,13 @@ function expandList(root: string, list: string[], kind: PackageResourceKind, rea
 	for (const entry of list.filter((e) => !isOverrideEntry(e))) {
 		for (const path of isGlob(entry) ? globMatches(root, entry) : [resolve(root, entry)]) {
 			const found = kindOf(path);
+			if (found === "missing" && !isGlob(entry)) {
+				read.diagnostics.push({
+					level: "warning",
+					path: join(root, "package.json"),
+					message: `pi.${kind} names "${entry}", which does not exist`,
+				});
+			}
 			const more = found === "file" ? [path] : found === "dir" ? filesOfKind(path, kind, read) : [];
 			for (const file of more) if (!files.includes(file)) files.push(file);
 		}

@@ -74,16 +74,24 @@ export function declaredResources(
 	return { declared, diagnostics: kept };
 }
 
-/** Applies one type's filter list (normal, not delta) to the declared items. */
+/**
+ * Applies one type's filter list (normal, not delta) to the declared items: plain entries and globs include (none:
+ * all), then `!` excludes, `+` puts exact paths back, `-` drops exact paths.
+ */
 function narrow(items: PackageResourceItem[], patterns: string[] | undefined, root: string): PackageResourceItem[] {
 	if (patterns === undefined) return items;
+	const includes = patterns.filter((p) => !isOverrideEntry(p));
+	const of = (prefix: string) => patterns.filter((p) => p.startsWith(prefix)).map((p) => p.slice(1));
+	const [excludes, forceIn, forceOut] = [of("!"), of("+"), of("-")];
+	const any = (path: string, list: string[], exact: boolean) => list.some((p) => matchesEntry(path, p, root, exact));
 	if (patterns.length === 0) return items.map((item) => ({ ...item, enabled: false }));
-	const enabled = applyPatterns(
-		items.map((item) => item.path),
-		patterns,
-		root,
-	);
-	return items.map((item) => ({ ...item, enabled: enabled.has(item.path) }));
+	return items.map((item) => {
+		let on = includes.length === 0 || any(item.path, includes, false);
+		if (on && any(item.path, excludes, false)) on = false;
+		if (!on && any(item.path, forceIn, true)) on = true;
+		if (on && any(item.path, forceOut, true)) on = false;
+		return { ...item, enabled: on };
+	});
 }
 
 /**
