@@ -7,7 +7,7 @@
 import type { SettingsStore } from "../config/index.ts";
 import type { ExtensionError, ExtensionMode, PackageResources, ScopedModel } from "../extensions/index.ts";
 import { detectColorSupport, formatResourceDiagnostic, initTheme, ResourceLoader } from "../resources/index.ts";
-import type { ExtensionHost, SessionRuntime, SessionStartInfo } from "../runtime/index.ts";
+import type { ExtensionHost, SessionRuntime, SessionStartInfo, SettingsPackageResources } from "../runtime/index.ts";
 import { RuntimeHost } from "../runtime/index.ts";
 import { timing } from "../util/index.ts";
 import type { ParsedArgs } from "./args.ts";
@@ -114,6 +114,7 @@ function createResources(o: SessionRunOptions): ResourceLoader {
 		promptPaths: (flags.get("prompt-template") as string[] | undefined) ?? [],
 		themePaths: (flags.get("theme") as string[] | undefined) ?? [],
 		packaged: packagedCandidates(o.host.packageResources),
+		installed: installedCandidates(o.host.settingsPackageResources),
 		noSkills: flags.get("no-skills") === true,
 		noPromptTemplates: flags.get("no-prompt-templates") === true,
 		noThemes: flags.get("no-themes") === true,
@@ -149,6 +150,20 @@ function packagedCandidates(resources: PackageResources) {
 		})),
 		prompts: packaged(resources.prompts),
 		themes: packaged(resources.themes),
+	};
+}
+
+/** Files of the settings `packages`: source as written, the entry's scope, origin "package", the package root. */
+function installedCandidates(resources: SettingsPackageResources) {
+	const candidates = (list: SettingsPackageResources["skills"]) =>
+		list.map((r) => ({
+			path: r.path,
+			sourceInfo: { path: r.path, source: r.source, scope: r.scope, origin: "package" as const, baseDir: r.baseDir },
+		}));
+	return {
+		skills: candidates(resources.skills),
+		prompts: candidates(resources.prompts),
+		themes: candidates(resources.themes),
 	};
 }
 

@@ -10,10 +10,10 @@ export {
 	type DiscoveryOptions,
 	type DiscoveryResult,
 	discoverExtensions,
+	type InstalledCliPackage,
 	type PackageResource,
 	type PackageResources,
 } from "./discovery.ts";
-export { type PackageFolder, resolvePackageFolder } from "./package-source.ts";
 export { createEventBus, type EventBus } from "./event-bus.ts";
 export type * from "./events.ts";
 export { EVENT_NAMES, EVENT_TABLE, isExtensionEventName } from "./events.ts";
@@ -37,6 +37,7 @@ export {
 } from "./guards.ts";
 export { createModuleLoader, type LoadedExtensionHandle, type LoadResult, loadExtensions } from "./loader.ts";
 export { createNoopUi } from "./noop-ui.ts";
+export { type PackageFolder, resolvePackageFolder } from "./package-source.ts";
 export {
 	BUILTIN_COMMANDS,
 	checkRegistrations,

@@ -70,13 +70,16 @@ export function extensionEntriesOf(dir: string, read: FolderRead): string[] | un
 	read.diagnostics.push(...manifest.diagnostics);
 	const listed = manifest.pi?.extensions;
 	if (listed && listed.length > 0) {
+		const reported = read.diagnostics.length;
 		const found = expandList(dir, listed, "extensions", read);
 		if (found.length > 0) return found;
-		read.diagnostics.push({
-			level: "warning",
-			path: join(dir, "package.json"),
-			message: "pi.extensions names no existing file",
-		});
+		// Missing files named in the list have been reported one by one already.
+		if (read.diagnostics.length === reported)
+			read.diagnostics.push({
+				level: "warning",
+				path: join(dir, "package.json"),
+				message: "pi.extensions names no existing file",
+			});
 	}
 	for (const index of ["index.ts", "index.js"]) {
 		const path = join(dir, index);

@@ -179,7 +179,7 @@ function installedMatches(source: PackageSource, root: string): boolean {
 }
 
 /** The folder of an npm or git package, installing it when missing; undefined (with a line) when it cannot be. */
-async function remoteRoot(
+export async function locateInstalled(
 	source: PackageSource,
 	scope: PackageScope,
 	options: ResolvePackagesOptions,
@@ -223,7 +223,9 @@ export async function resolvePackages(
 	for (const item of list) {
 		const { entry } = item;
 		// A delta resolves the folder of the user's entry it refines (if there is one).
-		const base = isDelta(entry) ? list.find((o) => o.entry.scope === "user" && o.identity === item.identity) : undefined;
+		const base = isDelta(entry)
+			? list.find((o) => o.entry.scope === "user" && o.identity === item.identity)
+			: undefined;
 		const target = base ?? item;
 		const delta = isDelta(entry);
 		const filters = "filters" in entry ? entry.filters : undefined;
@@ -241,7 +243,7 @@ export async function resolvePackages(
 				root = dirname(root);
 			}
 		} else {
-			root = await remoteRoot(target.parsed, target.entry.scope, options, diagnostics);
+			root = await locateInstalled(target.parsed, target.entry.scope, options, diagnostics);
 			if (root === undefined) continue;
 		}
 		if (!files) {
@@ -255,7 +257,8 @@ export async function resolvePackages(
 		}
 		const meta = { source: entry.source, scope: entry.scope, baseDir: root, identity: item.identity };
 		for (const type of PACKAGE_RESOURCE_TYPES) {
-			for (const file of files[type]) if (!claimed[type].has(file.path)) claimed[type].set(file.path, { item: file, meta });
+			for (const file of files[type])
+				if (!claimed[type].has(file.path)) claimed[type].set(file.path, { item: file, meta });
 		}
 		const on = (type: PackageResourceType) => files[type].filter((f) => f.enabled);
 		packages.push({

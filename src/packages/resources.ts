@@ -98,7 +98,11 @@ function narrow(items: PackageResourceItem[], patterns: string[] | undefined, ro
  * The delta of an `autoload: false` entry: the items its patterns name, each with the state the last naming
  * pattern gives (plain/`+` on, `!`/`-` off; `+`/`-` match exact paths, the others globs).
  */
-export function deltaOf(items: PackageResourceItem[], patterns: string[] | undefined, root: string): PackageResourceItem[] {
+export function deltaOf(
+	items: PackageResourceItem[],
+	patterns: string[] | undefined,
+	root: string,
+): PackageResourceItem[] {
 	const states = new Map<string, boolean>();
 	for (const pattern of patterns ?? []) {
 		const target = isOverrideEntry(pattern) ? pattern.slice(1) : pattern;
@@ -106,13 +110,17 @@ export function deltaOf(items: PackageResourceItem[], patterns: string[] | undef
 		const exact = pattern.startsWith("+") || pattern.startsWith("-");
 		for (const item of items) if (matchesEntry(item.path, target, root, exact)) states.set(item.path, on);
 	}
-	return items.filter((item) => states.has(item.path)).map((item) => ({ ...item, enabled: states.get(item.path) === true }));
+	return items
+		.filter((item) => states.has(item.path))
+		.map((item) => ({ ...item, enabled: states.get(item.path) === true }));
 }
 
 function enabledOf(listing: PackageResourceListing): PackageResources {
 	const on = (type: PackageResourceType) => listing[type].filter((item) => item.enabled);
 	return {
-		extensions: on("extensions").map((item) => (item.file ? { path: item.path, file: item.file } : { path: item.path })),
+		extensions: on("extensions").map((item) =>
+			item.file ? { path: item.path, file: item.file } : { path: item.path },
+		),
 		skills: on("skills").map((item) => item.path),
 		prompts: on("prompts").map((item) => item.path),
 		themes: on("themes").map((item) => item.path),

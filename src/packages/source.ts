@@ -39,7 +39,10 @@ function parseNpm(raw: string): NpmSource {
 	if (!NPM_NAME.test(name)) refuse(raw, `"${name}" is not a valid npm package name`);
 	// A word starting with `-` would read as an option of the install child (`1 --registry=…`); `1 - 2` ranges stay.
 	const optionWord = version !== undefined && /(^|\s)-\S/.test(version);
-	if (version !== undefined && (version === "" || optionWord || !NPM_VERSION.test(version) || /[;&`$\\]/.test(version))) {
+	if (
+		version !== undefined &&
+		(version === "" || optionWord || !NPM_VERSION.test(version) || /[;&`$\\]/.test(version))
+	) {
 		refuse(raw, `"${version}" is not a version, range or tag`);
 	}
 	return {

@@ -74,6 +74,7 @@ export {
 	type RegisteredFlag,
 	startExtensionHost,
 } from "./extension-host.ts";
+export type { HostPackageOptions, SettingsPackageResources } from "./extension-packages.ts";
 export { wrapRegisteredTool, wrapRegisteredTools } from "./extension-tools.ts";
 export {
 	BranchSummaryError,
