@@ -7,8 +7,8 @@
 import type { SettingsStore } from "../config/index.ts";
 import type { ExtensionError, ExtensionMode, PackageResources, ScopedModel } from "../extensions/index.ts";
 import { detectColorSupport, formatResourceDiagnostic, initTheme, ResourceLoader } from "../resources/index.ts";
-import type { ExtensionHost, SessionRuntime, SessionStartInfo, SettingsPackageResources } from "../runtime/index.ts";
-import { RuntimeHost } from "../runtime/index.ts";
+import type { ExtensionHost, SessionRuntime, SessionStartInfo } from "../runtime/index.ts";
+import { installedCandidates, RuntimeHost } from "../runtime/index.ts";
 import { timing } from "../util/index.ts";
 import type { ParsedArgs } from "./args.ts";
 import { createRuntimeFactory } from "./runtime-factory.ts";
@@ -150,20 +150,6 @@ function packagedCandidates(resources: PackageResources) {
 		})),
 		prompts: packaged(resources.prompts),
 		themes: packaged(resources.themes),
-	};
-}
-
-/** Files of the settings `packages`: source as written, the entry's scope, origin "package", the package root. */
-function installedCandidates(resources: SettingsPackageResources) {
-	const candidates = (list: SettingsPackageResources["skills"]) =>
-		list.map((r) => ({
-			path: r.path,
-			sourceInfo: { path: r.path, source: r.source, scope: r.scope, origin: "package" as const, baseDir: r.baseDir },
-		}));
-	return {
-		skills: candidates(resources.skills),
-		prompts: candidates(resources.prompts),
-		themes: candidates(resources.themes),
 	};
 }
 

@@ -91,3 +91,17 @@ export function packageExtensionEntries(resolution: PackageResolution): Extensio
 		};
 	});
 }
+
+/** Resource-loader candidates of package files: source as written, the entry's scope, origin "package", the root. */
+export function installedCandidates(resources: SettingsPackageResources) {
+	const candidates = (list: PackageResourceFile[]) =>
+		list.map((r) => ({
+			path: r.path,
+			sourceInfo: { path: r.path, source: r.source, scope: r.scope, origin: "package" as const, baseDir: r.baseDir },
+		}));
+	return {
+		skills: candidates(resources.skills),
+		prompts: candidates(resources.prompts),
+		themes: candidates(resources.themes),
+	};
+}
