@@ -44,19 +44,29 @@ function kindOf(path: string): Kind {
 
 export const isDirectory = (path: string): boolean => kindOf(path) === "dir";
 
-/** A folder's visible children in name order (no dot names, no node_modules). */
+/** A folder's visible children in name order (no dot names, no node_modules); only symlinks cost a stat. */
 function children(dir: string): { name: string; path: string; kind: Kind }[] {
-	let names: string[];
+	let entries: import("node:fs").Dirent[];
 	try {
-		names = readdirSync(dir);
+		entries = readdirSync(dir, { withFileTypes: true });
 	} catch {
 		// An unreadable folder contributes nothing.
 		return [];
 	}
-	return names
-		.filter((name) => !name.startsWith(".") && name !== "node_modules")
-		.sort()
-		.map((name) => ({ name, path: join(dir, name), kind: kindOf(join(dir, name)) }));
+	return entries
+		.filter((entry) => !entry.name.startsWith(".") && entry.name !== "node_modules")
+		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+		.map((entry) => {
+			const path = join(dir, entry.name);
+			const kind: Kind = entry.isDirectory()
+				? "dir"
+				: entry.isFile()
+					? "file"
+					: entry.isSymbolicLink()
+						? kindOf(path)
+						: "missing";
+			return { name: entry.name, path, kind };
+		});
 }
 
 export interface FolderRead {

@@ -65,6 +65,11 @@ export interface ResolvePackagesOptions extends ScopeDirs {
 	isHostPackage?: (name: string) => boolean;
 	/** For `PI_OFFLINE`; default `process.env`. */
 	env?: NodeJS.ProcessEnv;
+	/**
+	 * Where earlier look-ups of this run found npm/git packages (undefined: skipped, already reported), by scope and
+	 * identity, so a second pass (after project trust) neither installs nor reports a package again.
+	 */
+	located?: Map<string, string | undefined>;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -180,6 +185,19 @@ function installedMatches(source: PackageSource, root: string): boolean {
 
 /** The folder of an npm or git package, installing it when missing; undefined (with a line) when it cannot be. */
 export async function locateInstalled(
+	source: PackageSource,
+	scope: PackageScope,
+	options: ResolvePackagesOptions,
+	diagnostics: string[],
+): Promise<string | undefined> {
+	const key = `${scope}:${identityOf(source)}`;
+	if (options.located?.has(key)) return options.located.get(key);
+	const found = await locate(source, scope, options, diagnostics);
+	options.located?.set(key, found);
+	return found;
+}
+
+async function locate(
 	source: PackageSource,
 	scope: PackageScope,
 	options: ResolvePackagesOptions,

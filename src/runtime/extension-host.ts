@@ -27,6 +27,7 @@ import {
 	type PackageResources,
 	type VirtualModuleTable,
 } from "../extensions/index.ts";
+import { timing } from "../util/index.ts";
 import {
 	cliPackageFolders,
 	type HostPackageOptions,
@@ -159,9 +160,11 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 	const settingsPaths = (files: SettingsFile[]) =>
 		files.flatMap((file) => (file.settings.extensions ?? []).map((entry) => resolveSettingsPath(entry, file.baseDir)));
 	const dirs = { cwd: options.cwd, agentDir: options.agentDir, isHostPackage: options.isHostPackage };
-	const packageOptions = options.packages ?? {};
+	// One memo for both phases: a package installed or skipped in phase 1 is not tried again after trust.
+	const packageOptions = { ...options.packages, located: new Map<string, string | undefined>() };
 	const cli = await cliPackageFolders(options.cliPaths, dirs, packageOptions);
 	const userPackages = await settingsPackages(options.settingsFiles, dirs, packageOptions);
+	timing("packages resolved");
 	const discovery = discoverExtensions({
 		cwd: options.cwd,
 		globalDir: agentPaths.extensions(options.agentDir),

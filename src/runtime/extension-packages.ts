@@ -26,6 +26,8 @@ export interface HostPackageOptions {
 	installer?: () => Promise<PackageInstaller>;
 	/** For `PI_OFFLINE`; default `process.env`. */
 	env?: NodeJS.ProcessEnv;
+	/** Look-ups already done this run (see packages/resolve.ts). */
+	located?: Map<string, string | undefined>;
 }
 
 interface Dirs {

@@ -296,6 +296,22 @@ describe("resolvePackages", () => {
 		expect(result.diagnostics).toEqual(["package npm:tools: npm:tools: not found in the registry"]);
 		expect(result.prompts).toHaveLength(2);
 	});
+	test("a second pass with the same memo neither installs nor reports a package again", async () => {
+		const d = dirs();
+		const calls: string[] = [];
+		const entries = configuredPackages([settingsFile("global", d.agentDir, ["npm:tools"])]);
+		const options = {
+			agentDir: d.agentDir,
+			cwd: d.cwd,
+			installer: async () => fakeInstaller(d, calls, "registry down"),
+			located: new Map<string, string | undefined>(),
+		};
+		const first = await resolvePackages(entries, options);
+		const second = await resolvePackages(entries, options);
+		expect(calls).toEqual(["user:npm:tools"]);
+		expect(first.diagnostics).toEqual(["package npm:tools: registry down"]);
+		expect(second.diagnostics).toEqual([]);
+	});
 	test("a project entry replaces the user entry (its filters, its scope, its installation)", async () => {
 		const d = dirs();
 		const calls: string[] = [];
