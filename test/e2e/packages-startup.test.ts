@@ -113,6 +113,23 @@ describe("packages at start-up (binary)", () => {
 		expect(trusted.stderr()).not.toContain("package");
 	});
 
+	test("after trust, a project autoload:false delta drops a user package's extension that loaded before trust", async () => {
+		const s = setup();
+		const tools = join(s.agentDir, "pkgs/tools");
+		pkg(tools, "tools");
+		writeTree(s.agentDir, { "settings.json": JSON.stringify({ packages: ["./pkgs/tools"] }) });
+		writeTree(s.cwd, {
+			".pi/settings.json": JSON.stringify({
+				packages: [{ source: tools, autoload: false, extensions: ["-extensions/tools.ts"] }],
+			}),
+		});
+		const before = await commands(s, ["--no-approve"]);
+		expect(before.byName.has("tools-cmd")).toBe(true);
+		const after = await commands(s, ["--approve"]);
+		expect(after.byName.has("tools-cmd")).toBe(false);
+		expect(after.byName.get("tools-prompt")?.sourceInfo).toMatchObject({ scope: "user", source: "./pkgs/tools" });
+	});
+
 	test("-e npm:… loads a package cached in the temporary scope, without touching settings", async () => {
 		const s = setup();
 		const folder = join(s.agentDir, "cache/packages/npm/node_modules/tmp-pkg");
