@@ -20,6 +20,7 @@ import { renderHelp } from "./help.ts";
 import { buildInputs, readFileArguments, readPipedStdin } from "./inputs.ts";
 import { runInteractive } from "./interactive.ts";
 import { renderModelList } from "./list-models.ts";
+import { lazyInstaller } from "./package-installer.ts";
 import { toPiArgs } from "./pi-args.ts";
 import { runRpc } from "./rpc.ts";
 import { runNonInteractive } from "./run.ts";
@@ -81,6 +82,7 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 		virtualModules: loadVirtualModules,
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
 		builtinCommands: rpc ? new Set() : interactive ? INTERACTIVE_COMMANDS : PRINT_MODE_COMMANDS,
+		packages: { installer: lazyInstaller({ agentDir, cwd, store, err }) },
 		...(rpc
 			? {
 					beforeFirstLoad: () => {

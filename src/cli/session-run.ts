@@ -8,7 +8,7 @@ import type { SettingsStore } from "../config/index.ts";
 import type { ExtensionError, ExtensionMode, PackageResources, ScopedModel } from "../extensions/index.ts";
 import { detectColorSupport, formatResourceDiagnostic, initTheme, ResourceLoader } from "../resources/index.ts";
 import type { ExtensionHost, SessionRuntime, SessionStartInfo } from "../runtime/index.ts";
-import { RuntimeHost } from "../runtime/index.ts";
+import { installedCandidates, RuntimeHost } from "../runtime/index.ts";
 import { timing } from "../util/index.ts";
 import type { ParsedArgs } from "./args.ts";
 import { createRuntimeFactory } from "./runtime-factory.ts";
@@ -114,6 +114,7 @@ function createResources(o: SessionRunOptions): ResourceLoader {
 		promptPaths: (flags.get("prompt-template") as string[] | undefined) ?? [],
 		themePaths: (flags.get("theme") as string[] | undefined) ?? [],
 		packaged: packagedCandidates(o.host.packageResources),
+		installed: installedCandidates(o.host.settingsPackageResources),
 		noSkills: flags.get("no-skills") === true,
 		noPromptTemplates: flags.get("no-prompt-templates") === true,
 		noThemes: flags.get("no-themes") === true,

@@ -22,11 +22,20 @@ export interface DiscoveryOptions {
 	projectDir?: string;
 	/** Entries from settings files, each already resolved against its file's folder. */
 	settingsPaths: string[];
-	/** `-e` values as typed (relative to cwd, `~` allowed). */
-	cliPaths: string[];
+	/**
+	 * `-e` values as typed (relative to cwd, `~` allowed), or for an npm/git package given with `-e` its installed
+	 * folder with the source as typed (the runtime installs it first; a package source typed here is refused).
+	 */
+	cliPaths: (string | InstalledCliPackage)[];
 	/** `--no-extensions`: skip global, project and settings; keep cli. */
 	noDiscovery: boolean;
 	isHostPackage: (name: string) => boolean;
+}
+
+/** An `-e npm:…` / `-e git:…` package, already installed: its folder and the source as typed. */
+export interface InstalledCliPackage {
+	folder: string;
+	source: string;
 }
 
 /** A skill, prompt template or theme file of a folder given with `-e`; `source` is the `-e` value as typed. */
@@ -49,7 +58,7 @@ export interface DiscoveryResult {
 	resources: PackageResources;
 }
 
-const PACKAGE_SOURCE = /^(npm:|git:|https?:\/\/|ssh:\/\/)/;
+const PACKAGE_SOURCE = /^(npm:|git:|https?:\/\/|ssh:\/\/|git@)/;
 const ENTRY_FILE = /\.(ts|js|mts|mjs|cts|cjs)$/;
 
 export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
@@ -77,24 +86,26 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
 			else if (kind === "dir") scanFolder(path, "settings");
 		}
 	}
-	for (const raw of options.cliPaths) {
-		if (PACKAGE_SOURCE.test(raw)) {
-			diagnostics.push({
-				level: "error",
-				path: raw,
-				message: "package sources need `pi install`, which is not available yet",
-			});
+	for (const cli of options.cliPaths) {
+		const raw = typeof cli === "string" ? cli : cli.source;
+		if (typeof cli === "string" && PACKAGE_SOURCE.test(raw)) {
+			diagnostics.push({ level: "error", path: raw, message: "package sources are loaded by the package manager" });
 			continue;
 		}
 		const expanded = expandHome(raw);
-		const path = isAbsolute(expanded) ? expanded : resolve(options.cwd, expanded);
-		const kind = kindOf(path, diagnostics);
+		const path =
+			typeof cli !== "string" ? cli.folder : isAbsolute(expanded) ? expanded : resolve(options.cwd, expanded);
+		const kind = typeof cli !== "string" ? "dir" : kindOf(path, diagnostics);
 		if (kind === "file") {
 			if (ENTRY_FILE.test(path)) add(path, "cli");
 			else diagnostics.push({ level: "error", path, message: "not a .ts or .js file" });
 		} else if (kind === "dir") {
 			const folder = resolvePackageFolder(path, read);
-			for (const extension of folder.extensions) add(extension.path, "cli", { packageDir: path, ...extension });
+			for (const extension of folder.extensions) {
+				// An installed package is read through its manifest or folders only (pi does not load it as a folder).
+				if (typeof cli !== "string" && extension.file !== undefined) continue;
+				add(extension.path, "cli", { packageDir: path, ...extension });
+			}
 			for (const type of ["skills", "prompts", "themes"] as const) {
 				for (const file of folder[type]) resources[type].push({ path: file, source: raw, baseDir: path });
 			}

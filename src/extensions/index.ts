@@ -10,6 +10,7 @@ export {
 	type DiscoveryOptions,
 	type DiscoveryResult,
 	discoverExtensions,
+	type InstalledCliPackage,
 	type PackageResource,
 	type PackageResources,
 } from "./discovery.ts";
@@ -36,6 +37,7 @@ export {
 } from "./guards.ts";
 export { createModuleLoader, type LoadedExtensionHandle, type LoadResult, loadExtensions } from "./loader.ts";
 export { createNoopUi } from "./noop-ui.ts";
+export { type PackageFolder, resolvePackageFolder } from "./package-source.ts";
 export {
 	BUILTIN_COMMANDS,
 	checkRegistrations,

@@ -44,19 +44,29 @@ function kindOf(path: string): Kind {
 
 export const isDirectory = (path: string): boolean => kindOf(path) === "dir";
 
-/** A folder's visible children in name order (no dot names, no node_modules). */
+/** A folder's visible children in name order (no dot names, no node_modules); only symlinks cost a stat. */
 function children(dir: string): { name: string; path: string; kind: Kind }[] {
-	let names: string[];
+	let entries: import("node:fs").Dirent[];
 	try {
-		names = readdirSync(dir);
+		entries = readdirSync(dir, { withFileTypes: true });
 	} catch {
 		// An unreadable folder contributes nothing.
 		return [];
 	}
-	return names
-		.filter((name) => !name.startsWith(".") && name !== "node_modules")
-		.sort()
-		.map((name) => ({ name, path: join(dir, name), kind: kindOf(join(dir, name)) }));
+	return entries
+		.filter((entry) => !entry.name.startsWith(".") && entry.name !== "node_modules")
+		.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+		.map((entry) => {
+			const path = join(dir, entry.name);
+			const kind: Kind = entry.isDirectory()
+				? "dir"
+				: entry.isFile()
+					? "file"
+					: entry.isSymbolicLink()
+						? kindOf(path)
+						: "missing";
+			return { name: entry.name, path, kind };
+		});
 }
 
 export interface FolderRead {
@@ -70,13 +80,16 @@ export function extensionEntriesOf(dir: string, read: FolderRead): string[] | un
 	read.diagnostics.push(...manifest.diagnostics);
 	const listed = manifest.pi?.extensions;
 	if (listed && listed.length > 0) {
+		const reported = read.diagnostics.length;
 		const found = expandList(dir, listed, "extensions", read);
 		if (found.length > 0) return found;
-		read.diagnostics.push({
-			level: "warning",
-			path: join(dir, "package.json"),
-			message: "pi.extensions names no existing file",
-		});
+		// Missing files named in the list have been reported one by one already.
+		if (read.diagnostics.length === reported)
+			read.diagnostics.push({
+				level: "warning",
+				path: join(dir, "package.json"),
+				message: "pi.extensions names no existing file",
+			});
 	}
 	for (const index of ["index.ts", "index.js"]) {
 		const path = join(dir, index);
@@ -143,6 +156,13 @@ function expandList(root: string, list: string[], kind: PackageResourceKind, rea
 	for (const entry of list.filter((e) => !isOverrideEntry(e))) {
 		for (const path of isGlob(entry) ? globMatches(root, entry) : [resolve(root, entry)]) {
 			const found = kindOf(path);
+			if (found === "missing" && !isGlob(entry)) {
+				read.diagnostics.push({
+					level: "warning",
+					path: join(root, "package.json"),
+					message: `pi.${kind} names "${entry}", which does not exist`,
+				});
+			}
 			const more = found === "file" ? [path] : found === "dir" ? filesOfKind(path, kind, read) : [];
 			for (const file of more) if (!files.includes(file)) files.push(file);
 		}

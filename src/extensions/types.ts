@@ -36,6 +36,8 @@ export interface ExtensionEntry {
 	packageDir?: string;
 	/** The module to import when `path` names a folder loaded as one extension (pi reports the folder). */
 	file?: string;
+	/** For an extension of a package from settings `packages`: the source as written, its scope and root. */
+	package?: { source: string; scope: "user" | "project"; baseDir: string };
 }
 
 /** A problem found while discovering or loading; printed as `extension <path>: <message>`. */

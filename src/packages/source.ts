@@ -37,7 +37,12 @@ function parseNpm(raw: string): NpmSource {
 	const name = at >= 0 ? spec.slice(0, at) : spec;
 	const version = at >= 0 ? spec.slice(at + 1) : undefined;
 	if (!NPM_NAME.test(name)) refuse(raw, `"${name}" is not a valid npm package name`);
-	if (version !== undefined && (version === "" || !NPM_VERSION.test(version) || /[;&`$\\]/.test(version))) {
+	// A word starting with `-` would read as an option of the install child (`1 --registry=…`); `1 - 2` ranges stay.
+	const optionWord = version !== undefined && /(^|\s)-\S/.test(version);
+	if (
+		version !== undefined &&
+		(version === "" || optionWord || !NPM_VERSION.test(version) || /[;&`$\\]/.test(version))
+	) {
 		refuse(raw, `"${version}" is not a version, range or tag`);
 	}
 	return {
@@ -103,6 +108,8 @@ function parseGit(raw: string): GitSource {
 		if (slash <= 0) refuse(raw, "no repository path after the host");
 		const authority = rest.slice(0, slash);
 		const host = authority.includes("@") ? authority.slice(authority.lastIndexOf("@") + 1) : authority;
+		// ssh reads a user name starting with `-` as one of its options (`-oProxyCommand=…`).
+		if (authority.startsWith("-")) refuse(raw, "it looks like an option");
 		const { path, ref } = splitRef(raw, rest.slice(slash));
 		const clean = cleanRepoPath(raw, path);
 		return gitSource(raw, `${scheme}://${authority}/${clean}`, host, clean, ref);

@@ -5,10 +5,11 @@
  *   3. project folders: `.pi/skills|prompts|themes`, and for skills every `.agents/skills` from cwd up to the git
  *      root (or the filesystem root)                                                      — trusted projects only
  *   4. user folders: `<agentDir>/skills|prompts|themes`, and for skills `~/.agents/skills`
+ *   4b. the packages of settings `packages` (project entries first; source info origin "package")
  *   5. command-line paths (`--skill`, `--prompt-template`, `--theme`, relative to cwd)
  *   6. paths contributed by extensions (`resources_discover`)
  *   0. (before all of these) the files of the packages given with `-e <folder>`
- * This is pi 0.87.1's order: project resources win over user ones. `noSkills` & co. drop 1-4 (explicit paths
+ * This is pi 0.87.1's order: project resources win over user ones. `noSkills` & co. drop 1-4b (explicit paths
  * still load). Settings lists may also hold patterns (see util/resource-patterns.ts); their `!`/`+`/`-` entries filter the same
  * scope's folders of step 3 or 4.
  *
@@ -58,6 +59,8 @@ export interface DiscoveryOptions {
 	noDiscovery: boolean;
 	/** Files of the packages given with `-e`: they come first, as in pi (kept with `--no-skills` & co.). */
 	packaged?: readonly ResourceCandidate[];
+	/** Files of the settings `packages`, after the user folders (dropped with `noDiscovery`). */
+	installed?: readonly ResourceCandidate[];
 	/** Command-line paths, then extension paths, in order. */
 	explicit: readonly ExplicitPaths[];
 	env?: NodeJS.ProcessEnv;
@@ -138,6 +141,7 @@ export function discoverCandidates(
 			const skills = userAgentsSkillsDir(options.env);
 			auto(skills, "agents", "user", global, dirname(skills));
 		}
+		for (const candidate of options.installed ?? []) add(candidate.path, candidate.sourceInfo);
 	}
 
 	for (const group of options.explicit) {

@@ -37,6 +37,8 @@ export interface ResourceLoaderOptions {
 	themePaths?: readonly string[];
 	/** Files of the packages given with `-e <folder>`, with their source info; they come before everything else. */
 	packaged?: Partial<Record<ResourceKind, readonly ResourceCandidate[]>>;
+	/** Files of the settings `packages`, with their source info; after the user folders (see discovery.ts). */
+	installed?: Partial<Record<ResourceKind, readonly ResourceCandidate[]>>;
 	noSkills?: boolean;
 	noPromptTemplates?: boolean;
 	noThemes?: boolean;
@@ -157,6 +159,7 @@ export class ResourceLoader {
 			settingsFiles: o.settingsFiles,
 			noDiscovery: noDiscovery === true,
 			packaged: o.packaged?.[kind] ?? [],
+			installed: o.installed?.[kind] ?? [],
 			explicit,
 			...(o.env ? { env: o.env } : {}),
 		});

@@ -5,7 +5,7 @@
  */
 import { join, resolve } from "node:path";
 import { CONFIG_DIR_NAME, resolveSettingsPath, type SettingsFile, SettingsManager } from "../config/index.ts";
-import type { EventBus } from "../extensions/index.ts";
+import type { EventBus, ExtensionEntry } from "../extensions/index.ts";
 import { createExtensionRuntime } from "../extensions/index.ts";
 import {
 	type ContextFile,
@@ -16,6 +16,7 @@ import {
 	type Theme,
 } from "../resources/index.ts";
 import { existsSync, readFileSync } from "../util/index.ts";
+import { installedCandidates, packageExtensionEntries, settingsPackages } from "./extension-packages.ts";
 import {
 	carryExtensionHandles,
 	type ExtensionModules,
@@ -130,7 +131,14 @@ export class DefaultResourceLoader {
 			this.settingsManager.setProjectTrusted(await reloadOptions.resolveProjectTrust({ extensionsResult: preTrust }));
 		}
 		await this.settingsManager.reload();
-		const loaded = await this.loadExtensions();
+		// Settings `packages` that are installed (the SDK installs nothing; a missing one is an error entry).
+		const packages = await settingsPackages(
+			this.settingsFiles(),
+			{ cwd: this.cwd, agentDir: this.agentDir, isHostPackage: this.modules?.isHostPackage ?? (() => false) },
+			{},
+		);
+		const loaded = await this.loadExtensions(packageExtensionEntries(packages));
+		loaded.errors.push(...packages.diagnostics.map((line) => ({ path: "<packages>", error: line })));
 		this.extensionsResult = o.extensionsOverride ? o.extensionsOverride(loaded) : loaded;
 		carryExtensionHandles(loaded, this.extensionsResult);
 		this.resources = new ResourceLoader({
@@ -145,6 +153,7 @@ export class DefaultResourceLoader {
 			noPromptTemplates: o.noPromptTemplates === true,
 			noThemes: o.noThemes === true,
 			noContextFiles: o.noContextFiles === true,
+			installed: installedCandidates(packages),
 		});
 		this.extended = { skillPaths: [], promptPaths: [], themePaths: [] };
 		const agentsFiles = {
@@ -164,7 +173,7 @@ export class DefaultResourceLoader {
 			.map((source) => resolve(source));
 	}
 
-	private async loadExtensions(): Promise<LoadExtensionsResult> {
+	private async loadExtensions(packageEntries: ExtensionEntry[] = []): Promise<LoadExtensionsResult> {
 		const o = this.options;
 		const settingsPaths = this.settingsFiles().flatMap((file) =>
 			(file.settings.extensions ?? []).map((entry) => resolveSettingsPath(entry, file.baseDir)),
@@ -176,6 +185,7 @@ export class DefaultResourceLoader {
 			settingsPaths,
 			paths: o.additionalExtensionPaths ?? [],
 			noDiscovery: o.noExtensions === true,
+			packageEntries,
 			factories: o.extensionFactories ?? [],
 			...(o.eventBus ? { eventBus: o.eventBus } : {}),
 		};

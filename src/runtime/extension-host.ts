@@ -3,7 +3,9 @@
  * 1. `startExtensionHost` loads the user's extensions (`<agentDir>/extensions`, global settings paths) and `-e`
  *    paths; these may answer the `project_trust` event;
  * 2. `loadProjectExtensions` loads `<cwd>/.pi/extensions` and project settings paths, only once the project is
- *    trusted. The final order is pi's: global → project → settings → cli.
+ *    trusted. The final order is global → project → settings → packages → cli.
+ * Packages (settings `packages`, see extension-packages.ts) follow the same split: the user's load in phase 1, the
+ * project's (and the user's again, deduplicated against them) in phase 2; `-e npm:…`/`-e git:…` load in phase 1.
  * The host also collects what the CLI needs before a session exists (flags, commands).
  */
 import { join } from "node:path";
@@ -25,6 +27,14 @@ import {
 	type PackageResources,
 	type VirtualModuleTable,
 } from "../extensions/index.ts";
+import { timing } from "../util/index.ts";
+import {
+	cliPackageFolders,
+	type HostPackageOptions,
+	packageExtensionEntries,
+	type SettingsPackageResources,
+	settingsPackages,
+} from "./extension-packages.ts";
 import type { InlineExtension } from "./sdk-extensions.ts";
 
 export interface ExtensionHostOptions {
@@ -45,6 +55,8 @@ export interface ExtensionHostOptions {
 	factories?: InlineExtension[];
 	/** Force a loader (tests); default: Bun's on Bun, jiti on Node. */
 	loaderKind?: ModuleLoader["kind"];
+	/** Installing missing packages (settings `packages`, `-e npm:…`); without it a missing package is skipped. */
+	packages?: HostPackageOptions;
 }
 
 export interface RegisteredFlag {
@@ -58,6 +70,8 @@ export interface ExtensionHost {
 	diagnostics: string[];
 	/** Skills, prompt templates and themes of the folders given with `-e` (pi loads such a folder as a package). */
 	packageResources: PackageResources;
+	/** Skills, prompt templates and themes of the settings `packages` (the project's only after phase 2). */
+	settingsPackageResources: SettingsPackageResources;
 	events: EventBus;
 	/** Where `pi.events` listener failures go once a session reports extension errors (set per runtime). */
 	onEventBusError: ((channel: string, error: unknown) => void) | undefined;
@@ -80,7 +94,9 @@ export interface ExtensionHost {
 	reinstantiate(options?: { reimport?: boolean }): Promise<string[]>;
 }
 
-const SCOPE_ORDER: Record<ExtensionScope, number> = { global: 0, project: 1, settings: 2, cli: 3 };
+const SCOPE_ORDER: Record<ExtensionScope, number> = { global: 0, project: 1, settings: 2, cli: 4 };
+/** Package extensions come after the settings ones, before `-e` ones. */
+const orderOf = (entry: ExtensionEntry): number => (entry.package ? 3 : SCOPE_ORDER[entry.scope]);
 
 export async function startExtensionHost(options: ExtensionHostOptions): Promise<ExtensionHost> {
 	const diagnostics: string[] = [];
@@ -118,7 +134,7 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 				? await loadExtensions(fresh, await modules(fresh), events)
 				: { extensions: [], diagnostics: [] };
 		extensions.push(...loaded.extensions);
-		extensions.sort((a, b) => SCOPE_ORDER[a.entry.scope] - SCOPE_ORDER[b.entry.scope]);
+		extensions.sort((a, b) => orderOf(a.entry) - orderOf(b.entry));
 		const lines = loaded.diagnostics.map(formatDiagnostic);
 		for (const extension of loaded.extensions) lines.push(...registerFlags(extension, flags));
 		for (const line of recheck()) lines.push(line);
@@ -143,18 +159,27 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 
 	const settingsPaths = (files: SettingsFile[]) =>
 		files.flatMap((file) => (file.settings.extensions ?? []).map((entry) => resolveSettingsPath(entry, file.baseDir)));
+	const dirs = { cwd: options.cwd, agentDir: options.agentDir, isHostPackage: options.isHostPackage };
+	// One memo for both phases: a package installed or skipped in phase 1 is not tried again after trust.
+	const packageOptions = { ...options.packages, located: new Map<string, string | undefined>() };
+	const cli = await cliPackageFolders(options.cliPaths, dirs, packageOptions);
+	const userPackages = await settingsPackages(options.settingsFiles, dirs, packageOptions);
+	timing("packages resolved");
 	const discovery = discoverExtensions({
 		cwd: options.cwd,
 		globalDir: agentPaths.extensions(options.agentDir),
 		settingsPaths: settingsPaths(options.settingsFiles),
-		cliPaths: options.cliPaths,
+		cliPaths: cli.paths,
 		noDiscovery: options.noDiscovery,
 		isHostPackage: options.isHostPackage,
 	});
 	const inlineEntries = [...inline.keys()].map((path): ExtensionEntry => ({ path, scope: "cli" }));
+	const packageEntries = options.noDiscovery ? [] : packageExtensionEntries(userPackages);
 	diagnostics.push(
+		...cli.diagnostics,
+		...userPackages.diagnostics,
 		...discovery.diagnostics.map(formatDiagnostic),
-		...(await load([...discovery.entries, ...inlineEntries])),
+		...(await load([...discovery.entries, ...packageEntries, ...inlineEntries])),
 	);
 
 	const host: ExtensionHost = {
@@ -162,6 +187,7 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 		extensions,
 		diagnostics,
 		packageResources: discovery.resources,
+		settingsPackageResources: pickResources(userPackages),
 		events,
 		get moduleLoader() {
 			return moduleLoader;
@@ -190,7 +216,20 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 			return lines;
 		},
 		async loadProjectExtensions(projectSettings) {
-			if (options.noDiscovery) return [];
+			// Project packages are deduplicated against the user's: a project entry replaces a user one.
+			const packages = await settingsPackages([...options.settingsFiles, ...projectSettings], dirs, packageOptions);
+			host.settingsPackageResources = pickResources(packages);
+			if (options.noDiscovery) return packages.diagnostics.filter((line) => !diagnostics.includes(line));
+			const entries = packageExtensionEntries(packages);
+			const kept = new Set(entries.map((entry) => entry.path));
+			// A user package that a project entry replaced (or filtered) no longer loads, as in pi.
+			for (const extension of [...extensions]) {
+				if (extension.entry.package?.scope === "user" && !kept.has(extension.entry.path)) {
+					extension.handle.invalidate();
+					extensions.splice(extensions.indexOf(extension), 1);
+					for (const [name, owner] of flags) if (owner.extension === extension) flags.delete(name);
+				}
+			}
 			const project = discoverExtensions({
 				cwd: options.cwd,
 				projectDir: projectPaths.extensions(options.cwd),
@@ -199,10 +238,18 @@ export async function startExtensionHost(options: ExtensionHostOptions): Promise
 				noDiscovery: false,
 				isHostPackage: options.isHostPackage,
 			});
-			return [...project.diagnostics.map(formatDiagnostic), ...(await load(project.entries))];
+			return [
+				...packages.diagnostics.filter((line) => !diagnostics.includes(line)),
+				...project.diagnostics.map(formatDiagnostic),
+				...(await load([...project.entries, ...entries])),
+			];
 		},
 	};
 	return host;
+}
+
+function pickResources(resolution: SettingsPackageResources): SettingsPackageResources {
+	return { skills: resolution.skills, prompts: resolution.prompts, themes: resolution.themes };
 }
 
 /** Inline factories as modules by their `<inline:name|N>` path. */

@@ -74,6 +74,11 @@ export {
 	type RegisteredFlag,
 	startExtensionHost,
 } from "./extension-host.ts";
+export {
+	type HostPackageOptions,
+	installedCandidates,
+	type SettingsPackageResources,
+} from "./extension-packages.ts";
 export { wrapRegisteredTool, wrapRegisteredTools } from "./extension-tools.ts";
 export {
 	BranchSummaryError,

@@ -85,8 +85,12 @@ function adopt(
 	scope: ExtensionEntry["scope"] | "inline",
 	handle: ExtensionApiHandle,
 	loaderSourceInfo: boolean,
+	pkg?: ExtensionEntry["package"],
 ) {
-	result.extensions.push(toSdkExtension(path, sourceInfoOf(path, scope, loaderSourceInfo), handle));
+	const info = pkg
+		? { path, source: pkg.source, scope: pkg.scope, origin: "package", baseDir: pkg.baseDir }
+		: sourceInfoOf(path, scope, loaderSourceInfo);
+	result.extensions.push(toSdkExtension(path, info, handle));
 	handles.push(handle);
 	seedFlagDefaults(handle, result.runtime);
 	bindToRuntime(path, handle, result.runtime);
@@ -122,6 +126,8 @@ export interface ExtensionSetOptions {
 	settingsPaths: string[];
 	/** Explicit paths (as `-e`), relative to cwd. */
 	paths: string[];
+	/** Extensions of settings `packages` (loaded after the discovered ones, before the inline ones). */
+	packageEntries?: ExtensionEntry[];
 	noDiscovery: boolean;
 	factories?: InlineExtension[];
 	eventBus?: EventBus;
@@ -147,18 +153,19 @@ export async function loadExtensionSet(
 	});
 	const { runtime, handles } = sharedRuntime();
 	const result: LoadExtensionsResult = { extensions: [], errors: errorsOf(discovery.diagnostics), runtime };
+	const entries = [...discovery.entries, ...(options.noDiscovery ? [] : (options.packageEntries ?? []))];
 	const loadedHandles: LoadedExtensionHandle[] = [];
 	HANDLES.set(result, loadedHandles);
-	if (discovery.entries.length > 0) {
+	if (entries.length > 0) {
 		const loader = await createModuleLoader(
 			await modules.virtualModules(),
 			join(agentPaths.cache(options.agentDir), "jiti"),
 		);
-		const loaded = await loadExtensions(discovery.entries, loader, events, { flagValues: result.runtime.flagValues });
+		const loaded = await loadExtensions(entries, loader, events, { flagValues: result.runtime.flagValues });
 		result.errors.push(...errorsOf(loaded.diagnostics));
 		for (const { entry, handle } of loaded.extensions) {
 			loadedHandles.push({ entry, handle });
-			adopt(result, handles, entry.path, entry.scope, handle, loaderSourceInfo);
+			adopt(result, handles, entry.path, entry.scope, handle, loaderSourceInfo, entry.package);
 		}
 	}
 	let index = 0;

@@ -120,12 +120,20 @@ function slashCommands(ctx: RpcContext): RpcSlashCommand[] {
 			name,
 			...(command.description ? { description: command.description } : {}),
 			source: "extension",
-			sourceInfo: {
-				path: extensionPath,
-				source: entry?.scope === "cli" ? "cli" : "local",
-				scope: entry?.scope === "cli" ? "temporary" : entry?.scope === "project" ? "project" : "user",
-				origin: "top-level",
-			} as never,
+			sourceInfo: (entry?.package
+				? {
+						path: extensionPath,
+						source: entry.package.source,
+						scope: entry.package.scope,
+						origin: "package",
+						baseDir: entry.package.baseDir,
+					}
+				: {
+						path: extensionPath,
+						source: entry?.scope === "cli" ? "cli" : "local",
+						scope: entry?.scope === "cli" ? "temporary" : entry?.scope === "project" ? "project" : "user",
+						origin: "top-level",
+					}) as never,
 		});
 	}
 	for (const template of ctx.resources.getPrompts().prompts) {

@@ -205,12 +205,12 @@ describe("extension discovery", () => {
 		const text = diagnostics.map((d) => `${d.level} ${rel(d.path)}: ${d.message}`);
 		expect(text).toEqual([
 			expect.stringMatching(/^error agent\/extensions\/broken\/package.json: invalid JSON/),
-			"warning agent/extensions/gone/package.json: pi.extensions names no existing file",
+			'warning agent/extensions/gone/package.json: pi.extensions names "./missing.ts", which does not exist',
 			'warning agent/extensions/host/package.json: "typebox" is provided by pi; list it in peerDependencies (the bundled copy is used)',
 			"warning agent/extensions/wrong/package.json: pi.extensions is not a list of paths; ignored",
 			"error nope.ts: not found",
 			"error readme.md: not a .ts or .js file",
-			expect.stringMatching(/^error npm:some-pkg: package sources need `pi install`/),
+			expect.stringMatching(/^error npm:some-pkg: package sources are loaded by the package manager/),
 		]);
 		expect(entries.map((e) => e.path.slice(root.length + 1))).toEqual(["agent/extensions/host/i.ts"]);
 	});
