@@ -37,7 +37,7 @@ export {
 } from "./guards.ts";
 export { createModuleLoader, type LoadedExtensionHandle, type LoadResult, loadExtensions } from "./loader.ts";
 export { createNoopUi } from "./noop-ui.ts";
-export { type PackageFolder, resolvePackageFolder } from "./package-source.ts";
+export { conventionalFiles, manifestKinds, type PackageFolder, resolvePackageFolder } from "./package-source.ts";
 export {
 	BUILTIN_COMMANDS,
 	checkRegistrations,

@@ -189,6 +189,22 @@ function manifestResources(root: string, pi: PiManifest, read: FolderRead): Pack
 	};
 }
 
+/**
+ * The files of a package's conventional folder of one kind (`<root>/<kind>`), or none when it does not exist. pi
+ * reads it for a settings entry in object form whose package manifest has no list of that kind.
+ */
+export function conventionalFiles(root: string, kind: PackageResourceKind, read: FolderRead): string[] {
+	const dir = join(root, kind);
+	return isDirectory(dir) ? filesOfKind(dir, kind, read) : [];
+}
+
+/** Whether a folder's package.json holds a `pi` manifest, and which kinds it lists. */
+export function manifestKinds(root: string): Set<PackageResourceKind> | undefined {
+	const manifest = readManifest(root, () => false);
+	if (!manifest.pi) return undefined;
+	return new Set((Object.keys(manifest.pi) as PackageResourceKind[]).filter((kind) => manifest.pi?.[kind]));
+}
+
 /** pi's rules for a folder given as a package source (see the top of this file). */
 export function resolvePackageFolder(root: string, read: FolderRead): PackageFolder {
 	const manifest = readManifest(root, read.isHostPackage);

@@ -2,13 +2,19 @@
  * What one package folder provides, narrowed by the per-type filters of a settings entry (pi 0.87.1's rules):
  * - the package declares its resources through `resolvePackageFolder` (its `pi` manifest, else the conventional
  *   `extensions/`, `skills/`, `prompts/`, `themes/` folders; a local folder with neither is one extension);
+ * - in the object form, a kind the manifest does not list comes from the conventional folder of that kind, as in pi;
  * - a filter list narrows what was declared and never exposes anything else: omitted → everything of that type,
  *   `[]` → nothing, globs keep matches, `!glob` drops, `+path` puts one exact path back, `-path` drops one;
  * - an `autoload: false` entry is a delta: only the files its patterns name get a state (plain and `+` entries
  *   enable, `!` and `-` disable), everything else is left to the entry it refines.
  * Every declared file is listed with its state, so `pi list` and `pi config` can show disabled ones too.
  */
-import { type ExtensionDiagnostic, resolvePackageFolder } from "../extensions/index.ts";
+import {
+	conventionalFiles,
+	type ExtensionDiagnostic,
+	manifestKinds,
+	resolvePackageFolder,
+} from "../extensions/index.ts";
 import { applyPatterns, isOverrideEntry } from "../util/index.ts";
 import {
 	PACKAGE_RESOURCE_TYPES,
@@ -115,6 +121,21 @@ export function deltaOf(
 		.map((item) => ({ ...item, enabled: states.get(item.path) === true }));
 }
 
+/**
+ * pi reads a settings entry in object form type by type: a kind the package's manifest does not list comes from the
+ * package's conventional folder of that kind (without a filter object, a manifest is all there is).
+ */
+function addConventionalKinds(root: string, declared: PackageResourceListing, options: PackageResourcesOptions): void {
+	const listed = manifestKinds(root);
+	if (!listed) return;
+	const read = { diagnostics: [], isHostPackage: options.isHostPackage ?? (() => false) };
+	for (const type of PACKAGE_RESOURCE_TYPES) {
+		if (listed.has(type)) continue;
+		const files = conventionalFiles(root, type, read);
+		declared[type] = files.map((path) => ({ path, enabled: true }));
+	}
+}
+
 function enabledOf(listing: PackageResourceListing): PackageResources {
 	const on = (type: PackageResourceType) => listing[type].filter((item) => item.enabled);
 	return {
@@ -137,6 +158,7 @@ export function packageResourcesOf(
 	options: PackageResourcesOptions = {},
 ): PackageResourcesResult {
 	const { declared, diagnostics } = declaredResources(root, options);
+	if (filters) addConventionalKinds(root, declared, options);
 	const listing = emptyListing();
 	for (const type of PACKAGE_RESOURCE_TYPES) {
 		const patterns = filters?.[type];

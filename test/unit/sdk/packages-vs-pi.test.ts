@@ -39,11 +39,17 @@ write("agent/pkgs/m/src/main.ts", cmd("m-main"));
 write("agent/pkgs/m/docs/m1.md", prompt("m one"));
 write("agent/pkgs/m/docs/skip.md", prompt("m skip"));
 write("agent/pkgs/m/sk/m-s/SKILL.md", skill("m-s"));
+// A manifest that lists only extensions, and a conventional prompts/ folder: the object form reads it, as pi does.
+write("agent/pkgs/n/package.json", JSON.stringify({ name: "n", pi: { extensions: ["./src"] } }));
+write("agent/pkgs/n/src/n-main.ts", cmd("n-main"));
+write("agent/pkgs/n/prompts/n1.md", prompt("n one"));
+write("agent/pkgs/n/skills/n-s/SKILL.md", skill("n-s"));
 write("agent/settings.json", JSON.stringify({ packages: [
 	"./pkgs/a",
 	{ source: "./pkgs/b", extensions: ["extensions/*.ts", "!extensions/b-two.ts"], skills: [], prompts: ["prompts/b1.md"] },
 	{ source: "./pkgs/c", skills: ["-skills/c-s2"], prompts: ["!**/c2.md", "+prompts/c2.md", "-prompts/c1.md"] },
 	{ source: "./pkgs/m", prompts: ["docs/*.md"] },
+	{ source: "./pkgs/n", skills: [] },
 ] }));
 write("proj/.pi/settings.json", JSON.stringify({ packages: [
 	"../local-pkg",
