@@ -8,8 +8,9 @@
  *     and the same prompts/skills as plain files of the agent dir, to tell the packages' own cost from the resources'.
  * Ratios are pi 0.87.1 ÷ ours (above 1: ours is faster). Goals: cold install ≥ 3×, ≤ 1 ms per installed package.
  * A side that cannot do a step (e.g. a binary without `pi install`) is reported as unavailable with its error line.
- * Usage: bun scripts/bench/packages.ts [--ours dist/pi] [--runs 5] [--startup-runs 10] [--deps 30] [--packages 50]
- *        [--dep-kb 16] [--kind resources|extensions] [--only install,list,startup] [--no-pi] [--no-ours] [--keep]
+ * Usage: bun scripts/bench/packages.ts [--ours <binary>, default $PI_BENCH_BINARY or dist/pi] [--runs 5]
+ *        [--startup-runs 10] [--deps 30] [--packages 50] [--dep-kb 16] [--kind resources|extensions]
+ *        [--only install,list,startup] [--no-pi] [--no-ours] [--keep]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +25,7 @@ import { type PackageKind, smallPackages, targetPackages } from "./packages-fixt
 
 const { values: opts } = parseArgs({
 	options: {
-		ours: { type: "string", default: BINARY },
+		ours: { type: "string", default: process.env.PI_BENCH_BINARY ?? BINARY },
 		runs: { type: "string", default: "5" },
 		"startup-runs": { type: "string", default: "10" },
 		deps: { type: "string", default: "30" },
