@@ -4,15 +4,17 @@
  * (a) `pi install npm:bench-target` (a pi package whose dependency closure holds 30 packages): cold — fresh HOME
  *     and fresh package-manager caches every run — and warm — fresh HOME, caches kept from an earlier install;
  * (b) `pi list` with 50 installed packages (installed by each side's own `pi install`, 50 in a row, also timed);
- * (c) start-up cost of 50 installed packages: `pi -p` against the mock LLM with the 50 vs with none, per package.
+ * (c) start-up cost of 50 installed packages: `pi -p` against the mock LLM with the 50 vs with none, per package;
+ *     and the same prompts/skills as plain files of the agent dir, to tell the packages' own cost from the resources'.
  * Ratios are pi 0.87.1 ÷ ours (above 1: ours is faster). Goals: cold install ≥ 3×, ≤ 1 ms per installed package.
  * A side that cannot do a step (e.g. a binary without `pi install`) is reported as unavailable with its error line.
- * Usage: bun scripts/bench/packages.ts [--ours dist/pi] [--runs 5] [--startup-runs 10] [--deps 30] [--packages 50]
- *        [--dep-kb 16] [--kind resources|extensions] [--only install,list,startup] [--no-pi] [--no-ours] [--keep]
+ * Usage: bun scripts/bench/packages.ts [--ours <binary>, default $PI_BENCH_BINARY or dist/pi] [--runs 5]
+ *        [--startup-runs 10] [--deps 30] [--packages 50] [--dep-kb 16] [--kind resources|extensions]
+ *        [--only install,list,startup] [--no-pi] [--no-ours] [--keep]
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startMockLlm } from "../../test/support/mock-llm/index.ts";
 import { registryEnv, startRegistry } from "../../test/support/npm-registry.ts";
@@ -23,7 +25,7 @@ import { type PackageKind, smallPackages, targetPackages } from "./packages-fixt
 
 const { values: opts } = parseArgs({
 	options: {
-		ours: { type: "string", default: BINARY },
+		ours: { type: "string", default: process.env.PI_BENCH_BINARY ?? BINARY },
 		runs: { type: "string", default: "5" },
 		"startup-runs": { type: "string", default: "10" },
 		deps: { type: "string", default: "30" },
@@ -193,7 +195,8 @@ async function installBench(): Promise<void> {
 }
 
 /** Each side's HOME with the `packageCount` small packages installed (by its own `pi install`), and one without. */
-const prepared = new Map<Side, { full: ReturnType<typeof freshEnv>; empty: ReturnType<typeof freshEnv> }>();
+type Home = ReturnType<typeof freshEnv>;
+const prepared = new Map<Side, { full: Home; plain: Home; empty: Home }>();
 async function prepare(): Promise<void> {
 	const installs = new Map<Side, Run[]>(sides.map((s) => [s, []]));
 	for (const side of sides) {
@@ -201,6 +204,7 @@ async function prepare(): Promise<void> {
 		const cache = freshCache();
 		const full = freshEnv(side, cache);
 		const empty = freshEnv(side, cache);
+		const plain = freshEnv(side, cache);
 		for (const pkg of small) {
 			const result = await run(side, ["install", `npm:${pkg.name}`], full.env, full.home);
 			if (result.error) {
@@ -215,7 +219,7 @@ async function prepare(): Promise<void> {
 			fail(side, `after ${packageCount} installs ${missing.length} are missing (${missing[0]} …)`);
 			continue;
 		}
-		prepared.set(side, { full, empty });
+		prepared.set(side, { full, plain, empty });
 	}
 	row(`pi install npm:bench-pkg-NN into a tree of 0…${packageCount - 1} (each)`, installs);
 }
@@ -233,47 +237,72 @@ async function listBench(): Promise<void> {
 	row(`pi list (${packageCount} packages)`, listed);
 }
 
-// (c) start-up cost of the installed packages: `pi -p /p01` with them (a prompt template of bench-pkg-01, so the mock
-// sees "Say 01." when the packages loaded) vs without (the text goes to the model as typed).
+/**
+ * The same prompts, skills (and extensions) as the small packages, as plain files of the agent dir: what loading
+ * those resources costs without any package around them.
+ */
+function writePlainResources(agent: string): void {
+	for (const pkg of small) {
+		for (const [rel, content] of Object.entries(pkg.files ?? {})) {
+			const target = rel.startsWith("extensions/") ? `extensions/${pkg.name}.ts` : rel;
+			mkdirSync(dirname(join(agent, target)), { recursive: true });
+			writeFileSync(join(agent, target), content);
+		}
+	}
+}
+
+// (c) start-up cost of the installed packages: `pi -p /p01` (a prompt template of bench-pkg-01, so the mock sees
+// "Say 01." when it loaded) with no packages, with the packages' resources as plain files, and with the packages.
 async function startupBench(): Promise<void> {
 	const args = ["-p", "--no-session", "--provider", "mock", "--model", "mock-1", "/p01"];
-	const once = async (side: Side, env: Record<string, string>, cwd: string, expectLoaded: boolean) => {
+	const once = async (side: Side, home: Home, expectLoaded: boolean) => {
 		mock.push({ kind: "reply", text: "Hello!" });
 		const seen = mock.requests.length;
-		const result = await run(side, args, env, cwd);
+		const result = await run(side, args, home.env, home.home);
 		if (result.error) return fail(side, result.error);
 		const body = JSON.stringify(mock.requests.slice(seen).map((r) => r.body));
-		if (expectLoaded && !body.includes("Say 01.")) return fail(side, "the packages' prompt template /p01 did not load");
+		if (expectLoaded && !body.includes("Say 01.")) return fail(side, `/p01 did not expand in ${home.home}`);
 		return result;
 	};
-	const empty = new Map<Side, Run[]>(sides.map((s) => [s, []]));
-	const full = new Map<Side, Run[]>(sides.map((s) => [s, []]));
+	const variants = ["empty", "plain", "full"] as const;
+	const samples = Object.fromEntries(
+		variants.map((v) => [v, new Map<Side, Run[]>(sides.map((s) => [s, []]))]),
+	) as Record<(typeof variants)[number], Map<Side, Run[]>>;
 	for (const side of sides) {
-		const home = prepared.get(side);
-		if (home) await once(side, home.full.env, home.full.home, true); // warm-up: page cache, transpiler cache
+		const homes = prepared.get(side);
+		if (homes) writePlainResources(homes.plain.agent);
+		if (homes) await once(side, homes.full, true); // warm-up: page cache, transpiler cache
 	}
 	const before = reg.requests.length;
 	await rounds(startupRuns, async (side) => {
-		const home = prepared.get(side);
-		if (!home) return undefined;
-		const without = await once(side, home.empty.env, home.empty.home, false);
-		const withAll = without && (await once(side, home.full.env, home.full.home, true));
-		if (!without || !withAll) return undefined;
-		empty.get(side)?.push(without);
-		full.get(side)?.push(withAll);
+		const homes = prepared.get(side);
+		if (!homes) return undefined;
+		const results: Run[] = [];
+		for (const variant of variants) {
+			const result = !side.broken ? await once(side, homes[variant], variant !== "empty") : undefined;
+			if (result) results.push(result);
+		}
+		if (results.length === variants.length) {
+			for (const [i, variant] of variants.entries()) samples[variant].get(side)?.push(results[i] as Run);
+		}
 		return undefined;
 	});
-	const perPackage = new Map<Side, Run[]>();
-	for (const side of sides) {
-		const a = empty.get(side) ?? [];
-		const b = full.get(side) ?? [];
-		if (a.length === 0 || b.length === 0) continue;
-		const per = (pick: (r: Run) => number) => (medianOf(b.map(pick)) - medianOf(a.map(pick))) / packageCount;
-		perPackage.set(side, [{ ms: per((r) => r.ms), cpuMs: per((r) => r.cpuMs) }]);
-	}
-	row("pi -p /p01, no packages", empty);
-	row(`pi -p /p01, ${packageCount} packages (${kind})`, full);
-	row("start-up cost per installed package", perPackage, "≤ 1 ms", "ms/pkg");
+	const perPackage = (from: Map<Side, Run[]>, to: Map<Side, Run[]>) => {
+		const out = new Map<Side, Run[]>();
+		for (const side of sides) {
+			const a = from.get(side) ?? [];
+			const b = to.get(side) ?? [];
+			if (a.length === 0 || b.length === 0) continue;
+			const per = (pick: (r: Run) => number) => (medianOf(b.map(pick)) - medianOf(a.map(pick))) / packageCount;
+			out.set(side, [{ ms: per((r) => r.ms), cpuMs: per((r) => r.cpuMs) }]);
+		}
+		return out;
+	};
+	row("pi -p /p01, nothing installed", samples.empty);
+	row(`pi -p /p01, the ${packageCount} packages' resources as plain files`, samples.plain);
+	row(`pi -p /p01, ${packageCount} packages (${kind})`, samples.full);
+	row("start-up cost per installed package", perPackage(samples.empty, samples.full), "≤ 1 ms", "ms/pkg");
+	row("… of which the package around the resources", perPackage(samples.plain, samples.full), "", "ms/pkg");
 	const calls = reg.requests.length - before;
 	if (calls > 0) console.log(`note: start-up runs made ${calls} registry requests (expected none)`);
 }
