@@ -198,11 +198,11 @@ export function conventionalFiles(root: string, kind: PackageResourceKind, read:
 	return isDirectory(dir) ? filesOfKind(dir, kind, read) : [];
 }
 
-/** Whether a folder's package.json holds a `pi` manifest, and which kinds it lists. */
-export function manifestKinds(root: string): Set<PackageResourceKind> | undefined {
+/** Whether a folder's package.json holds a `pi` manifest, and how many entries it lists of each kind it names. */
+export function manifestKinds(root: string): Map<PackageResourceKind, number> | undefined {
 	const manifest = readManifest(root, () => false);
 	if (!manifest.pi) return undefined;
-	return new Set((Object.keys(manifest.pi) as PackageResourceKind[]).filter((kind) => manifest.pi?.[kind]));
+	return new Map(Object.entries(manifest.pi).map(([kind, list]) => [kind as PackageResourceKind, list.length]));
 }
 
 /** pi's rules for a folder given as a package source (see the top of this file). */

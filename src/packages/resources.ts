@@ -123,16 +123,23 @@ export function deltaOf(
 
 /**
  * pi reads a settings entry in object form type by type: a kind the package's manifest does not list comes from the
- * package's conventional folder of that kind (without a filter object, a manifest is all there is).
+ * package's conventional folder of that kind, and so does a kind the entry filters whose manifest list is empty
+ * (without a filter object, a manifest is all there is).
  */
-function addConventionalKinds(root: string, declared: PackageResourceListing, options: PackageResourcesOptions): void {
+function addConventionalKinds(
+	root: string,
+	filters: PackageFilters,
+	declared: PackageResourceListing,
+	options: PackageResourcesOptions,
+): void {
 	const listed = manifestKinds(root);
 	if (!listed) return;
 	const read = { diagnostics: [], isHostPackage: options.isHostPackage ?? (() => false) };
 	for (const type of PACKAGE_RESOURCE_TYPES) {
-		if (listed.has(type)) continue;
-		const files = conventionalFiles(root, type, read);
-		declared[type] = files.map((path) => ({ path, enabled: true }));
+		const count = listed.get(type);
+		if (count === undefined || (count === 0 && filters[type] !== undefined)) {
+			declared[type] = conventionalFiles(root, type, read).map((path) => ({ path, enabled: true }));
+		}
 	}
 }
 
@@ -158,7 +165,7 @@ export function packageResourcesOf(
 	options: PackageResourcesOptions = {},
 ): PackageResourcesResult {
 	const { declared, diagnostics } = declaredResources(root, options);
-	if (filters) addConventionalKinds(root, declared, options);
+	if (filters) addConventionalKinds(root, filters, declared, options);
 	const listing = emptyListing();
 	for (const type of PACKAGE_RESOURCE_TYPES) {
 		const patterns = filters?.[type];

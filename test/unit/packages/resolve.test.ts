@@ -148,7 +148,8 @@ describe("packageResourcesOf", () => {
 		});
 		expect(names(read.resources.extensions, root)).toEqual(["extensions/a.ts"]);
 		expect(read.resources.prompts).toEqual([join(root, "prompts/review.md")]);
-		expect(read.resources.skills).toEqual([]);
+		// The manifest lists no skills: as in pi, the object form reads them from the conventional skills/ folder.
+		expect(read.resources.skills).toEqual([join(root, "skills/pdf/SKILL.md"), join(root, "skills/web/SKILL.md")]);
 	});
 	test("a delta gives a state only to what its patterns name", () => {
 		const root = join(makeTempDir("pi-pkg-res-"), "pkg");
