@@ -7,6 +7,7 @@ export * from "./app/index.ts";
 export * from "./components/index.ts";
 // Extension UI in the interactive mode: dialogs, widgets and ctx.ui on the app's surface
 export * from "./dialogs/index.ts";
+export * from "./package-config/index.ts";
 export type * from "./surface.ts";
 export * from "./transcript/index.ts";
 export { createInteractiveUi, type InteractiveUiOptions, resetInteractiveUi } from "./ui-context.ts";
