@@ -3,6 +3,7 @@
  * written to settings at once.
  */
 import type { SettingsPackageScope } from "../../../packages/index.ts";
+import { loadChalk } from "../../../resources/index.ts";
 import { Container, ProcessTerminal, type Terminal, TuiMainScreen } from "../../../tui/index.ts";
 import type { ConfigPackage, ConfigResource } from "../../package-config/model.ts";
 import { PackageConfigView } from "./view.ts";
@@ -16,6 +17,7 @@ export interface PackageConfigScreenOptions {
 }
 
 export async function runPackageConfigScreen(options: PackageConfigScreenOptions): Promise<void> {
+	await loadChalk();
 	const terminal = options.terminal ?? new ProcessTerminal();
 	const tui = new TuiMainScreen(terminal, false);
 	const root = new Container();

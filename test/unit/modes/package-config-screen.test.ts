@@ -1,0 +1,119 @@
+/**
+ * `pi config`'s screen on a headless terminal: pi 0.87.1's layout (title and hints, settings file, `source (scope)`
+ * groups, type headings, `[x]`/`[ ]` rows with the cursor on rows only), Space toggling a row through the caller
+ * (here the real settings write over a real package folder), Tab switching to the project's packages, Escape
+ * closing.
+ */
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageProvides } from "../../../src/cli/packages/provides.ts";
+import { SettingsStore } from "../../../src/config/index.ts";
+import {
+	buildConfigPackages,
+	runPackageConfigScreen,
+	setResourceEnabled,
+} from "../../../src/modes/interactive/index.ts";
+import type { ConfiguredPackage } from "../../../src/packages/index.ts";
+import { VirtualTerminal } from "../../helpers/screen.ts";
+import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
+
+function setup() {
+	const home = makeTempDir("pi-config-screen-");
+	const agentDir = join(home, "agent");
+	const cwd = join(home, "project");
+	writeTree(home, {
+		"agent/settings.json": JSON.stringify({ packages: ["../tools"] }),
+		"project/.pi/settings.json": JSON.stringify({ packages: ["../lib"] }),
+		"tools/extensions/hello.ts": "",
+		"tools/skills/pdf/SKILL.md": "---\nname: pdf\n---",
+		"tools/prompts/fix.md": "fix",
+		"project/lib/themes/night.json": "{}",
+	});
+	const store = new SettingsStore({ agentDir, cwd, projectTrusted: true });
+	const configured = (): ConfiguredPackage[] =>
+		(["user", "project"] as const).flatMap((scope) => {
+			const list = (store.getScope(scope === "user" ? "global" : "project").packages ?? []) as (
+				| string
+				| { source: string; skills?: string[] }
+			)[];
+			const baseDir = scope === "user" ? agentDir : join(cwd, ".pi");
+			return list.map((entry) =>
+				typeof entry === "string"
+					? { source: entry, scope, baseDir }
+					: { source: entry.source, scope, baseDir, filters: { ...(entry.skills ? { skills: entry.skills } : {}) } },
+			);
+		});
+	const packages = (scope: "user" | "project") =>
+		buildConfigPackages(
+			{
+				configured: configured(),
+				locate: (pkg) => ({ root: join(pkg.baseDir, pkg.source) }),
+				provides: packageProvides,
+			},
+			scope,
+		);
+	return { home, agentDir, store, packages };
+}
+
+test("draws the packages, toggles a row into settings, switches scope, closes on Escape", async () => {
+	const { agentDir, store, packages } = setup();
+	const term = new VirtualTerminal(90, 24);
+	let closed = false;
+	const done = runPackageConfigScreen({
+		scope: "user",
+		projectAvailable: true,
+		packages,
+		toggle: async (pkg, resource, enabled) => {
+			await setResourceEnabled(store, pkg.scope, {
+				source: pkg.source,
+				type: resource.type,
+				pattern: resource.pattern,
+				enabled,
+			});
+			return packages(pkg.scope);
+		},
+		terminal: term,
+	}).then(() => {
+		closed = true;
+	});
+	await settle();
+	const first = (await term.screen()).lines.map((l) => l.trimEnd());
+	expect(first[3]).toMatch(/^Global Resources +tab switch mode · space toggle · esc close$/);
+	expect(first.slice(4, 14)).toEqual([
+		"~/.pi/agent/settings.json",
+		"",
+		"  ../tools (user)",
+		"    Extensions",
+		">     [x] hello.ts",
+		"    Skills",
+		"      [x] pdf",
+		"    Prompts",
+		"      [x] fix.md",
+		"",
+	]);
+
+	term.send("\x1b[B"); // down: the skill row
+	term.send(" ");
+	await settle();
+	const toggled = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8"));
+	expect(toggled.packages).toEqual([{ source: "../tools", skills: ["-skills/pdf/SKILL.md"] }]);
+	const second = (await term.screen()).lines.map((l) => l.trimEnd());
+	expect(second).toContain(">     [ ] pdf");
+
+	term.send("\t");
+	await settle();
+	const project = (await term.screen()).lines.map((l) => l.trimEnd());
+	expect(project[3]).toMatch(/^Project Local Resources/);
+	expect(project).toContain("  ../lib (project)");
+	expect(project).toContain(">     [x] night.json");
+
+	expect(closed).toBe(false);
+	term.send("\x1b");
+	await settle();
+	await done;
+	expect(closed).toBe(true);
+	term.dispose();
+});
