@@ -36,7 +36,7 @@ export {
 } from "./guards.ts";
 export { createModuleLoader, type LoadedExtensionHandle, type LoadResult, loadExtensions } from "./loader.ts";
 export { createNoopUi } from "./noop-ui.ts";
-export { type FolderRead, type PackageFolder, resolvePackageFolder } from "./package-source.ts";
+export { type PackageFolder, resolvePackageFolder } from "./package-source.ts";
 export {
 	BUILTIN_COMMANDS,
 	checkRegistrations,

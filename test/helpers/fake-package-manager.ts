@@ -30,7 +30,8 @@ export interface FakeManagerOptions {
 	plan?: UpdatePlanItem[];
 	/** Thrown by install/remove/planUpdate (a failing registry, say). */
 	failWith?: Error;
-	blockedScripts?: string[];
+	/** A warning the install reports through onProgress (as a real one reports blocked scripts). */
+	warning?: string;
 }
 
 export type FakeManager = PackageManager & { calls: string[] };
@@ -60,6 +61,7 @@ export function createFakeManager(options: FakeManagerOptions): FakeManager {
 				throw new UserError(`Path does not exist: ${parsed.path}`);
 			options.onProgress({ type: "resolving", source: raw });
 			options.onProgress({ type: "linking", source: raw });
+			if (options.warning) options.onProgress({ type: "warning", message: options.warning });
 			const id = identityOf(parsed);
 			await store.update(settingsScope(scope), (data) => {
 				const list = Array.isArray(data.packages) ? data.packages : [];
@@ -73,7 +75,6 @@ export function createFakeManager(options: FakeManagerOptions): FakeManager {
 				source: raw,
 				installedPath: installedPath(parsed, scope, options),
 				installedAt: new Date(0).toISOString(),
-				...(options.blockedScripts ? { blockedScripts: options.blockedScripts } : {}),
 			};
 		},
 		async remove(raw, { scope }) {

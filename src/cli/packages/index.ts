@@ -101,15 +101,9 @@ async function runWithManager(args: PackageCommandArgs, manager: PackageManager,
 	const source = args.source as string;
 	switch (args.command) {
 		case "install": {
-			const record = await manager.install(source, { scope, ...(args.trust ? { trust: true } : {}) });
+			// Blocked install scripts come as a warning line from the manager (with the command that trusts them).
+			await manager.install(source, { scope, ...(args.trust ? { trust: true } : {}) });
 			deps.out(`Installed ${source}`);
-			const blocked = record.blockedScripts ?? [];
-			if (blocked.length > 0) {
-				deps.out(`Install scripts not run (not trusted): ${blocked.join(", ")}`);
-				deps.out(
-					`To let them run, add their names to "trustedPackageScripts" in settings and run pi update ${source}${args.trust ? "" : ` (pi install --trust ${source} trusts this package's own scripts)`}`,
-				);
-			}
 			return 0;
 		}
 		case "remove": {
