@@ -143,6 +143,7 @@ export async function runConfigCommand(argv: readonly string[], deps: PackageCom
 		await ui.runPackageConfigScreen({
 			scope,
 			projectAvailable: trust.trusted,
+			...(store.merged.theme ? { themeName: store.merged.theme } : {}),
 			packages: (s) => packagesOf(s),
 			toggle: async (pkg, resource, enabled) => {
 				await ui.setResourceEnabled(store, pkg.scope, {

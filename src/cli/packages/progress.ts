@@ -1,4 +1,7 @@
-/** The package manager's progress events as the command line shows them: one line each, warnings on stderr. */
+/**
+ * The package manager's progress events as the command line shows them: one line per step (resolving, downloading,
+ * cloning, linking), warnings on stderr; the end of a step is said by the command's own last line.
+ */
 import type { PackageProgress } from "../../packages/index.ts";
 
 function progressLine(event: Exclude<PackageProgress, { type: "warning" }>): string | undefined {
@@ -12,7 +15,8 @@ function progressLine(event: Exclude<PackageProgress, { type: "warning" }>): str
 		case "cloning":
 			return `Cloning ${event.repo}...`;
 		case "done":
-			return event.detail ? `${event.source}: ${event.detail}` : undefined;
+			// The command's own last line (`Installed …`, `Removed …`, `Updated …`) says it.
+			return undefined;
 	}
 }
 

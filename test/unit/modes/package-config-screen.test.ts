@@ -18,7 +18,18 @@ import type { ConfiguredPackage } from "../../../src/packages/index.ts";
 import { VirtualTerminal } from "../../helpers/screen.ts";
 import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 60));
+const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
+
+/** The screen's rows once one of them is `row` (the screen redraws on a timer; the machine may be busy). */
+async function screenWith(term: VirtualTerminal, row: string | RegExp): Promise<string[]> {
+	let lines: string[] = [];
+	for (let i = 0; i < 100; i++) {
+		lines = (await term.screen()).lines.map((l) => l.trimEnd());
+		if (lines.some((l) => (typeof row === "string" ? l === row : row.test(l)))) return lines;
+		await settle();
+	}
+	return lines;
+}
 
 function setup() {
 	const home = makeTempDir("pi-config-screen-");
@@ -79,8 +90,7 @@ test("draws the packages, toggles a row into settings, switches scope, closes on
 	}).then(() => {
 		closed = true;
 	});
-	await settle();
-	const first = (await term.screen()).lines.map((l) => l.trimEnd());
+	const first = await screenWith(term, /^Global Resources/);
 	expect(first[3]).toMatch(/^Global Resources +tab switch mode · space toggle · esc close$/);
 	expect(first.slice(4, 14)).toEqual([
 		"~/.pi/agent/settings.json",
@@ -97,22 +107,19 @@ test("draws the packages, toggles a row into settings, switches scope, closes on
 
 	term.send("\x1b[B"); // down: the skill row
 	term.send(" ");
-	await settle();
+	const second = await screenWith(term, ">     [ ] pdf");
+	expect(second).toContain(">     [ ] pdf");
 	const toggled = JSON.parse(readFileSync(join(agentDir, "settings.json"), "utf8"));
 	expect(toggled.packages).toEqual([{ source: "../tools", skills: ["-skills/pdf/SKILL.md"] }]);
-	const second = (await term.screen()).lines.map((l) => l.trimEnd());
-	expect(second).toContain(">     [ ] pdf");
 
 	term.send("\t");
-	await settle();
-	const project = (await term.screen()).lines.map((l) => l.trimEnd());
+	const project = await screenWith(term, /^Project Local Resources/);
 	expect(project[3]).toMatch(/^Project Local Resources/);
 	expect(project).toContain("  ../lib (project)");
 	expect(project).toContain(">     [x] night.json");
 
 	expect(closed).toBe(false);
 	term.send("\x1b");
-	await settle();
 	await done;
 	expect(closed).toBe(true);
 	term.dispose();

@@ -3,7 +3,7 @@
  * written to settings at once.
  */
 import type { SettingsPackageScope } from "../../../packages/index.ts";
-import { loadChalk } from "../../../resources/index.ts";
+import { initTheme, loadChalk } from "../../../resources/index.ts";
 import { Container, ProcessTerminal, type Terminal, TuiMainScreen } from "../../../tui/index.ts";
 import type { ConfigPackage, ConfigResource } from "../../package-config/model.ts";
 import { PackageConfigView } from "./view.ts";
@@ -14,10 +14,13 @@ export interface PackageConfigScreenOptions {
 	packages(scope: SettingsPackageScope): ConfigPackage[];
 	toggle(pkg: ConfigPackage, resource: ConfigResource, enabled: boolean): Promise<ConfigPackage[]>;
 	terminal?: Terminal;
+	/** The `theme` setting (built-in and agent-dir themes; the terminal's default without one). */
+	themeName?: string;
 }
 
 export async function runPackageConfigScreen(options: PackageConfigScreenOptions): Promise<void> {
 	await loadChalk();
+	if (options.themeName) initTheme(options.themeName);
 	const terminal = options.terminal ?? new ProcessTerminal();
 	const tui = new TuiMainScreen(terminal, false);
 	const root = new Container();
