@@ -34,7 +34,8 @@ export interface FakeManagerOptions {
 	warning?: string;
 }
 
-export type FakeManager = PackageManager & { calls: string[] };
+/** `projectTrusted`: whether the store it was given trusts the project. */
+export type FakeManager = PackageManager & { calls: string[]; projectTrusted: boolean };
 
 const settingsScope = (scope: SettingsPackageScope) => (scope === "project" ? "project" : "global");
 
@@ -50,6 +51,7 @@ export function createFakeManager(options: FakeManagerOptions): FakeManager {
 	const identity = (raw: string, dir: string) => identityOf(parseSource(raw, dir));
 	const manager: FakeManager = {
 		calls,
+		projectTrusted: store.isProjectTrusted(),
 		async ensureInstalled(source, scope) {
 			return installedPath(source, scope, options);
 		},

@@ -136,7 +136,7 @@ export async function runConfigCommand(argv: readonly string[], deps: PackageCom
 			deps.out(`${enable ? "Enabled" : "Disabled"} ${type} ${resource.pattern} of ${pkg.source} (${scope} settings)`);
 			return 0;
 		}
-		if (!process.stdin.isTTY || !process.stdout.isTTY) {
+		if (!deps.terminal) {
 			deps.err("pi config needs a terminal; in scripts use pi config list / enable / disable (see pi config -h)");
 			return 1;
 		}

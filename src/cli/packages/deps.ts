@@ -18,6 +18,8 @@ export interface ManagerOptions {
 export interface PackageCommandDeps {
 	cwd: string;
 	agentDir: string;
+	/** Whether stdin and stdout are a terminal (`pi config`'s screen needs one). */
+	terminal: boolean;
 	/** One line to stdout / stderr (no newline). */
 	out(line: string): void;
 	err(line: string): void;
@@ -36,6 +38,7 @@ export function defaultPackageDeps(options: {
 	return {
 		cwd: options.cwd,
 		agentDir: options.agentDir,
+		terminal: process.stdin.isTTY === true && process.stdout.isTTY === true,
 		out: (line) => writeStdout(`${line}\n`),
 		err: (line) => writeStderr(`${line}\n`),
 		createManager: createRealManager,

@@ -4,7 +4,7 @@
  * command-line mistake, as pi prints it).
  */
 
-import { SettingsStore } from "../../config/index.ts";
+import { projectPaths, readJsonObject, SettingsStore } from "../../config/index.ts";
 import type { PackageManager, SettingsPackageScope } from "../../packages/index.ts";
 import { TrustStore } from "../../resources/index.ts";
 import { runConfigCommand } from "./config.ts";
@@ -59,7 +59,7 @@ export async function runPackageCommand(argv: readonly string[], deps: PackageCo
 			store,
 			onProgress: progressPrinter(deps.out, deps.err),
 		});
-		return await runWithManager(args, manager, deps);
+		return await runWithManager(args, manager, deps, trusted);
 	} catch (error) {
 		deps.err(errorLine(error));
 		return 1;
@@ -96,7 +96,18 @@ function savedTrust(deps: PackageCommandDeps, approve: boolean | undefined): boo
 	return approve ?? new TrustStore(deps.agentDir).get(deps.cwd) === true;
 }
 
-async function runWithManager(args: PackageCommandArgs, manager: PackageManager, deps: PackageCommandDeps) {
+/** How many packages an untrusted project's settings name (read without trusting anything in them). */
+function untrustedProjectPackages(cwd: string): number {
+	const read = readJsonObject(projectPaths.settings(cwd));
+	return read.ok && Array.isArray(read.data?.packages) ? read.data.packages.length : 0;
+}
+
+async function runWithManager(
+	args: PackageCommandArgs,
+	manager: PackageManager,
+	deps: PackageCommandDeps,
+	trusted: boolean,
+) {
 	const scope: SettingsPackageScope = args.local ? "project" : "user";
 	const source = args.source as string;
 	switch (args.command) {
@@ -122,6 +133,11 @@ async function runWithManager(args: PackageCommandArgs, manager: PackageManager,
 				provides: deps.provides,
 			});
 			for (const line of renderPackageList(listed)) deps.out(line);
+			const hidden = trusted ? 0 : untrustedProjectPackages(deps.cwd);
+			if (hidden > 0)
+				deps.err(
+					`${hidden} project package${hidden === 1 ? " is" : "s are"} not listed: the project is not trusted (pi list --approve shows them)`,
+				);
 			return 0;
 		}
 		case "update": {

@@ -31,6 +31,7 @@ function setup() {
 		const deps: PackageCommandDeps = {
 			cwd,
 			agentDir,
+			terminal: false,
 			out: (line) => result.out.push(line),
 			err: (line) => result.err.push(line),
 			createManager: (options) => {
@@ -217,6 +218,17 @@ describe("pi list", () => {
 	});
 });
 
+test("pi list in an untrusted project says how many project packages it leaves out", async () => {
+	const { run, home } = setup();
+	writeTree(home, { "project/.pi/settings.json": JSON.stringify({ packages: ["npm:a", "npm:b"] }) });
+	const result = await run(["list"]);
+	expect(result.out).toEqual(["No packages installed."]);
+	expect(result.err).toEqual([
+		"2 project packages are not listed: the project is not trusted (pi list --approve shows them)",
+	]);
+	expect((await run(["list", "--approve"])).out[0]).toBe("Project packages:");
+});
+
 describe("pi update", () => {
 	const plan: UpdatePlanItem[] = [
 		{ identity: "npm:foo", source: "npm:foo", scope: "user", from: "1.0.0", to: "1.2.0", status: "update" },
@@ -260,6 +272,22 @@ describe("pi update", () => {
 		const unknown = await run(["update", "npm:nope"], { plan });
 		expect(unknown.code).toBe(1);
 		expect(unknown.err).toEqual(["Error: No matching package found for npm:nope"]);
+	});
+
+	test("project trust for update is the saved decision or the flag, never a guess", async () => {
+		const { run, home, agentDir, cwd } = setup();
+		writeTree(home, { "project/.pi/settings.json": "{}" });
+		const stores: boolean[] = [];
+		const capture = async (argv: string[]) => {
+			const result = await run(argv, { plan });
+			stores.push(result.manager?.projectTrusted === true);
+		};
+		await capture(["update", "--extensions"]);
+		await capture(["update", "--extensions", "--approve"]);
+		writeTree(agentDir, { "trust.json": JSON.stringify({ [cwd]: true }) });
+		await capture(["update", "--extensions"]);
+		await capture(["update", "--extensions", "-na"]);
+		expect(stores).toEqual([false, true, true, false]);
 	});
 
 	test("nothing to apply leaves the packages alone", async () => {

@@ -32,6 +32,7 @@ function setup(userPackages: unknown[] = ["../tools"]) {
 		const deps: PackageCommandDeps = {
 			cwd,
 			agentDir,
+			terminal: false,
 			out: (line) => out.push(line),
 			err: (line) => err.push(line),
 			createManager: (options) => createFakeManager(options),
@@ -149,4 +150,13 @@ describe("withResourceToggled", () => {
 		).toEqual([{ source: "npm:b", skills: ["!skills/*", "+skills/y", "+skills/x"], autoload: false }]);
 		expect(withResourceToggled(["npm:a"], "npm:c", "skills", "x", true)).toBeUndefined();
 	});
+});
+
+test("pi config without a subcommand needs a terminal and says what to use instead", async () => {
+	const { run } = setup();
+	const result = await run(["config"]);
+	expect(result.code).toBe(1);
+	expect(result.err).toEqual([
+		"pi config needs a terminal; in scripts use pi config list / enable / disable (see pi config -h)",
+	]);
 });
