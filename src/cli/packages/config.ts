@@ -3,7 +3,7 @@
  * or project settings with `-l`; Tab switches); for scripts, `pi config list [--json]` and
  * `pi config enable|disable <source> <type> <resource>`, which write exactly what the screen writes.
  */
-import { SettingsStore } from "../../config/index.ts";
+import { getProjectConfigDir, SettingsStore } from "../../config/index.ts";
 import type { ConfigPackage } from "../../modes/interactive/index.ts";
 import {
 	type ConfiguredPackage,
@@ -94,8 +94,14 @@ export async function runConfigCommand(argv: readonly string[], deps: PackageCom
 		const ui = await import("../../modes/interactive/index.ts");
 		const packagesOf = (scope?: SettingsPackageScope): ConfigPackage[] => {
 			store.reload();
-			return ui.buildConfigPackages(configInput(manager, deps), scope);
+			const input = configInput(manager, deps);
+			return scope === "project" ? ui.projectConfigPackages(input) : ui.buildConfigPackages(input, scope);
 		};
+		const context = () => ({
+			store,
+			input: configInput(manager, deps),
+			projectBaseDir: getProjectConfigDir(deps.cwd),
+		});
 		const scope: SettingsPackageScope = args.local ? "project" : "user";
 		if (args.sub.type === "list")
 			return listConfig(packagesOf(args.local ? "project" : undefined), args.sub.json, deps);
@@ -113,7 +119,7 @@ export async function runConfigCommand(argv: readonly string[], deps: PackageCom
 					source,
 					deps.cwd,
 					packagesOf(scope),
-					manager.configured().filter((c) => c.scope === scope),
+					manager.configured().filter((c) => scope === "project" || c.scope === "user"),
 				);
 			if (!pkg) {
 				deps.err(`No matching package found for ${source} in ${scope} settings`);
@@ -127,12 +133,7 @@ export async function runConfigCommand(argv: readonly string[], deps: PackageCom
 				);
 				return 1;
 			}
-			await ui.setResourceEnabled(store, scope, {
-				source: pkg.source,
-				type,
-				pattern: resource.pattern,
-				enabled: enable,
-			});
+			await ui.toggleResource(context(), pkg, resource, enable);
 			deps.out(`${enable ? "Enabled" : "Disabled"} ${type} ${resource.pattern} of ${pkg.source} (${scope} settings)`);
 			return 0;
 		}
@@ -145,14 +146,9 @@ export async function runConfigCommand(argv: readonly string[], deps: PackageCom
 			projectAvailable: trust.trusted,
 			...(store.merged.theme ? { themeName: store.merged.theme } : {}),
 			packages: (s) => packagesOf(s),
-			toggle: async (pkg, resource, enabled) => {
-				await ui.setResourceEnabled(store, pkg.scope, {
-					source: pkg.source,
-					type: resource.type,
-					pattern: resource.pattern,
-					enabled,
-				});
-				return packagesOf(pkg.scope);
+			toggle: async (pkg, resource) => {
+				await ui.toggleResource(context(), pkg, resource);
+				return packagesOf(pkg.inherited ? "project" : pkg.scope);
 			},
 		});
 		return 0;

@@ -24,7 +24,14 @@ export interface ConfigResource {
 	/** Its path relative to the package folder (what `+`/`-` entries name). */
 	pattern: string;
 	enabled: boolean;
+	/** Project view of a user package: what the project's `autoload: false` entry says about this resource. */
+	override?: OverrideState;
+	/** Project view of a user package: the resource's state under the user's own entry. */
+	inheritedEnabled?: boolean;
 }
+
+/** A project's say on one resource of a user package: none, turned on, turned off. */
+export type OverrideState = "inherit" | "load" | "unload";
 
 export interface ConfigPackage {
 	/** The source as written in settings. */
@@ -35,6 +42,8 @@ export interface ConfigPackage {
 	/** Why it shows no resources (not installed, invalid source). */
 	note?: string;
 	resources: ConfigResource[];
+	/** Shown in the project view: a user package the project refines with an `autoload: false` entry. */
+	inherited?: boolean;
 }
 
 export interface ConfigInput {
@@ -59,25 +68,28 @@ export function displayName(type: PackageResourceType, path: string): string {
 export function buildConfigPackages(input: ConfigInput, scope?: SettingsPackageScope): ConfigPackage[] {
 	return input.configured
 		.filter((pkg) => scope === undefined || pkg.scope === scope)
-		.map((pkg) => {
-			const where = input.locate(pkg);
-			if ("note" in where) return { source: pkg.source, scope: pkg.scope, note: where.note, resources: [] };
-			const all = input.provides(where.root);
-			const enabled = pkg.filters ? input.provides(where.root, pkg.filters) : all;
-			const resources = PACKAGE_RESOURCE_TYPES.flatMap((type) => {
-				const on = new Set(filesOf(enabled, type));
-				return filesOf(all, type)
-					.map((path) => ({
-						type,
-						path,
-						name: displayName(type, path),
-						pattern: relative(where.root, path).split("\\").join("/"),
-						enabled: on.has(path),
-					}))
-					.sort((a, b) => a.name.localeCompare(b.name));
-			});
-			return { source: pkg.source, scope: pkg.scope, root: where.root, resources };
-		});
+		.map((pkg) => configPackage(input, pkg));
+}
+
+/** One configured package with its resources and their states under its own filters. */
+export function configPackage(input: ConfigInput, pkg: ConfiguredPackage): ConfigPackage {
+	const where = input.locate(pkg);
+	if ("note" in where) return { source: pkg.source, scope: pkg.scope, note: where.note, resources: [] };
+	const all = input.provides(where.root);
+	const enabled = pkg.filters ? input.provides(where.root, pkg.filters) : all;
+	const resources = PACKAGE_RESOURCE_TYPES.flatMap((type) => {
+		const on = new Set(filesOf(enabled, type));
+		return filesOf(all, type)
+			.map((path) => ({
+				type,
+				path,
+				name: displayName(type, path),
+				pattern: relative(where.root, path).split("\\").join("/"),
+				enabled: on.has(path),
+			}))
+			.sort((a, b) => a.name.localeCompare(b.name));
+	});
+	return { source: pkg.source, scope: pkg.scope, root: where.root, resources };
 }
 
 const TYPE_WORDS: Record<string, PackageResourceType> = {

@@ -1,8 +1,8 @@
 /**
  * `pi config`'s screen on a headless terminal: pi 0.87.1's layout (title and hints, settings file, `source (scope)`
  * groups, type headings, `[x]`/`[ ]` rows with the cursor on rows only), Space toggling a row through the caller
- * (here the real settings write over a real package folder), Tab switching to the project's packages, Escape
- * closing.
+ * (here the real settings write over a real package folder), Tab switching to the project's packages with the
+ * user's shown as inherited (Space cycling the project's `autoload: false` override), Escape closing.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -11,10 +11,14 @@ import { packageProvides } from "../../../src/cli/packages/provides.ts";
 import { SettingsStore } from "../../../src/config/index.ts";
 import {
 	buildConfigPackages,
+	type ConfigInput,
+	type ConfigPackage,
+	type ConfigResource,
+	projectConfigPackages,
 	runPackageConfigScreen,
-	setResourceEnabled,
+	toggleResource,
 } from "../../../src/modes/interactive/index.ts";
-import type { ConfiguredPackage } from "../../../src/packages/index.ts";
+import { type ConfiguredPackage, PACKAGE_RESOURCE_TYPES, type PackageFilters } from "../../../src/packages/index.ts";
 import { VirtualTerminal } from "../../helpers/screen.ts";
 import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
 
@@ -48,44 +52,46 @@ function setup() {
 		(["user", "project"] as const).flatMap((scope) => {
 			const list = (store.getScope(scope === "user" ? "global" : "project").packages ?? []) as (
 				| string
-				| { source: string; skills?: string[] }
+				| ({ source: string; autoload?: boolean } & Record<string, unknown>)
 			)[];
 			const baseDir = scope === "user" ? agentDir : join(cwd, ".pi");
-			return list.map((entry) =>
-				typeof entry === "string"
-					? { source: entry, scope, baseDir }
-					: { source: entry.source, scope, baseDir, filters: { ...(entry.skills ? { skills: entry.skills } : {}) } },
-			);
+			return list.map((entry): ConfiguredPackage => {
+				if (typeof entry === "string") return { source: entry, scope, baseDir };
+				const filters: PackageFilters = {};
+				for (const type of PACKAGE_RESOURCE_TYPES)
+					if (Array.isArray(entry[type])) filters[type] = entry[type] as string[];
+				return {
+					source: entry.source,
+					scope,
+					baseDir,
+					filters,
+					...(entry.autoload === false ? { autoload: false } : {}),
+				};
+			});
 		});
+	const input = (): ConfigInput => ({
+		configured: configured(),
+		locate: (pkg) => ({ root: join(pkg.baseDir, pkg.source) }),
+		provides: packageProvides,
+	});
 	const packages = (scope: "user" | "project") =>
-		buildConfigPackages(
-			{
-				configured: configured(),
-				locate: (pkg) => ({ root: join(pkg.baseDir, pkg.source) }),
-				provides: packageProvides,
-			},
-			scope,
-		);
-	return { home, agentDir, store, packages };
+		scope === "project" ? projectConfigPackages(input()) : buildConfigPackages(input(), scope);
+	const toggle = async (pkg: ConfigPackage, resource: ConfigResource) => {
+		await toggleResource({ store, input: input(), projectBaseDir: join(cwd, ".pi") }, pkg, resource);
+		return packages(pkg.inherited ? "project" : pkg.scope);
+	};
+	return { home, agentDir, cwd, store, packages, toggle };
 }
 
 test("draws the packages, toggles a row into settings, switches scope, closes on Escape", async () => {
-	const { agentDir, store, packages } = setup();
+	const { agentDir, cwd, packages, toggle } = setup();
 	const term = new VirtualTerminal(90, 24);
 	let closed = false;
 	const done = runPackageConfigScreen({
 		scope: "user",
 		projectAvailable: true,
 		packages,
-		toggle: async (pkg, resource, enabled) => {
-			await setResourceEnabled(store, pkg.scope, {
-				source: pkg.source,
-				type: resource.type,
-				pattern: resource.pattern,
-				enabled,
-			});
-			return packages(pkg.scope);
-		},
+		toggle,
 		terminal: term,
 	}).then(() => {
 		closed = true;
@@ -117,6 +123,29 @@ test("draws the packages, toggles a row into settings, switches scope, closes on
 	expect(project[3]).toMatch(/^Project Local Resources/);
 	expect(project).toContain("  ../lib (project)");
 	expect(project).toContain(">     [x] night.json");
+	expect(project).toContain("  ../tools (user) · inherited global");
+	expect(project).toContain("      [x] hello.ts  inherited global");
+	expect(project).toContain("      [ ] pdf  inherited global");
+
+	// An inherited resource cycles the project's override: unload, load, back to inheriting.
+	const projectPackages = () => JSON.parse(readFileSync(join(cwd, ".pi", "settings.json"), "utf8")).packages;
+	term.send("\x1b[B");
+	term.send(" ");
+	await screenWith(term, ">     [-] hello.ts  project unload");
+	expect(projectPackages()).toEqual([
+		"../lib",
+		{ source: "../../tools", autoload: false, extensions: ["-extensions/hello.ts"] },
+	]);
+	term.send(" ");
+	await screenWith(term, ">     [+] hello.ts  project load");
+	expect(projectPackages()[1]).toEqual({
+		source: "../../tools",
+		autoload: false,
+		extensions: ["+extensions/hello.ts"],
+	});
+	term.send(" ");
+	await screenWith(term, ">     [x] hello.ts  inherited global");
+	expect(projectPackages()).toEqual(["../lib"]);
 
 	expect(closed).toBe(false);
 	term.send("\x1b");

@@ -12,7 +12,7 @@ export interface PackageConfigScreenOptions {
 	scope: SettingsPackageScope;
 	projectAvailable: boolean;
 	packages(scope: SettingsPackageScope): ConfigPackage[];
-	toggle(pkg: ConfigPackage, resource: ConfigResource, enabled: boolean): Promise<ConfigPackage[]>;
+	toggle(pkg: ConfigPackage, resource: ConfigResource): Promise<ConfigPackage[]>;
 	terminal?: Terminal;
 	/** The `theme` setting (built-in and agent-dir themes; the terminal's default without one). */
 	themeName?: string;

@@ -15,7 +15,7 @@ import { theme } from "../components/style.ts";
 const LABELS = { extensions: "Extensions", skills: "Skills", prompts: "Prompts", themes: "Themes" } as const;
 
 type Row =
-	| { type: "group"; text: string }
+	| { type: "group"; text: string; dim: boolean }
 	| { type: "subgroup"; text: string }
 	| { type: "note"; text: string }
 	| { type: "item"; pkg: ConfigPackage; resource: ConfigResource };
@@ -24,8 +24,8 @@ export interface PackageConfigViewOptions {
 	scope: SettingsPackageScope;
 	projectAvailable: boolean;
 	packages(scope: SettingsPackageScope): ConfigPackage[];
-	/** Writes a toggle; resolves to the scope's packages as they now read. */
-	toggle(pkg: ConfigPackage, resource: ConfigResource, enabled: boolean): Promise<ConfigPackage[]>;
+	/** Writes what Space does to a row; resolves to the scope's packages as they now read. */
+	toggle(pkg: ConfigPackage, resource: ConfigResource): Promise<ConfigPackage[]>;
 	onClose(): void;
 	requestRender(): void;
 	/** Rows of the terminal (for the visible window). */
@@ -49,7 +49,8 @@ export class PackageConfigView {
 	private rebuild(keep?: ConfigResource): void {
 		this.rows = [];
 		for (const pkg of this.list) {
-			this.rows.push({ type: "group", text: `${pkg.source} (${pkg.scope})` });
+			const label = `${pkg.source} (${pkg.scope})${pkg.inherited ? " · inherited global" : ""}`;
+			this.rows.push({ type: "group", text: label, dim: pkg.inherited === true });
 			if (pkg.note) this.rows.push({ type: "note", text: pkg.note });
 			for (const type of ["extensions", "skills", "prompts", "themes"] as const) {
 				const items = pkg.resources.filter((r) => r.type === type);
@@ -76,13 +77,17 @@ export class PackageConfigView {
 		const t = theme();
 		const title = t.bold(this.scope === "project" ? "Project Local Resources" : "Global Resources");
 		const sep = t.fg("muted", " · ");
+		const action = this.scope === "project" ? "cycle inherit/+/-" : "toggle";
 		const hint =
 			(this.options.projectAvailable ? keyHint("tui.input.tab", "switch mode") + sep : "") +
-			rawKeyHint("space", "toggle") +
+			rawKeyHint("space", action) +
 			sep +
 			rawKeyHint("esc", "close");
 		const gap = Math.max(1, width - visibleWidth(title) - visibleWidth(hint));
-		const file = this.scope === "project" ? ".pi/settings.json" : "~/.pi/agent/settings.json";
+		const file =
+			this.scope === "project"
+				? ".pi/settings.json · inherited global resources are dimmed"
+				: "~/.pi/agent/settings.json";
 		return [
 			truncateToWidth(`${title}${" ".repeat(gap)}${hint}`, width, ""),
 			truncateToWidth(t.fg("muted", file), width, ""),
@@ -112,12 +117,34 @@ export class PackageConfigView {
 
 	private renderRow(row: Row, selected: boolean, width: number): string {
 		const t = theme();
-		if (row.type === "group") return truncateToWidth(`  ${t.fg("accent", t.bold(row.text))}`, width, "");
+		if (row.type === "group")
+			return truncateToWidth(`  ${t.fg(row.dim ? "dim" : "accent", t.bold(row.text))}`, width, "");
 		if (row.type === "subgroup") return truncateToWidth(`    ${t.fg("muted", row.text)}`, width, "");
 		if (row.type === "note") return truncateToWidth(`    ${t.fg("dim", row.text)}`, width, "...");
-		const box = row.resource.enabled ? t.fg("success", "[x]") : t.fg("dim", "[ ]");
-		const name = selected ? t.bold(row.resource.name) : row.resource.name;
-		return truncateToWidth(`${selected ? "> " : "  "}    ${box} ${name}`, width, "...");
+		const { resource } = row;
+		const override = row.pkg.inherited ? (resource.override ?? "inherit") : undefined;
+		const box =
+			override === "load"
+				? t.fg("success", "[+]")
+				: override === "unload"
+					? t.fg("warning", "[-]")
+					: override === "inherit"
+						? t.fg("dim", resource.enabled ? "[x]" : "[ ]")
+						: resource.enabled
+							? t.fg("success", "[x]")
+							: t.fg("dim", "[ ]");
+		const dimmed = override === "inherit";
+		const text = selected && !dimmed ? t.bold(resource.name) : resource.name;
+		const suffix =
+			override === "load"
+				? t.fg("muted", "  project load")
+				: override === "unload"
+					? t.fg("muted", "  project unload")
+					: override === "inherit"
+						? t.fg("dim", "  inherited global")
+						: "";
+		const name = dimmed ? t.fg("dim", text) : text;
+		return truncateToWidth(`${selected ? "> " : "  "}    ${box} ${name}${suffix}`, width, "...");
 	}
 
 	private move(direction: 1 | -1): void {
@@ -150,7 +177,7 @@ export class PackageConfigView {
 		this.busy = true;
 		const scope = this.scope;
 		this.options
-			.toggle(row.pkg, row.resource, !row.resource.enabled)
+			.toggle(row.pkg, row.resource)
 			.then(
 				(list) => {
 					if (this.scope !== scope) return;
