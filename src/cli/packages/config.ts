@@ -198,9 +198,12 @@ function listConfig(packages: ConfigPackage[], json: boolean, deps: PackageComma
 		return 0;
 	}
 	for (const pkg of packages) {
-		deps.out(`${pkg.source} (${pkg.scope})`);
+		deps.out(`${pkg.source} (${pkg.scope})${pkg.inherited ? " · inherited global" : ""}`);
 		if (pkg.note) deps.out(`  ${pkg.note}`);
-		for (const r of pkg.resources) deps.out(`  ${r.enabled ? "[x]" : "[ ]"} ${r.type} ${r.pattern}`);
+		for (const r of pkg.resources) {
+			const override = r.override === "load" ? " (project load)" : r.override === "unload" ? " (project unload)" : "";
+			deps.out(`  ${r.enabled ? "[x]" : "[ ]"} ${r.type} ${r.pattern}${override}`);
+		}
 	}
 	return 0;
 }

@@ -160,3 +160,20 @@ test("pi config without a subcommand needs a terminal and says what to use inste
 		"pi config needs a terminal; in scripts use pi config list / enable / disable (see pi config -h)",
 	]);
 });
+
+test("-l on a user package writes the project's autoload:false override, and inheriting again removes it", async () => {
+	const { run, home } = setup();
+	writeTree(home, { "project/.pi/settings.json": "{}" });
+	const projectFile = join(home, "project", ".pi", "settings.json");
+	const off = await run(["config", "disable", "../tools", "prompts", "fix", "-l", "-a"]);
+	expect(off.out).toEqual(["Disabled prompts prompts/fix.md of ../tools (project settings)"]);
+	expect(JSON.parse(readFileSync(projectFile, "utf8")).packages).toEqual([
+		{ source: "../../tools", autoload: false, prompts: ["-prompts/fix.md"] },
+	]);
+	const listed = (await run(["config", "list", "-l", "-a"])).out;
+	expect(listed[0]).toBe("../tools (user) · inherited global");
+	expect(listed).toContain("  [ ] prompts prompts/fix.md (project unload)");
+	// Enabling what the user's entry enables anyway is inheriting: the override goes.
+	await run(["config", "enable", "../tools", "prompts", "fix", "-l", "-a"]);
+	expect(JSON.parse(readFileSync(projectFile, "utf8")).packages).toEqual([]);
+});
