@@ -37,6 +37,9 @@ const INTERACTIVE_COMMANDS: ReadonlySet<string> = new Set(
 	),
 );
 
+/** pi's package commands (and `update`), handled before the usual arguments as pi does; loaded on first use. */
+const PACKAGE_COMMANDS: ReadonlySet<string> = new Set(["install", "remove", "uninstall", "update", "list", "config"]);
+
 const out = writeStdout;
 const err = writeStderr;
 
@@ -44,9 +47,13 @@ const err = writeStderr;
 provideCliEntry({ run: (argv, options) => main(argv, options), parseArgs: toPiArgs });
 
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
-	if (argv[0] === "update") {
-		const { runUpdate } = await import("./update/index.ts");
-		return runUpdate(argv.slice(1), { say: (line) => out(`${line}\n`) });
+	if (argv[0] !== undefined && PACKAGE_COMMANDS.has(argv[0])) {
+		const [packages, update] = await Promise.all([import("./packages/index.ts"), import("./update/index.ts")]);
+		const selfUpdate = update.selfUpdateRunner({ say: (line) => out(`${line}\n`) });
+		return packages.runPackageCommand(
+			argv,
+			packages.defaultPackageDeps({ cwd: process.cwd(), agentDir: getAgentDir(), selfUpdate }),
+		);
 	}
 	const args = parseArgs(argv);
 	if (args.flags.get("version")) {

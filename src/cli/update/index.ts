@@ -1,9 +1,12 @@
 /**
- * `pi update [self|pi] [--self] [--force] [--all] [--rollback] [--version <x.y.z>]`: updates this pi binary from
- * its release site (see self-update.ts). Package updates (`pi update <source>`, `--extensions`) come with the
- * package manager; `--all` updates pi and says so.
+ * `pi update`: pi 0.87.1's targets (see packages/parse.ts). pi itself (`pi update`, `self`, `pi`, `--self`, and
+ * after the packages with `--all`) is updated from its release site (see self-update.ts; `--rollback` and
+ * `--version <x.y.z>` are ours); package targets (`<source>`, `--extension <source>`, `--extensions`) go to the
+ * package manager.
  */
-import { buildInfo, UserError, VERSION } from "../../util/index.ts";
+import { getAgentDir } from "../../config/index.ts";
+import { buildInfo, UserError, VERSION, writeStderr } from "../../util/index.ts";
+import { defaultPackageDeps, type PackageCommandDeps, runPackageCommand } from "../packages/index.ts";
 import { releaseBase } from "./release-site.ts";
 import { rollback, type SelfUpdateContext, selfUpdate } from "./self-update.ts";
 
@@ -12,35 +15,16 @@ export interface UpdateDeps {
 	env?: NodeJS.ProcessEnv;
 	fetch?: (url: string) => Promise<Response>;
 	say(line: string): void;
+	/** Error lines (stderr by default). */
+	warn?(line: string): void;
+	/** Package-command seams (tests give a fake manager). */
+	packages?: Partial<PackageCommandDeps>;
 }
 
-interface UpdateArgs {
+export interface SelfUpdateOptions {
 	force: boolean;
-	all: boolean;
 	rollback: boolean;
 	version?: string;
-}
-
-function parseUpdateArgs(argv: readonly string[]): UpdateArgs {
-	const args: UpdateArgs = { force: false, all: false, rollback: false };
-	for (let i = 0; i < argv.length; i++) {
-		const arg = argv[i] as string;
-		if (arg === "--self" || ((arg === "self" || arg === "pi") && i === 0)) continue;
-		if (arg === "--force") args.force = true;
-		else if (arg === "--all") args.all = true;
-		else if (arg === "--rollback") args.rollback = true;
-		else if (arg === "--version") {
-			const value = argv[++i];
-			if (!value || !/^v?\d+\.\d+\.\d+/.test(value))
-				throw new UserError("pi update: --version needs a version (x.y.z)");
-			args.version = value.replace(/^v/, "");
-		} else if (arg === "--extensions" || arg === "--extension" || arg === "--models" || !arg.startsWith("-")) {
-			throw new UserError(
-				`pi update: updating packages (${arg}) comes with the package manager, which this pi does not have yet`,
-			);
-		} else throw new UserError(`pi update: unknown option ${arg}`);
-	}
-	return args;
 }
 
 /** The release target this binary was built for (`linux-x64`, …); a run from the sources has none. */
@@ -54,21 +38,30 @@ function ownTarget(): string {
 	return target.slice("bun-".length);
 }
 
-export async function runUpdate(argv: readonly string[], deps: UpdateDeps): Promise<number> {
-	const args = parseUpdateArgs(argv);
-	const ctx: SelfUpdateContext = {
-		binary: deps.binary ?? process.execPath,
-		version: VERSION,
-		target: ownTarget(),
-		base: releaseBase(deps.env),
-		fetch: deps.fetch ?? ((url) => fetch(url, { redirect: "follow" })),
-		say: deps.say,
-	};
-	if (args.rollback) {
-		await rollback(ctx);
+/** The self-update the package commands call for pi's own targets; returns the exit code. */
+export function selfUpdateRunner(deps: UpdateDeps): (options: SelfUpdateOptions) => Promise<number> {
+	return async (options) => {
+		const ctx: SelfUpdateContext = {
+			binary: deps.binary ?? process.execPath,
+			version: VERSION,
+			target: ownTarget(),
+			base: releaseBase(deps.env),
+			fetch: deps.fetch ?? ((url) => fetch(url, { redirect: "follow" })),
+			say: deps.say,
+		};
+		if (options.rollback) await rollback(ctx);
+		else await selfUpdate(ctx, { force: options.force, ...(options.version ? { version: options.version } : {}) });
 		return 0;
-	}
-	await selfUpdate(ctx, { force: args.force, ...(args.version ? { version: args.version } : {}) });
-	if (args.all) deps.say("no packages to update (the package manager is not in this pi yet)");
-	return 0;
+	};
+}
+
+/** `pi update …` (the arguments after `update`). */
+export function runUpdate(argv: readonly string[], deps: UpdateDeps): Promise<number> {
+	const base = defaultPackageDeps({ cwd: process.cwd(), agentDir: getAgentDir(), selfUpdate: selfUpdateRunner(deps) });
+	return runPackageCommand(["update", ...argv], {
+		...base,
+		out: deps.say,
+		err: deps.warn ?? ((line) => writeStderr(`${line}\n`)),
+		...deps.packages,
+	});
 }

@@ -13,6 +13,7 @@ export {
 export * from "./components/index.ts";
 // Extension UI in the interactive mode: dialogs, widgets and ctx.ui on the app's surface
 export * from "./dialogs/index.ts";
+export * from "./package-config/index.ts";
 // Selectors with pi-coding-agent's exported constructors
 export {
 	ShowImagesSelectorComponent,

@@ -118,14 +118,21 @@ describe("pi update", () => {
 		await expect(rollback(ctx)).rejects.toThrow("there is no previous pi");
 	});
 
-	test("the command: aliases, --all, and package updates that are not here yet", async () => {
+	test("the command: self aliases go to the release site, package targets to the package manager", async () => {
 		const lines: string[] = [];
+		const errors: string[] = [];
 		const env = { PI_BASE_URL: site.url };
+		const deps = { env, say: (l: string) => lines.push(l), warn: (l: string) => errors.push(l) };
 		// A run from the sources has no release target.
-		await expect(runUpdate(["self"], { env, say: (l) => lines.push(l) })).rejects.toThrow("runs from its sources");
-		await expect(runUpdate(["--extensions"], { env, say: (l) => lines.push(l) })).rejects.toThrow(
-			"comes with the package manager",
-		);
-		await expect(runUpdate(["--bogus"], { env, say: (l) => lines.push(l) })).rejects.toThrow("unknown option --bogus");
+		await expect(runUpdate(["self"], deps)).rejects.toThrow("runs from its sources");
+		await expect(runUpdate(["--self", "--version", "1.1.0"], deps)).rejects.toThrow("runs from its sources");
+		expect(await runUpdate(["--bogus"], deps)).toBe(1);
+		expect(errors).toEqual([
+			'Unknown option --bogus for "update".',
+			'Use "pi --help" or "pi update [source|self|pi] [--self|--extensions|--models|--all] [--extension <source>] [--approve|--no-approve] [--force]".',
+		]);
+		errors.length = 0;
+		expect(await runUpdate(["npm:foo", "--rollback"], deps)).toBe(1);
+		expect(errors[0]).toContain("--rollback and --version update pi itself");
 	});
 });
