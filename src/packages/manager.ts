@@ -299,7 +299,7 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 		if (target !== undefined) {
 			const identity = identityOf(parseSource(target, cwd));
 			entries = entries.filter((e) => identityOf(parseSource(e.source, e.baseDir)) === identity);
-			if (entries.length === 0) throw new UserError(`No configured package matches ${target}`);
+			if (entries.length === 0) throw new UserError(`No matching package found for ${target}`);
 		}
 		const items: UpdatePlanItem[] = [];
 		for (const entry of entries) {

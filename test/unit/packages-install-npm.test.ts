@@ -199,7 +199,7 @@ describe("npm installs", () => {
 		expect(records.map((r) => r.version)).toEqual(["1.2.0"]);
 		expect(f.settings("user").packages).toEqual(["npm:top@^1.0.0", "npm:other@2.0.0"]);
 		expect((await f.manager.planUpdate("npm:top"))[0]?.status).toBe("current");
-		await expect(f.manager.planUpdate("npm:nothing")).rejects.toThrow("No configured package matches npm:nothing");
+		await expect(f.manager.planUpdate("npm:nothing")).rejects.toThrow("No matching package found for npm:nothing");
 	}, 60_000);
 
 	test("one-line errors: not found, registry down, auth, offline", async () => {

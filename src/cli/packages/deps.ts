@@ -25,7 +25,7 @@ export interface PackageCommandDeps {
 	err(line: string): void;
 	createManager(options: ManagerOptions): PackageManager | Promise<PackageManager>;
 	/** What a package folder provides under its settings filters (all of it without filters). */
-	provides(root: string, filters?: PackageFilters): PackageResources;
+	provides(root: string, filters?: PackageFilters, options?: { local?: boolean }): PackageResources;
 	/** pi's own update (`pi update`, `--self`, the second half of `--all`); returns the exit code. */
 	selfUpdate(options: { force: boolean; rollback: boolean; version?: string }): Promise<number>;
 }

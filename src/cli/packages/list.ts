@@ -35,7 +35,7 @@ export interface ListInput {
 	configured: ConfiguredPackage[];
 	records: (scope: "user" | "project") => InstallRecord[];
 	dirs: { agentDir: string; cwd: string };
-	provides(root: string, filters?: PackageFilters): PackageResources;
+	provides(root: string, filters?: PackageFilters, options?: { local?: boolean }): PackageResources;
 }
 
 /** Where a configured package is: its parsed source, install record and folder (when it exists). */
@@ -60,7 +60,12 @@ export function listPackages(input: ListInput): ListedPackage[] {
 	const records = { user: input.records("user"), project: input.records("project") };
 	return input.configured.map((configured) => {
 		const located = locatePackage(configured, records, input.dirs);
-		return located.root ? { ...located, provides: input.provides(located.root, configured.filters) } : located;
+		return located.root
+			? {
+					...located,
+					provides: input.provides(located.root, configured.filters, { local: located.parsed?.type === "local" }),
+				}
+			: located;
 	});
 }
 

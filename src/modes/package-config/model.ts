@@ -8,6 +8,7 @@
 import { basename, dirname, relative } from "node:path";
 import {
 	type ConfiguredPackage,
+	isRemoteSource,
 	PACKAGE_RESOURCE_TYPES,
 	type PackageFilters,
 	type PackageResources,
@@ -51,7 +52,7 @@ export interface ConfigInput {
 	/** The folder of a configured package, or a note saying why there is none. */
 	locate(pkg: ConfiguredPackage): { root: string } | { note: string };
 	/** What a folder provides: everything without filters, what stays on with them. */
-	provides(root: string, filters?: PackageFilters): PackageResources;
+	provides(root: string, filters?: PackageFilters, options?: { local?: boolean }): PackageResources;
 }
 
 const filesOf = (resources: PackageResources, type: PackageResourceType): string[] =>
@@ -75,8 +76,9 @@ export function buildConfigPackages(input: ConfigInput, scope?: SettingsPackageS
 export function configPackage(input: ConfigInput, pkg: ConfiguredPackage): ConfigPackage {
 	const where = input.locate(pkg);
 	if ("note" in where) return { source: pkg.source, scope: pkg.scope, note: where.note, resources: [] };
-	const all = input.provides(where.root);
-	const enabled = pkg.filters ? input.provides(where.root, pkg.filters) : all;
+	const local = { local: !isRemoteSource(pkg.source) };
+	const all = input.provides(where.root, undefined, local);
+	const enabled = pkg.filters ? input.provides(where.root, pkg.filters, local) : all;
 	const resources = PACKAGE_RESOURCE_TYPES.flatMap((type) => {
 		const on = new Set(filesOf(enabled, type));
 		return filesOf(all, type)

@@ -175,7 +175,7 @@ describe("pi list", () => {
 			"tools/skills/b/SKILL.md": "---\nname: b\n---",
 			"tools/prompts/fix.md": "fix",
 			"project/.pi/settings.json": JSON.stringify({ packages: ["git:github.com/o/r@v1"] }),
-			"project/.pi/git/github.com/o/r/index.ts": "",
+			"project/.pi/git/github.com/o/r/extensions/r.ts": "",
 		});
 		const record: InstallRecord = {
 			identity: "npm:mermaid",
