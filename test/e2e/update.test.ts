@@ -28,7 +28,11 @@ describe("pi update (compiled binary)", () => {
 		const original = readFileSync(binary);
 		const run = await runPiAsync(["update"], { home, binary, env: { PI_BASE_URL: site.url } });
 		expect(run.stderr).toBe("");
-		expect(run.stdout).toBe(`pi updated: ${pkg.version} → 9.1.0 (the previous one is kept for pi update --rollback)\n`);
+		// Plain `pi update` updates pi only and says so, as pi 0.87.1 does.
+		expect(run.stdout).toBe(
+			"Extensions are skipped. Run pi update --extensions to update extensions.\n" +
+				`pi updated: ${pkg.version} → 9.1.0 (the previous one is kept for pi update --rollback)\n`,
+		);
 		expect(run.exitCode).toBe(0);
 		expect(Bun.spawnSync([binary, "--version"]).stdout.toString()).toBe("9.1.0\n");
 		expect(readFileSync(join(binary, "..", ".pi.previous"))).toEqual(original);

@@ -52,7 +52,13 @@ afterAll(() => reg.stop());
 async function run(cmd: string[], cwd: string, env: Record<string, string>) {
 	const child = Bun.spawn(cmd, {
 		cwd,
-		env: { ...process.env, HTTP_PROXY: "http://127.0.0.1:9", HTTPS_PROXY: "http://127.0.0.1:9", ...env },
+		// Under `npm test` the parent holds npm's own npm_config_* settings, which would change what npm writes.
+		env: {
+			...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_"))),
+			HTTP_PROXY: "http://127.0.0.1:9",
+			HTTPS_PROXY: "http://127.0.0.1:9",
+			...env,
+		},
 		stdout: "pipe",
 		stderr: "pipe",
 	});
