@@ -77,7 +77,8 @@ export class DefaultPackageManager {
 	private readonly agentDir: string;
 	private readonly settingsManager: SettingsManager;
 	private progressCallback: ProgressCallback | undefined;
-	private currentAction: ProgressEvent["action"] = "install";
+	/** The operation in progress, which the packages layer's intermediate steps are reported under. */
+	private current: { action: ProgressEvent["action"]; source: string } = { action: "install", source: "" };
 
 	constructor(options: DefaultPackageManagerOptions) {
 		this.cwd = resolve(options.cwd);
@@ -297,12 +298,12 @@ export class DefaultPackageManager {
 	}
 
 	private forward(progress: PackageProgress): void {
-		const source = progress.type === "warning" ? "" : progress.source;
+		const source = progress.type === "warning" ? this.current.source : progress.source;
 		const message =
 			progress.type === "warning" ? progress.message : "detail" in progress ? progress.detail : progress.type;
 		this.progressCallback?.({
 			type: "progress",
-			action: progress.type === "cloning" ? "clone" : this.currentAction,
+			action: progress.type === "cloning" ? "clone" : this.current.action,
 			source,
 			...(message ? { message } : {}),
 		});
@@ -314,7 +315,7 @@ export class DefaultPackageManager {
 		message: string,
 		operation: () => Promise<void>,
 	): Promise<void> {
-		this.currentAction = action;
+		this.current = { action, source };
 		this.progressCallback?.({ type: "start", action, source, message });
 		try {
 			await operation();
