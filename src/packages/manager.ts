@@ -172,13 +172,13 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 	const ensuring = new Map<string, Promise<string | undefined>>();
 
 	const manager: PackageManager = {
-		async install(raw, { scope, trust }) {
+		async install(raw, { scope, trust, persist }) {
 			assertScope(scope);
 			const parsed = parseSource(raw, cwd);
 			const baseDir = baseDirOf(scope, agentDir, cwd);
 			if (parsed.type === "local") {
 				if (!existsSync(parsed.path)) throw new UserError(`Cannot install ${raw}: ${parsed.path} does not exist`);
-				await upsertPackage(store, scope, parsed, baseDir);
+				if (persist !== false) await upsertPackage(store, scope, parsed, baseDir);
 				return {
 					identity: identityOf(parsed),
 					source: raw,
@@ -188,12 +188,13 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 			}
 			if (isOffline(env)) throw new UserError(`Cannot install ${raw}: offline (PI_OFFLINE is set)`);
 			const record = await installFiles(parsed, scope, { trust: trust === true });
+			if (persist === false) return record;
 			const trustName = trust ? await trustNameOf(parsed, record.installedPath) : undefined;
 			await upsertPackage(store, scope, parsed, baseDir, trustName);
 			return record;
 		},
 
-		async remove(raw, { scope }) {
+		async remove(raw, { scope, persist }) {
 			assertScope(scope);
 			const parsed = parseSource(raw, cwd);
 			const identity = identityOf(parsed);
@@ -204,7 +205,8 @@ export function createPackageManager(options: PackageManagerOptions): PackageMan
 				removedFiles = await withScopeLock(scopeDir(scope, dirs), () => removeFiles(parsed, scope));
 				if (recorded) writeRecords(recordPath, [], [identity]);
 			}
-			const inSettings = await removePackage(store, scope, identity, baseDirOf(scope, agentDir, cwd));
+			const inSettings =
+				persist !== false && (await removePackage(store, scope, identity, baseDirOf(scope, agentDir, cwd)));
 			if (inSettings || removedFiles || recorded) progress({ type: "done", source: raw, detail: "removed" });
 			return inSettings || removedFiles || recorded;
 		},

@@ -55,6 +55,8 @@ export interface PackageResolution {
 	skills: PackageResourceFile[];
 	prompts: PackageResourceFile[];
 	themes: PackageResourceFile[];
+	/** Every file the packages declare, enabled or not (in the order they were claimed), for listings. */
+	listed: Record<PackageResourceType, (PackageResourceFile & { enabled: boolean })[]>;
 	/** One line each, naming the source or file and the problem. */
 	diagnostics: string[];
 }
@@ -292,12 +294,20 @@ export async function resolvePackages(
 			},
 		});
 	}
+	const all = (type: PackageResourceType) =>
+		[...claimed[type].values()].map((c) => ({
+			path: c.item.path,
+			...(c.item.file ? { file: c.item.file } : {}),
+			...c.meta,
+			enabled: c.item.enabled,
+		}));
 	const enabled = (type: PackageResourceType): PackageResourceFile[] =>
-		[...claimed[type].values()]
-			.filter((c) => c.item.enabled)
-			.map((c) => ({ path: c.item.path, ...(c.item.file ? { file: c.item.file } : {}), ...c.meta }));
+		all(type)
+			.filter((c) => c.enabled)
+			.map(({ enabled: _, ...file }) => file);
 	return {
 		packages,
+		listed: { extensions: all("extensions"), skills: all("skills"), prompts: all("prompts"), themes: all("themes") },
 		extensions: enabled("extensions"),
 		skills: enabled("skills"),
 		prompts: enabled("prompts"),

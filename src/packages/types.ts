@@ -146,10 +146,19 @@ export interface PackageInstaller {
 
 /** The package manager behind `pi install`, `remove`, `list`, `update` and `config`. */
 export interface PackageManager extends PackageInstaller {
-	/** Installs (or re-installs) a source and records it in the scope's settings `packages` (string form). */
-	install(raw: string, options: { scope: SettingsPackageScope; trust?: boolean }): Promise<InstallRecord>;
-	/** Removes a package (by identity) from the scope's settings and its files; false when none matched. */
-	remove(raw: string, options: { scope: SettingsPackageScope }): Promise<boolean>;
+	/**
+	 * Installs (or re-installs) a source and records it in the scope's settings `packages` (string form);
+	 * `persist: false` installs the files only (pi's `DefaultPackageManager.install`).
+	 */
+	install(
+		raw: string,
+		options: { scope: SettingsPackageScope; trust?: boolean; persist?: boolean },
+	): Promise<InstallRecord>;
+	/**
+	 * Removes a package (by identity) from the scope's settings and its files; false when none matched.
+	 * `persist: false` removes the files only, leaving settings as they are.
+	 */
+	remove(raw: string, options: { scope: SettingsPackageScope; persist?: boolean }): Promise<boolean>;
 	/** What `pi update` would change: one item per configured npm/git package (or just `target`). */
 	planUpdate(target?: string): Promise<UpdatePlanItem[]>;
 	/** Applies the `update` items of a plan (each one atomically). */

@@ -64,6 +64,8 @@ export interface DiscoveryOptions {
 	/** Command-line paths, then extension paths, in order. */
 	explicit: readonly ExplicitPaths[];
 	env?: NodeJS.ProcessEnv;
+	/** Also list the files settings patterns turn off (marked `disabled`), as pi's package manager lists them. */
+	includeDisabled?: boolean;
 }
 
 /** Files of one folder, by the rules for where the folder came from. */
@@ -79,11 +81,12 @@ export function discoverCandidates(
 	const candidates: ResourceCandidate[] = [];
 	const diagnostics: ResourceDiagnostic[] = [];
 	const seen = new Set<string>();
-	const add = (path: string, info: Omit<SourceInfo, "path">) => {
+	const add = (path: string, info: Omit<SourceInfo, "path">, enabled = true) => {
+		if (!enabled && !options.includeDisabled) return;
 		const key = canonicalPath(path);
 		if (seen.has(key)) return;
 		seen.add(key);
-		candidates.push({ path, sourceInfo: { path, ...info } });
+		candidates.push({ path, sourceInfo: { path, ...info }, ...(enabled ? {} : { disabled: true as const }) });
 	};
 	for (const candidate of options.packaged ?? []) add(candidate.path, candidate.sourceInfo);
 	const files = options.settingsFiles.filter((f) => f.scope === "global" || (options.projectTrusted && !f.restricted));
@@ -108,7 +111,7 @@ export function discoverCandidates(
 			}
 			const enabled = applyPatterns(listed, entries, file.baseDir);
 			for (const path of listed) {
-				if (enabled.has(path)) add(path, { source: "local", scope, origin: "top-level", baseDir: file.baseDir });
+				add(path, { source: "local", scope, origin: "top-level", baseDir: file.baseDir }, enabled.has(path));
 			}
 		}
 		const auto = (
@@ -120,8 +123,11 @@ export function discoverCandidates(
 		) => {
 			const entries = listOf(file);
 			for (const path of filesIn(kind, dir, origin)) {
-				if (enabledByOverrides(path, entries, base))
-					add(path, { source: "auto", scope, origin: "top-level", baseDir: base });
+				add(
+					path,
+					{ source: "auto", scope, origin: "top-level", baseDir: base },
+					enabledByOverrides(path, entries, base),
+				);
 			}
 		};
 		if (options.projectTrusted) {

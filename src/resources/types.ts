@@ -68,6 +68,8 @@ export interface PromptTemplate {
 export interface ResourceCandidate {
 	path: string;
 	sourceInfo: SourceInfo;
+	/** Only with `DiscoveryOptions.includeDisabled`: a file a settings pattern turns off. */
+	disabled?: true;
 }
 
 /** Extra resource paths returned by an extension's `resources_discover` handler. */

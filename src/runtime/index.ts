@@ -56,6 +56,19 @@ export {
 } from "./convert-to-llm.ts";
 export { type CreateSessionOptions, createAgentSession } from "./create-session.ts";
 export {
+	type ConfiguredPackageInfo,
+	DefaultPackageManager,
+	type DefaultPackageManagerOptions,
+	type MissingSourceAction,
+	type PackageManager,
+	type PackageUpdate,
+	type PathMetadata,
+	type ProgressCallback,
+	type ProgressEvent,
+	type ResolvedPaths,
+	type ResolvedResource,
+} from "./default-package-manager.ts";
+export {
 	DefaultResourceLoader,
 	type DefaultResourceLoaderOptions,
 	type ResourceExtensionPaths,

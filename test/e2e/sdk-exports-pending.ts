@@ -13,9 +13,6 @@ const SINCLAIR =
  * here, and on a listed name that has arrived: when you add one, delete its line.
  */
 export const NOT_YET: Record<string, string> = {
-	// pi-coding-agent: the package manager (issue 21, helper A: DefaultPackageManager over createPackageManager)
-	"pi-coding-agent:DefaultPackageManager":
-		"issue 21 (helper A): pi's class over createPackageManager, once the package manager is merged",
 	// pi-coding-agent: 9 interactive-mode components, with their constructors as pi takes them
 	"pi-coding-agent:ArminComponent":
 		"pi's animated XBM picture (an easter egg): the picture is pi's content, not a fact to carry over; ours would need art of its own",
