@@ -50,3 +50,33 @@ process.stdout.write(JSON.stringify(result === undefined ? null : result));`;
 	} else if (cached === null) console.warn(`${testName}: skipped, pi 0.87.1 unavailable`);
 	return cached ?? undefined;
 }
+
+/**
+ * Runs one script body against pi's module (under Node) and ours (in this process, as `pi`), each with a fresh temp
+ * folder as `args.dir` and as HOME; returns both results through JSON. The folders are removed afterwards.
+ */
+export async function runSideBySide(
+	pi: PiReference,
+	ours: unknown,
+	script: string,
+	options: { prefix: string; env?: Record<string, string> },
+): Promise<{ expected: unknown; actual: unknown }> {
+	const { mkdtempSync, realpathSync, rmSync } = await import("node:fs");
+	const { tmpdir } = await import("node:os");
+	const { join } = await import("node:path");
+	const mine = realpathSync(mkdtempSync(join(tmpdir(), `${options.prefix}-ours-`)));
+	const theirs = realpathSync(mkdtempSync(join(tmpdir(), `${options.prefix}-theirs-`)));
+	const saved = process.env.HOME;
+	try {
+		const expected = pi.run(script, { dir: theirs }, { ...options.env, HOME: theirs });
+		process.env.HOME = mine;
+		const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+		const actual = await new AsyncFunction("pi", "args", script)(ours, { dir: mine });
+		if (process.env.SHOW) console.log(JSON.stringify({ expected, actual }, null, 1));
+		return { expected, actual: JSON.parse(JSON.stringify(actual ?? null)) };
+	} finally {
+		process.env.HOME = saved;
+		rmSync(mine, { recursive: true, force: true });
+		rmSync(theirs, { recursive: true, force: true });
+	}
+}

@@ -3,7 +3,7 @@
  * or project settings with `-l`; Tab switches); for scripts, `pi config list [--json]` and
  * `pi config enable|disable <source> <type> <resource>`, which write exactly what the screen writes.
  */
-import { getProjectConfigDir, SettingsStore } from "../../config/index.ts";
+import { getProjectConfigDir } from "../../config/index.ts";
 import type { ConfigPackage } from "../../modes/interactive/index.ts";
 import {
 	type ConfiguredPackage,
@@ -14,7 +14,7 @@ import {
 } from "../../packages/index.ts";
 import type { PackageCommandDeps } from "./deps.ts";
 import { locatePackage } from "./list.ts";
-import { errorLine, progressPrinter } from "./progress.ts";
+import { errorLine, openManager } from "./progress.ts";
 import { decideCommandTrust } from "./trust.ts";
 import { helpOf, usageOf } from "./usage.ts";
 
@@ -82,15 +82,8 @@ export async function runConfigCommand(argv: readonly string[], deps: PackageCom
 		deps.err("Project is not trusted. Use --approve to modify local resource config.");
 		return 1;
 	}
-	const store = new SettingsStore({ agentDir: deps.agentDir, cwd: deps.cwd, projectTrusted: trust.trusted });
-	for (const line of store.diagnostics) deps.err(`Warning: ${line}`);
 	try {
-		const manager = await deps.createManager({
-			agentDir: deps.agentDir,
-			cwd: deps.cwd,
-			store,
-			onProgress: progressPrinter(deps.out, deps.err),
-		});
+		const { store, manager } = await openManager(deps, trust.trusted);
 		const ui = await import("../../modes/interactive/index.ts");
 		const packagesOf = (scope?: SettingsPackageScope): ConfigPackage[] => {
 			store.reload();

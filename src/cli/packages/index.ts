@@ -4,14 +4,14 @@
  * command-line mistake, as pi prints it).
  */
 
-import { projectPaths, readJsonObject, SettingsStore } from "../../config/index.ts";
+import { projectPaths, readJsonObject } from "../../config/index.ts";
 import type { PackageManager, SettingsPackageScope } from "../../packages/index.ts";
 import { TrustStore } from "../../resources/index.ts";
 import { runConfigCommand } from "./config.ts";
 import type { PackageCommandDeps } from "./deps.ts";
 import { listPackages, renderPackageList } from "./list.ts";
 import { type PackageCommandArgs, parsePackageCommand } from "./parse.ts";
-import { errorLine, progressPrinter } from "./progress.ts";
+import { errorLine, openManager } from "./progress.ts";
 import { decideCommandTrust } from "./trust.ts";
 import { updatePackages } from "./update.ts";
 import { helpOf, usageOf } from "./usage.ts";
@@ -50,15 +50,8 @@ export async function runPackageCommand(argv: readonly string[], deps: PackageCo
 		deps.err(NOT_TRUSTED);
 		return 1;
 	}
-	const store = new SettingsStore({ agentDir: deps.agentDir, cwd: deps.cwd, projectTrusted: trusted });
-	for (const line of store.diagnostics) deps.err(`Warning: ${line}`);
 	try {
-		const manager = await deps.createManager({
-			agentDir: deps.agentDir,
-			cwd: deps.cwd,
-			store,
-			onProgress: progressPrinter(deps.out, deps.err),
-		});
+		const { manager } = await openManager(deps, trusted);
 		return await runWithManager(args, manager, deps, trusted);
 	} catch (error) {
 		deps.err(errorLine(error));

@@ -4,11 +4,8 @@
  * `installAndPersist`/`removeAndPersist` of a local path and their progress events) must give the same results.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as ours from "../../../src/sdk/pi-coding-agent.ts";
-import { piReference } from "../../support/pi-reference.ts";
+import { type PiReference, piReference, runSideBySide } from "../../support/pi-reference.ts";
 
 const pi = piReference("package-manager-vs-pi");
 
@@ -134,21 +131,8 @@ describe("DefaultPackageManager on local packages", () => {
 	(pi ? test : test.skip)(
 		"configured packages, resolve(), settings edits, installed paths and install/remove match pi 0.87.1",
 		async () => {
-			const mine = realpathSync(mkdtempSync(join(tmpdir(), "pi-pm-ours-")));
-			const theirs = realpathSync(mkdtempSync(join(tmpdir(), "pi-pm-theirs-")));
-			const saved = process.env.HOME;
-			try {
-				const expected = pi?.run(SCRIPT, { dir: theirs }, { HOME: theirs });
-				process.env.HOME = mine;
-				const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
-				const actual = await new AsyncFunction("pi", "args", SCRIPT)(ours, { dir: mine });
-				if (process.env.SHOW) console.log(JSON.stringify(expected, null, 1));
-				expect(JSON.parse(JSON.stringify(actual))).toEqual(expected as never);
-			} finally {
-				process.env.HOME = saved;
-				rmSync(mine, { recursive: true, force: true });
-				rmSync(theirs, { recursive: true, force: true });
-			}
+			const { expected, actual } = await runSideBySide(pi as PiReference, ours, SCRIPT, { prefix: "pi-pm" });
+			expect(actual).toEqual(expected as never);
 		},
 		120_000,
 	);

@@ -1,10 +1,7 @@
 /** `DefaultResourceLoader` and `discoverAndLoadExtensions`: the same script against ours and pi 0.87.1's. */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as ours from "../../../src/sdk/pi-coding-agent.ts";
-import { piReference } from "../../support/pi-reference.ts";
+import { type PiReference, piReference, runSideBySide } from "../../support/pi-reference.ts";
 
 const pi = piReference("resource-loader-vs-pi");
 
@@ -62,21 +59,8 @@ describe("DefaultResourceLoader", () => {
 	(pi ? test : test.skip)(
 		"finds the same skills, prompts, context files, system prompts and extensions as pi 0.87.1's",
 		async () => {
-			const mine = realpathSync(mkdtempSync(join(tmpdir(), "pi-drl-ours-")));
-			const theirs = realpathSync(mkdtempSync(join(tmpdir(), "pi-drl-theirs-")));
-			const saved = process.env.HOME;
-			try {
-				const expected = pi?.run(SCRIPT, { dir: theirs }, { HOME: theirs });
-				process.env.HOME = mine;
-				const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
-				const actual = await new AsyncFunction("pi", "args", SCRIPT)(ours, { dir: mine });
-				if (process.env.SHOW) console.log(JSON.stringify(actual));
-				expect(JSON.parse(JSON.stringify(actual))).toEqual(expected as never);
-			} finally {
-				process.env.HOME = saved;
-				rmSync(mine, { recursive: true, force: true });
-				rmSync(theirs, { recursive: true, force: true });
-			}
+			const { expected, actual } = await runSideBySide(pi as PiReference, ours, SCRIPT, { prefix: "pi-drl" });
+			expect(actual).toEqual(expected as never);
 		},
 		60_000,
 	);

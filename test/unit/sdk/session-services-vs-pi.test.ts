@@ -1,10 +1,7 @@
 /** `createAgentSessionServices` and `wrapRegisteredTool`: the same script against ours and pi 0.87.1's. */
 import { describe, expect, test } from "bun:test";
-import { mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import * as ours from "../../../src/sdk/pi-coding-agent.ts";
-import { piReference } from "../../support/pi-reference.ts";
+import { type PiReference, piReference, runSideBySide } from "../../support/pi-reference.ts";
 
 const pi = piReference("session-services-vs-pi");
 
@@ -50,21 +47,11 @@ describe("createAgentSessionServices", () => {
 	(pi ? test : test.skip)(
 		"builds the same services, flag values, providers and diagnostics as pi 0.87.1, and wrapped tools get the runner's ctx",
 		async () => {
-			const mine = realpathSync(mkdtempSync(join(tmpdir(), "pi-svc-ours-")));
-			const theirs = realpathSync(mkdtempSync(join(tmpdir(), "pi-svc-theirs-")));
-			const saved = process.env.HOME;
-			try {
-				const expected = pi?.run(SCRIPT, { dir: theirs }, { HOME: theirs, PI_OFFLINE: "1" });
-				process.env.HOME = mine;
-				const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
-				const actual = await new AsyncFunction("pi", "args", SCRIPT)(ours, { dir: mine });
-				if (process.env.SHOW) console.log(JSON.stringify(actual));
-				expect(JSON.parse(JSON.stringify(actual))).toEqual(expected as never);
-			} finally {
-				process.env.HOME = saved;
-				rmSync(mine, { recursive: true, force: true });
-				rmSync(theirs, { recursive: true, force: true });
-			}
+			const { expected, actual } = await runSideBySide(pi as PiReference, ours, SCRIPT, {
+				prefix: "pi-svc",
+				env: { PI_OFFLINE: "1" },
+			});
+			expect(actual).toEqual(expected as never);
 		},
 		60_000,
 	);
