@@ -6,21 +6,8 @@
 import type { ThinkingLevel } from "../../../agent/index.ts";
 import { Container, type SelectItem, SelectList } from "../../../tui/index.ts";
 import { dialogBorder } from "../dialogs/common.ts";
-import { theme } from "./model-common.ts";
-import { ThinkingSelector } from "./thinking-selector.ts";
+import { listTheme, ThinkingSelector } from "./thinking-selector.ts";
 import { type ForkCandidate, UserMessageSelector } from "./user-message-selector.ts";
-
-/** pi's select-list colours: the highlighted row in accent, descriptions and scroll info muted. */
-const listTheme = () => {
-	const fg = (token: "accent" | "muted") => (text: string) => theme().fg(token, text);
-	return {
-		selectedPrefix: fg("accent"),
-		selectedText: fg("accent"),
-		description: fg("muted"),
-		scrollInfo: fg("muted"),
-		noMatch: fg("muted"),
-	};
-};
 
 /**
  * The thinking-level list: a search field, the levels (the current one ticked, the default one marked), the

@@ -28,7 +28,8 @@ export interface ThinkingSelectorOptions {
 	onCancel(): void;
 }
 
-const listTheme = () => {
+/** pi's select-list colours: the highlighted row in accent, descriptions and scroll info muted. */
+export const listTheme = () => {
 	const t = theme();
 	const fg = (token: "accent" | "muted") => (text: string) => t.fg(token, text);
 	return {
