@@ -16,7 +16,8 @@ afterAll(cleanupTempDirs);
 
 const CHILD = join(import.meta.dir, "..", "..", "support", "session-child.ts");
 const KILLS = 200;
-const BUDGET_MS = 55_000;
+// Generous: on a loaded 2-core machine a kill round can take twice its usual time.
+const BUDGET_MS = 110_000;
 
 async function runChild(file: string): Promise<string[]> {
 	const proc = Bun.spawn([process.execPath, CHILD, "append", file], { stdout: "pipe", stderr: "pipe" });
@@ -117,5 +118,5 @@ test(
 				`${entries} acknowledged entries checked, ${((performance.now() - started) / 1000).toFixed(1)} s`,
 		);
 	},
-	{ timeout: 70_000 },
+	{ timeout: 130_000 },
 );
