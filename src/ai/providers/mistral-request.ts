@@ -4,9 +4,9 @@
  * Mistral accepts, images as data URLs (or a note when the model takes no images), and the simple-options mapping
  * of a thinking level to `prompt_mode` or `reasoning_effort`.
  */
-import { createHash } from "node:crypto";
 import { requestView } from "../transcript.ts";
 import type { Context, Model, StreamOptions, Tool, ToolResultMessage } from "../types.ts";
+import { shortHash } from "./openai-responses-input.ts";
 import { transformMessages } from "./transform-messages.ts";
 
 export interface MistralOptions extends StreamOptions {
@@ -25,12 +25,17 @@ function digest(seed: string): string {
 		.replace(/[^a-zA-Z0-9]/g, "");
 }
 
-/** A 9-character id for `id`: kept when it already is one, else a digest (retried on collisions). */
+/**
+ * A 9-character id for `id`: kept when it already is one, else pi-ai's short hash of it (so a session continued in
+ * either program sends the same ids), with an attempt suffix on collisions.
+ */
 export function mistralToolCallId(id: string, attempt = 0): string {
 	const plain = id.replace(/[^a-zA-Z0-9]/g, "");
 	if (attempt === 0 && plain.length === ID_LENGTH) return plain;
 	const base = plain || id;
-	return digest(attempt === 0 ? base : `${base}:${attempt}`).slice(0, ID_LENGTH);
+	return shortHash(attempt === 0 ? base : `${base}:${attempt}`)
+		.replace(/[^a-zA-Z0-9]/g, "")
+		.slice(0, ID_LENGTH);
 }
 
 /** One request's id rewriter: the same id always maps to the same short id, two ids never to one. */
