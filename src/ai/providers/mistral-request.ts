@@ -17,14 +17,6 @@ export interface MistralOptions extends StreamOptions {
 
 const ID_LENGTH = 9;
 
-/** A short alphanumeric digest of a string (the tool-call id seed). */
-function digest(seed: string): string {
-	return createHash("sha256")
-		.update(seed)
-		.digest("base64")
-		.replace(/[^a-zA-Z0-9]/g, "");
-}
-
 /**
  * A 9-character id for `id`: kept when it already is one, else pi-ai's short hash of it (so a session continued in
  * either program sends the same ids), with an attempt suffix on collisions.
