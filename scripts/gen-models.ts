@@ -14,7 +14,13 @@ const PACKAGE = "@earendil-works/pi-ai";
 const DEFAULT_VERSION = "0.87.1";
 const DATA_DIR = "package/dist/providers/data";
 /** The wire protocols we implement; models of other apis are left out. */
-const APIS: readonly Api[] = ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"];
+const APIS: readonly Api[] = [
+	"anthropic-messages",
+	"openai-completions",
+	"openai-responses",
+	"google-generative-ai",
+	"mistral-conversations",
+];
 /**
  * Providers left out to keep the catalogue small: gateways whose lists only repeat other providers' models
  * (vercel-ai-gateway: ~250 models; cloudflare-ai-gateway: its baseUrls hold account placeholders as well).

@@ -17,24 +17,25 @@ import p11 from "./catalog/kimi-coding.json" with { type: "file" };
 import p12 from "./catalog/meta.json" with { type: "file" };
 import p13 from "./catalog/minimax.json" with { type: "file" };
 import p14 from "./catalog/minimax-cn.json" with { type: "file" };
-import p15 from "./catalog/moonshotai.json" with { type: "file" };
-import p16 from "./catalog/moonshotai-cn.json" with { type: "file" };
-import p17 from "./catalog/nvidia.json" with { type: "file" };
-import p18 from "./catalog/openai.json" with { type: "file" };
-import p19 from "./catalog/opencode.json" with { type: "file" };
-import p20 from "./catalog/opencode-go.json" with { type: "file" };
-import p21 from "./catalog/openrouter.json" with { type: "file" };
-import p22 from "./catalog/qwen-token-plan.json" with { type: "file" };
-import p23 from "./catalog/qwen-token-plan-cn.json" with { type: "file" };
-import p24 from "./catalog/qwen-token-plan-individual.json" with { type: "file" };
-import p25 from "./catalog/together.json" with { type: "file" };
-import p26 from "./catalog/xai.json" with { type: "file" };
-import p27 from "./catalog/xiaomi.json" with { type: "file" };
-import p28 from "./catalog/xiaomi-token-plan-ams.json" with { type: "file" };
-import p29 from "./catalog/xiaomi-token-plan-cn.json" with { type: "file" };
-import p30 from "./catalog/xiaomi-token-plan-sgp.json" with { type: "file" };
-import p31 from "./catalog/zai.json" with { type: "file" };
-import p32 from "./catalog/zai-coding-cn.json" with { type: "file" };
+import p15 from "./catalog/mistral.json" with { type: "file" };
+import p16 from "./catalog/moonshotai.json" with { type: "file" };
+import p17 from "./catalog/moonshotai-cn.json" with { type: "file" };
+import p18 from "./catalog/nvidia.json" with { type: "file" };
+import p19 from "./catalog/openai.json" with { type: "file" };
+import p20 from "./catalog/opencode.json" with { type: "file" };
+import p21 from "./catalog/opencode-go.json" with { type: "file" };
+import p22 from "./catalog/openrouter.json" with { type: "file" };
+import p23 from "./catalog/qwen-token-plan.json" with { type: "file" };
+import p24 from "./catalog/qwen-token-plan-cn.json" with { type: "file" };
+import p25 from "./catalog/qwen-token-plan-individual.json" with { type: "file" };
+import p26 from "./catalog/together.json" with { type: "file" };
+import p27 from "./catalog/xai.json" with { type: "file" };
+import p28 from "./catalog/xiaomi.json" with { type: "file" };
+import p29 from "./catalog/xiaomi-token-plan-ams.json" with { type: "file" };
+import p30 from "./catalog/xiaomi-token-plan-cn.json" with { type: "file" };
+import p31 from "./catalog/xiaomi-token-plan-sgp.json" with { type: "file" };
+import p32 from "./catalog/zai.json" with { type: "file" };
+import p33 from "./catalog/zai-coding-cn.json" with { type: "file" };
 
 /** Provider id → the path of its models file (sorted by provider; the file maps model id → Model). */
 export const CATALOG_FILES: Record<string, string> = {
@@ -53,24 +54,25 @@ export const CATALOG_FILES: Record<string, string> = {
 	"meta": p12 as unknown as string,
 	"minimax": p13 as unknown as string,
 	"minimax-cn": p14 as unknown as string,
-	"moonshotai": p15 as unknown as string,
-	"moonshotai-cn": p16 as unknown as string,
-	"nvidia": p17 as unknown as string,
-	"openai": p18 as unknown as string,
-	"opencode": p19 as unknown as string,
-	"opencode-go": p20 as unknown as string,
-	"openrouter": p21 as unknown as string,
-	"qwen-token-plan": p22 as unknown as string,
-	"qwen-token-plan-cn": p23 as unknown as string,
-	"qwen-token-plan-individual": p24 as unknown as string,
-	"together": p25 as unknown as string,
-	"xai": p26 as unknown as string,
-	"xiaomi": p27 as unknown as string,
-	"xiaomi-token-plan-ams": p28 as unknown as string,
-	"xiaomi-token-plan-cn": p29 as unknown as string,
-	"xiaomi-token-plan-sgp": p30 as unknown as string,
-	"zai": p31 as unknown as string,
-	"zai-coding-cn": p32 as unknown as string,
+	"mistral": p15 as unknown as string,
+	"moonshotai": p16 as unknown as string,
+	"moonshotai-cn": p17 as unknown as string,
+	"nvidia": p18 as unknown as string,
+	"openai": p19 as unknown as string,
+	"opencode": p20 as unknown as string,
+	"opencode-go": p21 as unknown as string,
+	"openrouter": p22 as unknown as string,
+	"qwen-token-plan": p23 as unknown as string,
+	"qwen-token-plan-cn": p24 as unknown as string,
+	"qwen-token-plan-individual": p25 as unknown as string,
+	"together": p26 as unknown as string,
+	"xai": p27 as unknown as string,
+	"xiaomi": p28 as unknown as string,
+	"xiaomi-token-plan-ams": p29 as unknown as string,
+	"xiaomi-token-plan-cn": p30 as unknown as string,
+	"xiaomi-token-plan-sgp": p31 as unknown as string,
+	"zai": p32 as unknown as string,
+	"zai-coding-cn": p33 as unknown as string,
 };
 
 /** When pi-ai generated the model data (its `providers/data/.manifest.json`), if it says. */

@@ -3,6 +3,7 @@ import { defineBuiltinApiProvider } from "../registry.ts";
 import type { ApiProvider } from "../types.ts";
 import { streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
 import { streamGoogle, streamSimpleGoogle } from "./google.ts";
+import { streamMistral, streamSimpleMistral } from "./mistral.ts";
 import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
 
@@ -11,6 +12,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "openai-completions", stream: streamOpenAICompletions, streamSimple: streamSimpleOpenAICompletions },
 	{ api: "openai-responses", stream: streamOpenAIResponses, streamSimple: streamSimpleOpenAIResponses },
 	{ api: "google-generative-ai", stream: streamGoogle, streamSimple: streamSimpleGoogle },
+	{ api: "mistral-conversations", stream: streamMistral, streamSimple: streamSimpleMistral },
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
@@ -26,6 +28,7 @@ export { type AnthropicOptions, streamAnthropic, streamSimpleAnthropic } from ".
 export * from "./faux.ts";
 export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoogle } from "./google.ts";
 export { MessageBuilder } from "./message-builder.ts";
+export { type MistralOptions, streamMistral, streamSimpleMistral } from "./mistral.ts";
 export {
 	type OpenAICompletionsOptions,
 	streamOpenAICompletions,
@@ -40,3 +43,4 @@ export const anthropicMessagesApi = () => BUILTINS[0] as ApiProvider;
 export const openAICompletionsApi = () => BUILTINS[1] as ApiProvider;
 export const openAIResponsesApi = () => BUILTINS[2] as ApiProvider;
 export const googleGenerativeAIApi = () => BUILTINS[3] as ApiProvider;
+export const mistralConversationsApi = () => BUILTINS[4] as ApiProvider;

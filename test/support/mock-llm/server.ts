@@ -5,6 +5,7 @@
  */
 import { anthropicFormat } from "./anthropic.ts";
 import { googleFormat } from "./google.ts";
+import { mistralFormat } from "./mistral.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
 import type { MockHttpError, MockReply, MockStep, RecordedRequest, Vendor, VendorFormat } from "./types.ts";
@@ -30,10 +31,12 @@ const FORMATS: Record<Vendor, VendorFormat> = {
 	"openai-completions": openaiCompletionsFormat,
 	"openai-responses": openaiResponsesFormat,
 	google: googleFormat,
+	mistral: mistralFormat,
 };
 
 export function vendorForPath(path: string): Vendor | undefined {
 	if (/\/messages$/.test(path)) return "anthropic";
+	if (/\/mistral\/v1\/chat\/completions$/.test(path)) return "mistral";
 	if (/\/chat\/completions$/.test(path)) return "openai-completions";
 	if (/\/responses$/.test(path)) return "openai-responses";
 	if (/:streamGenerateContent$/.test(path) || /:generateContent$/.test(path)) return "google";

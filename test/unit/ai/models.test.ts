@@ -37,7 +37,13 @@ describe("catalogue read one provider at a time", () => {
 	});
 });
 
-const APIS = ["anthropic-messages", "openai-completions", "openai-responses", "google-generative-ai"];
+const APIS = [
+	"anthropic-messages",
+	"openai-completions",
+	"openai-responses",
+	"google-generative-ai",
+	"mistral-conversations",
+];
 const MODEL_KEYS = new Set([
 	"id",
 	"name",
