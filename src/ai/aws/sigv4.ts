@@ -68,7 +68,7 @@ async function hmac(key: Uint8Array | ArrayBuffer, data: string): Promise<ArrayB
 }
 
 /** RFC 3986 escaping: everything but unreserved characters. */
-function escape(value: string): string {
+function uriEscape(value: string): string {
 	return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
@@ -81,14 +81,14 @@ function canonicalPath(path: string): string {
 	}
 	const trailing = segments.length > 0 && path.endsWith("/") ? "/" : "";
 	const normalised = `${path.startsWith("/") ? "/" : ""}${segments.join("/")}${trailing}`;
-	return escape(normalised).replace(/%2F/g, "/");
+	return uriEscape(normalised).replace(/%2F/g, "/");
 }
 
 function canonicalQuery(search: URLSearchParams): string {
 	const pairs: [string, string][] = [];
 	for (const [key, value] of search) {
 		if (key.toLowerCase() === "x-amz-signature") continue;
-		pairs.push([escape(key), escape(value)]);
+		pairs.push([uriEscape(key), uriEscape(value)]);
 	}
 	pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
 	return pairs.map(([k, v]) => `${k}=${v}`).join("&");
