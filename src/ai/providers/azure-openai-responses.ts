@@ -102,7 +102,7 @@ export function azureRequestUrl(model: Model, options: AzureOpenAIResponsesOptio
 		(resource ? `https://${resource}.openai.azure.com/openai/v1` : undefined) ||
 		model.baseUrl;
 	if (!configured) {
-		throw new Error(
+		throw new ProviderError(
 			"Azure OpenAI base URL is required: set AZURE_OPENAI_BASE_URL or AZURE_OPENAI_RESOURCE_NAME, or give the model a baseUrl.",
 		);
 	}
@@ -117,7 +117,7 @@ function normalizeBaseUrl(raw: string): string {
 	try {
 		url = new URL(raw.trim().replace(/\/+$/, ""));
 	} catch {
-		throw new Error(`Invalid Azure OpenAI base URL: ${raw}`);
+		throw new ProviderError(`Invalid Azure OpenAI base URL: ${raw}`);
 	}
 	const path = url.pathname.replace(/\/+$/, "");
 	if (AZURE_HOST.test(url.hostname) && ["", "/openai", "/openai/v1/responses"].includes(path)) {
