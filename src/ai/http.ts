@@ -16,6 +16,8 @@ export interface PostOptions {
 	body: unknown;
 	model: Model;
 	options: StreamOptions | undefined;
+	/** The one-line message for a non-OK response (default: `describeHttpError`). */
+	describeError?: (response: Response) => Promise<string>;
 }
 
 /**
@@ -62,7 +64,10 @@ export async function postJson(request: PostOptions): Promise<Response> {
 		});
 		await options.onResponse({ status: response.status, headers }, model);
 	}
-	if (!response.ok) throw new ProviderError(await describeHttpError(request.providerName, response));
+	if (!response.ok) {
+		const describe = request.describeError ?? ((r: Response) => describeHttpError(request.providerName, r));
+		throw new ProviderError(await describe(response));
+	}
 	if (!response.body) throw new ProviderError(`${request.providerName} API error: empty response body`);
 	return response;
 }

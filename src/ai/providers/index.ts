@@ -2,6 +2,7 @@
 import { defineBuiltinApiProvider } from "../registry.ts";
 import type { ApiProvider } from "../types.ts";
 import { streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
+import { streamAzureOpenAIResponses, streamSimpleAzureOpenAIResponses } from "./azure-openai-responses.ts";
 import { streamGoogle, streamSimpleGoogle } from "./google.ts";
 import { streamMistral, streamSimpleMistral } from "./mistral.ts";
 import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
@@ -13,6 +14,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "openai-responses", stream: streamOpenAIResponses, streamSimple: streamSimpleOpenAIResponses },
 	{ api: "google-generative-ai", stream: streamGoogle, streamSimple: streamSimpleGoogle },
 	{ api: "mistral-conversations", stream: streamMistral, streamSimple: streamSimpleMistral },
+	{ api: "azure-openai-responses", stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses },
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
@@ -25,6 +27,11 @@ export function registerBuiltInApiProviders(): void {
 registerBuiltInApiProviders();
 
 export { type AnthropicOptions, streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
+export {
+	type AzureOpenAIResponsesOptions,
+	streamAzureOpenAIResponses,
+	streamSimpleAzureOpenAIResponses,
+} from "./azure-openai-responses.ts";
 export * from "./faux.ts";
 export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoogle } from "./google.ts";
 export { MessageBuilder } from "./message-builder.ts";

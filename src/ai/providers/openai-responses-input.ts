@@ -14,7 +14,7 @@ import { transformMessages } from "./transform-messages.ts";
 type Item = Record<string, unknown>;
 
 /** Providers whose tool-call ids are Responses ids ("call|item") worth keeping in that form. */
-const RESPONSES_ID_PROVIDERS = new Set(["openai", "openai-codex", "opencode"]);
+export const RESPONSES_ID_PROVIDERS: ReadonlySet<string> = new Set(["openai", "openai-codex", "opencode"]);
 
 /** A short, stable hash of a string (two 32-bit multiply-xor lanes, base 36), for ids derived from long ones. */
 export function shortHash(text: string): string {
@@ -38,9 +38,9 @@ function idPart(part: string): string {
 		.replace(/_+$/, "");
 }
 
-function foreignCallId(model: Model) {
+function foreignCallId(model: Model, idProviders: ReadonlySet<string>) {
 	return (id: string, source: AssistantMessage): string => {
-		if (!RESPONSES_ID_PROVIDERS.has(model.provider) || !id.includes("|")) return idPart(id);
+		if (!idProviders.has(model.provider) || !id.includes("|")) return idPart(id);
 		const [callId = "", itemId = ""] = id.split("|");
 		const foreign = source.provider !== model.provider || source.api !== model.api;
 		let item = foreign ? `fc_${shortHash(itemId)}`.slice(0, 64) : idPart(itemId);
@@ -49,9 +49,14 @@ function foreignCallId(model: Model) {
 	};
 }
 
-export function convertMessages(model: Model, messages: Message[]): Item[] {
+/** `idProviders`: the providers whose `call|item` tool-call ids are kept in that form (the rest get `call` only). */
+export function convertMessages(
+	model: Model,
+	messages: Message[],
+	idProviders: ReadonlySet<string> = RESPONSES_ID_PROVIDERS,
+): Item[] {
 	const items: Item[] = [];
-	const transformed = transformMessages(messages, model, foreignCallId(model));
+	const transformed = transformMessages(messages, model, foreignCallId(model, idProviders));
 	transformed.forEach((message, index) => {
 		if (message.role === "user") {
 			const content =

@@ -45,9 +45,14 @@ export function streamOpenAIResponses(model: Model, context: Context, options?: 
  * The unified reasoning level, clamped to what the model supports, becomes `reasoning.effort` (the model's
  * `thinkingLevelMap` maps it). Without a level a reasoning model is told its map's "off" value, else "none".
  */
-export function streamSimpleOpenAIResponses(model: Model, context: Context, options?: SimpleStreamOptions) {
+export function streamSimpleOpenAIResponses(
+	model: Model,
+	context: Context,
+	options?: SimpleStreamOptions,
+	send: typeof streamOpenAIResponses = streamOpenAIResponses,
+) {
 	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
-	return streamOpenAIResponses(model, context, {
+	return send(model, context, {
 		...options,
 		maxTokens: maxOutputTokens(model, context, options),
 		...(level ? { reasoningEffort: level } : {}),
@@ -65,7 +70,13 @@ function buildHeaders(model: Model, options: OpenAIResponsesOptions | undefined)
 const MIN_OUTPUT_TOKENS = 16;
 const PROMPT_CACHE_KEY_MAX = 64;
 
-export function buildRequest(model: Model, full: Context, options: OpenAIResponsesOptions | undefined) {
+/** `idProviders` (see `convertMessages`) lets a variant of the API (Azure) keep its own providers' ids. */
+export function buildRequest(
+	model: Model,
+	full: Context,
+	options: OpenAIResponsesOptions | undefined,
+	idProviders?: ReadonlySet<string>,
+) {
 	const context = requestView(full);
 	const compat = model.compat ?? {};
 	const input: Item[] = [];
@@ -73,7 +84,7 @@ export function buildRequest(model: Model, full: Context, options: OpenAIRespons
 		const developer = model.reasoning && compat.supportsDeveloperRole !== false;
 		input.push({ role: developer ? "developer" : "system", content: context.systemPrompt });
 	}
-	input.push(...convertMessages(model, context.messages));
+	input.push(...convertMessages(model, context.messages, idProviders));
 	const cache = cacheRetention(options);
 	const body: Record<string, unknown> = { model: model.id, input, stream: true };
 	if (cache !== "none" && options?.sessionId) {
