@@ -1,10 +1,10 @@
 /**
  * The installer start-up uses for packages that are not installed yet (settings `packages`, `-e npm:…`): the
- * package manager, made on first need only, so a start-up whose packages are all installed (or that has none)
- * loads none of its code. Its progress goes to stderr (stdout may carry RPC or JSON output).
+ * package manager, made on first need only (a start-up whose packages are all installed, or that has none, makes
+ * none). Its progress goes to stderr (stdout may carry RPC or JSON output).
  */
 import type { SettingsStore } from "../config/index.ts";
-import type { PackageInstaller, PackageProgress } from "../packages/index.ts";
+import { createPackageManager, type PackageInstaller, type PackageProgress } from "../packages/index.ts";
 
 export interface InstallerContext {
 	agentDir: string;
@@ -22,9 +22,8 @@ function progressLine(event: PackageProgress): string | undefined {
 export function lazyInstaller(context: InstallerContext): () => Promise<PackageInstaller> {
 	let made: Promise<PackageInstaller> | undefined;
 	return () => {
-		made ??= (async () => {
-			const { createPackageManager: create } = await import("../packages/index.ts");
-			return create({
+		made ??= Promise.resolve(
+			createPackageManager({
 				agentDir: context.agentDir,
 				cwd: context.cwd,
 				store: context.store,
@@ -32,8 +31,8 @@ export function lazyInstaller(context: InstallerContext): () => Promise<PackageI
 					const line = progressLine(event);
 					if (line) context.err(`${line}\n`);
 				},
-			});
-		})();
+			}),
+		);
 		return made;
 	};
 }

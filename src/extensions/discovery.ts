@@ -66,7 +66,7 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
 	const diagnostics: ExtensionDiagnostic[] = [];
 	const resources: PackageResources = { skills: [], prompts: [], themes: [] };
 	const seen = new Set<string>();
-	const add = (path: string, scope: ExtensionScope, more: { packageDir?: string; file?: string } = {}) => {
+	const add = (path: string, scope: ExtensionScope, more: { file?: string } = {}) => {
 		const real = realPath(path);
 		if (seen.has(real)) return;
 		seen.add(real);
@@ -104,7 +104,7 @@ export function discoverExtensions(options: DiscoveryOptions): DiscoveryResult {
 			for (const extension of folder.extensions) {
 				// An installed package is read through its manifest or folders only (pi does not load it as a folder).
 				if (typeof cli !== "string" && extension.file !== undefined) continue;
-				add(extension.path, "cli", { packageDir: path, ...extension });
+				add(extension.path, "cli", extension.file ? { file: extension.file } : {});
 			}
 			for (const type of ["skills", "prompts", "themes"] as const) {
 				for (const file of folder[type]) resources[type].push({ path: file, source: raw, baseDir: path });

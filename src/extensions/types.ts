@@ -32,8 +32,6 @@ export type ExtensionScope = "global" | "project" | "settings" | "cli";
 export interface ExtensionEntry {
 	path: string;
 	scope: ExtensionScope;
-	/** Package or folder the entry came from, when it is part of one. */
-	packageDir?: string;
 	/** The module to import when `path` names a folder loaded as one extension (pi reports the folder). */
 	file?: string;
 	/** For an extension of a package from settings `packages`: the source as written, its scope and root. */

@@ -87,7 +87,6 @@ export function packageExtensionEntries(resolution: PackageResolution): Extensio
 		return {
 			path: file.path,
 			scope: scope === "project" ? "project" : "settings",
-			packageDir: file.baseDir,
 			...(file.file ? { file: file.file } : {}),
 			package: { source: file.source, scope, baseDir: file.baseDir },
 		};
