@@ -179,6 +179,15 @@ const SCENARIOS: Scenario[] = [
 	{ name: "incomplete for another reason", step: raw(filtered) },
 	{ name: "a completed event with a failed status", step: raw(failedStatus) },
 	{ name: "an unknown status", step: raw(oddStatus) },
+	{
+		name: "a message item with a phase",
+		step: raw(
+			frames({ thinking: "plan", text: "final words" }).replace(
+				/"type":"message","role":"assistant"/g,
+				'"type":"message","phase":"final_answer","role":"assistant"',
+			),
+		),
+	},
 	{ name: "response.done with end_turn, flex tier billed", step: raw(done), options: { serviceTier: "flex" } },
 	{ name: "stream error event", step: bytes({ text: "partial", streamError: "server had an error" }) },
 	{ name: "stream cut before the terminal event", step: raw(cut) },
