@@ -20,6 +20,7 @@ const APIS: readonly Api[] = [
 	"openai-responses",
 	"google-generative-ai",
 	"mistral-conversations",
+	"openai-codex-responses",
 ];
 /**
  * Providers left out to keep the catalogue small: gateways whose lists only repeat other providers' models

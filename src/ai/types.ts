@@ -109,6 +109,8 @@ export interface AssistantMessage {
 	rawStopReason?: string;
 	/** Failures recorded while producing the message that did not end it (see `createAssistantMessageDiagnostic`). */
 	diagnostics?: AssistantMessageDiagnostic[];
+	/** Whether the provider said the model ended its turn (OpenAI Codex's `end_turn`); informational only. */
+	endTurn?: boolean;
 	timestamp: number;
 }
 

@@ -5,6 +5,7 @@ import { streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
 import { streamAzureOpenAIResponses, streamSimpleAzureOpenAIResponses } from "./azure-openai-responses.ts";
 import { streamGoogle, streamSimpleGoogle } from "./google.ts";
 import { streamMistral, streamSimpleMistral } from "./mistral.ts";
+import { streamOpenAICodexResponses, streamSimpleOpenAICodexResponses } from "./openai-codex.ts";
 import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
 
@@ -15,6 +16,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "google-generative-ai", stream: streamGoogle, streamSimple: streamSimpleGoogle },
 	{ api: "mistral-conversations", stream: streamMistral, streamSimple: streamSimpleMistral },
 	{ api: "azure-openai-responses", stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses },
+	{ api: "openai-codex-responses", stream: streamOpenAICodexResponses, streamSimple: streamSimpleOpenAICodexResponses },
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
@@ -37,6 +39,11 @@ export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoog
 export { MessageBuilder } from "./message-builder.ts";
 export { type MistralOptions, streamMistral, streamSimpleMistral } from "./mistral.ts";
 export {
+	type OpenAICodexResponsesOptions,
+	streamOpenAICodexResponses,
+	streamSimpleOpenAICodexResponses,
+} from "./openai-codex.ts";
+export {
 	type OpenAICompletionsOptions,
 	streamOpenAICompletions,
 	streamSimpleOpenAICompletions,
@@ -51,3 +58,4 @@ export const openAICompletionsApi = () => BUILTINS[1] as ApiProvider;
 export const openAIResponsesApi = () => BUILTINS[2] as ApiProvider;
 export const googleGenerativeAIApi = () => BUILTINS[3] as ApiProvider;
 export const mistralConversationsApi = () => BUILTINS[4] as ApiProvider;
+export const openAICodexResponsesApi = () => BUILTINS[6] as ApiProvider;

@@ -23,81 +23,110 @@ export async function consumeResponsesStream(
 	body: ReadableStream<Uint8Array>,
 	builder: MessageBuilder,
 ): Promise<void> {
-	let current: CurrentItem | undefined;
+	await consumeResponsesEvents(providerName, responsesEvents(providerName, body), builder);
+}
+
+/** One parsed stream event and its type (the JSON's `type`, else the SSE event name). */
+export interface ResponsesEvent {
+	type: string;
+	event: any;
+}
+
+/** The SSE body as parsed events (`[DONE]` skipped); malformed JSON is a protocol error naming the provider. */
+export async function* responsesEvents(
+	providerName: string,
+	body: ReadableStream<Uint8Array>,
+): AsyncGenerator<ResponsesEvent> {
 	for await (const batch of readSseBatches(body))
 		for (const sse of batch) {
 			if (sse.data === "[DONE]") continue;
 			const event = parseEventJson(providerName, sse.data);
-			const type: string = event?.type ?? sse.event;
-			switch (type) {
-				case "response.created":
-				case "response.in_progress":
-					noteResponse(builder, event.response);
-					builder.start();
-					break;
-				case "response.output_item.added": {
-					const item = event.item ?? {};
-					if (!builder.close()) return;
-					current = undefined;
-					if (item.type === "reasoning") {
-						builder.thinking("");
-						current = { type: "reasoning", streamed: false };
-					} else if (item.type === "message") {
-						builder.text("");
-						current = { type: "message", streamed: false };
-					} else if (item.type === "function_call") {
-						builder.toolCall(toolCallId(item), item.name ?? "");
-						current = { type: "function_call", streamed: false };
-						if (item.arguments) {
-							builder.toolArguments(item.arguments);
-							current.streamed = true;
-						}
+			yield { type: event?.type ?? sse.event, event };
+		}
+}
+
+/**
+ * Applies Responses events to the builder until the response ends. `end`, when given, takes the place of the
+ * standard handling of the terminal `response.completed`/`incomplete`/`failed`/`cancelled` event (a variant of
+ * the API with its own stop rules; `noteResponseEnd` does the common part).
+ */
+export async function consumeResponsesEvents(
+	providerName: string,
+	events: AsyncIterable<ResponsesEvent>,
+	builder: MessageBuilder,
+	end: (builder: MessageBuilder, response: any) => void = (b, response) => endResponse(providerName, b, response),
+): Promise<void> {
+	let current: CurrentItem | undefined;
+	for await (const { type, event } of events) {
+		switch (type) {
+			case "response.created":
+			case "response.in_progress":
+				noteResponse(builder, event.response);
+				builder.start();
+				break;
+			case "response.output_item.added": {
+				const item = event.item ?? {};
+				if (!builder.close()) return;
+				current = undefined;
+				if (item.type === "reasoning") {
+					builder.thinking("");
+					current = { type: "reasoning", streamed: false };
+				} else if (item.type === "message") {
+					builder.text("");
+					current = { type: "message", streamed: false };
+				} else if (item.type === "function_call") {
+					builder.toolCall(toolCallId(item), item.name ?? "");
+					current = { type: "function_call", streamed: false };
+					if (item.arguments) {
+						builder.toolArguments(item.arguments);
+						current.streamed = true;
 					}
-					break;
 				}
-				case "response.reasoning_summary_part.added":
-					if (current?.type === "reasoning" && current.streamed) builder.thinking("\n\n");
-					break;
-				case "response.reasoning_summary_text.delta":
-				case "response.reasoning_text.delta":
-					if (current?.type !== "reasoning" || !event.delta) break;
-					builder.thinking(event.delta);
-					current.streamed = true;
-					break;
-				case "response.output_text.delta":
-				case "response.refusal.delta":
-					if (!event.delta) break;
-					builder.text(event.delta);
-					if (current?.type === "message") current.streamed = true;
-					break;
-				case "response.function_call_arguments.delta":
-					if (current?.type !== "function_call" || !event.delta) break;
-					builder.toolArguments(event.delta);
-					current.streamed = true;
-					break;
-				case "response.function_call_arguments.done":
-					if (current?.type !== "function_call" || current.streamed || !event.arguments) break;
-					builder.toolArguments(event.arguments);
-					current.streamed = true;
-					break;
-				case "response.output_item.done":
-					if (!finishItem(builder, current, event.item ?? {})) return;
-					current = undefined;
-					break;
-				case "response.completed":
-				case "response.incomplete":
-				case "response.failed":
-				case "response.cancelled":
-					endResponse(providerName, builder, event.response ?? {});
-					return;
-				case "error": {
-					const error = event.error ?? event;
-					const code = error.code ?? (error === event ? undefined : error.type);
-					builder.fail(`${providerName} API error: ${error.message ?? "stream error"}${code ? ` [${code}]` : ""}`);
-					return;
-				}
+				break;
+			}
+			case "response.reasoning_summary_part.added":
+				if (current?.type === "reasoning" && current.streamed) builder.thinking("\n\n");
+				break;
+			case "response.reasoning_summary_text.delta":
+			case "response.reasoning_text.delta":
+				if (current?.type !== "reasoning" || !event.delta) break;
+				builder.thinking(event.delta);
+				current.streamed = true;
+				break;
+			case "response.output_text.delta":
+			case "response.refusal.delta":
+				if (!event.delta) break;
+				builder.text(event.delta);
+				if (current?.type === "message") current.streamed = true;
+				break;
+			case "response.function_call_arguments.delta":
+				if (current?.type !== "function_call" || !event.delta) break;
+				builder.toolArguments(event.delta);
+				current.streamed = true;
+				break;
+			case "response.function_call_arguments.done":
+				if (current?.type !== "function_call" || current.streamed || !event.arguments) break;
+				builder.toolArguments(event.arguments);
+				current.streamed = true;
+				break;
+			case "response.output_item.done":
+				if (!finishItem(builder, current, event.item ?? {})) return;
+				current = undefined;
+				break;
+			case "response.completed":
+			case "response.incomplete":
+			case "response.failed":
+			case "response.cancelled":
+				end(builder, event.response ?? {});
+				return;
+			case "error": {
+				const error = event.error ?? event;
+				const code = error.code ?? (error === event ? undefined : error.type);
+				builder.fail(`${providerName} API error: ${error.message ?? "stream error"}${code ? ` [${code}]` : ""}`);
+				return;
 			}
 		}
+	}
 }
 
 /** Completes the open item from its final form (content that arrived only there, ids, the reasoning payload). */
@@ -138,7 +167,8 @@ function noteResponse(builder: MessageBuilder, response: any): void {
 	if (typeof response.id === "string") builder.message.responseId = response.id;
 }
 
-function endResponse(providerName: string, builder: MessageBuilder, response: any): void {
+/** The common part of a response's end: its id, the usage it reports and the raw stop reason. */
+export function noteResponseEnd(builder: MessageBuilder, response: any): void {
 	noteResponse(builder, response);
 	const usage = response.usage;
 	if (usage) {
@@ -161,6 +191,10 @@ function endResponse(providerName: string, builder: MessageBuilder, response: an
 		builder.message.rawStopReason =
 			typeof incomplete === "string" && incomplete !== "" ? `${response.status}.${incomplete}` : response.status;
 	}
+}
+
+function endResponse(providerName: string, builder: MessageBuilder, response: any): void {
+	noteResponseEnd(builder, response);
 	const status: string = response.status ?? "completed";
 	if (status === "failed" || status === "cancelled") {
 		const error = response.error ?? {};

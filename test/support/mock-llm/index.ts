@@ -1,2 +1,3 @@
+export { codexFailedStream, codexToken, openaiCodexFormat } from "./openai-codex.ts";
 export { type MockLlmOptions, type MockLlmServer, startMockLlm, vendorForPath } from "./server.ts";
 export type * from "./types.ts";

@@ -6,6 +6,7 @@
 import { anthropicFormat } from "./anthropic.ts";
 import { googleFormat } from "./google.ts";
 import { mistralFormat } from "./mistral.ts";
+import { openaiCodexFormat } from "./openai-codex.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
 import type { MockHttpError, MockReply, MockStep, RecordedRequest, Vendor, VendorFormat } from "./types.ts";
@@ -32,12 +33,14 @@ const FORMATS: Record<Vendor, VendorFormat> = {
 	"openai-responses": openaiResponsesFormat,
 	google: googleFormat,
 	mistral: mistralFormat,
+	"openai-codex": openaiCodexFormat,
 };
 
 export function vendorForPath(path: string): Vendor | undefined {
 	if (/\/messages$/.test(path)) return "anthropic";
 	if (/\/mistral\/v1\/chat\/completions$/.test(path)) return "mistral";
 	if (/\/chat\/completions$/.test(path)) return "openai-completions";
+	if (/\/codex\/responses$/.test(path)) return "openai-codex";
 	if (/\/responses$/.test(path)) return "openai-responses";
 	if (/:streamGenerateContent$/.test(path) || /:generateContent$/.test(path)) return "google";
 	return undefined;
@@ -58,7 +61,9 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 			const url = new URL(req.url);
 			const vendor = vendorForPath(url.pathname);
 			if (!vendor || req.method !== "POST") return new Response("not found", { status: 404 });
-			const text = await req.text();
+			const raw = new Uint8Array(await req.arrayBuffer());
+			const zstd = req.headers.get("content-encoding") === "zstd";
+			const text = new TextDecoder().decode(zstd ? Bun.zstdDecompressSync(raw) : raw);
 			let body: unknown;
 			try {
 				body = JSON.parse(text);
