@@ -19,7 +19,8 @@ export type KnownApi =
 	| "mistral-conversations"
 	| "bedrock-converse-stream"
 	| "google-generative-ai"
-	| "google-vertex";
+	| "google-vertex"
+	| "pi-messages";
 export type Api = KnownApi | (string & {});
 
 export type KnownProvider =
@@ -102,6 +103,8 @@ export interface AssistantMessage {
 	model: string;
 	responseModel?: string;
 	responseId?: string;
+	/** The provider's own name for the effort level it used (`pi-messages` backends report it). */
+	providerThinkingLevel?: string;
 	usage: Usage;
 	stopReason: StopReason;
 	errorMessage?: string;

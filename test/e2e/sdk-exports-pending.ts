@@ -31,7 +31,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-ai:bedrockConverseStreamApi": PROVIDERS,
 	"pi-ai:googleVertexApi": PROVIDERS,
 	"pi-ai:openAICodexResponsesApi": PROVIDERS,
-	"pi-ai:piMessagesApi": PROVIDERS,
 	"pi-ai:setBedrockProviderModule": PROVIDERS,
 	"pi-ai:streamGoogleVertex": PROVIDERS,
 	"pi-ai:streamOpenAICodexResponses": PROVIDERS,

@@ -7,6 +7,7 @@ import { streamGoogle, streamSimpleGoogle } from "./google.ts";
 import { streamMistral, streamSimpleMistral } from "./mistral.ts";
 import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
+import { piMessagesApi } from "./pi-messages-lazy.ts";
 
 const BUILTINS: ApiProvider[] = [
 	{ api: "anthropic-messages", stream: streamAnthropic, streamSimple: streamSimpleAnthropic },
@@ -15,6 +16,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "google-generative-ai", stream: streamGoogle, streamSimple: streamSimpleGoogle },
 	{ api: "mistral-conversations", stream: streamMistral, streamSimple: streamSimpleMistral },
 	{ api: "azure-openai-responses", stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses },
+	piMessagesApi(),
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
@@ -42,6 +44,7 @@ export {
 	streamSimpleOpenAICompletions,
 } from "./openai-completions.ts";
 export { type OpenAIResponsesOptions, streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
+export * from "./pi-messages-lazy.ts";
 export { parseEventJson, runProviderStream } from "./run.ts";
 export { transformMessages } from "./transform-messages.ts";
 

@@ -8,6 +8,7 @@ import { googleFormat } from "./google.ts";
 import { mistralFormat } from "./mistral.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
+import { piMessagesFormat } from "./pi-messages.ts";
 import type { MockHttpError, MockReply, MockStep, RecordedRequest, Vendor, VendorFormat } from "./types.ts";
 
 export interface MockLlmServer {
@@ -32,9 +33,11 @@ const FORMATS: Record<Vendor, VendorFormat> = {
 	"openai-responses": openaiResponsesFormat,
 	google: googleFormat,
 	mistral: mistralFormat,
+	"pi-messages": piMessagesFormat,
 };
 
 export function vendorForPath(path: string): Vendor | undefined {
+	if (/\/pi\/messages$/.test(path)) return "pi-messages";
 	if (/\/messages$/.test(path)) return "anthropic";
 	if (/\/mistral\/v1\/chat\/completions$/.test(path)) return "mistral";
 	if (/\/chat\/completions$/.test(path)) return "openai-completions";
