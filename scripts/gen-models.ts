@@ -158,7 +158,17 @@ function fetchTarball(version: string): string {
  * refresh for the pinned release needs no download; undefined when that install is not there.
  */
 function installedDataDir(version: string): string | undefined {
-	const dir = join(root, ".cache", "conformance", `run-${version}`, "node_modules", PACKAGE, "dist", "providers", "data");
+	const dir = join(
+		root,
+		".cache",
+		"conformance",
+		`run-${version}`,
+		"node_modules",
+		PACKAGE,
+		"dist",
+		"providers",
+		"data",
+	);
 	return existsSync(dir) ? dir : undefined;
 }
 

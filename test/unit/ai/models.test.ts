@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { getApiProvider } from "../../../src/ai/index.ts";
 import {
 	findModels,
 	getModel,
@@ -10,7 +11,6 @@ import {
 	modelsAreEqual,
 	supportsXhigh,
 } from "../../../src/ai/models/index.ts";
-import { getApiProvider } from "../../../src/ai/index.ts";
 import type { Model } from "../../../src/ai/types.ts";
 
 const CATALOG = join(import.meta.dir, "../../../src/ai/models/catalog");
