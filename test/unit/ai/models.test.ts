@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ensureRunnablePi } from "../../../scripts/conformance-cache.ts";
 import { getApiProvider } from "../../../src/ai/index.ts";
 import {
 	findModels,
@@ -315,5 +316,29 @@ describe("reasoning levels", () => {
 		expect(gpt5 && supportsXhigh(gpt5)).toBe(false);
 		expect(opus && supportsXhigh(opus)).toBe(true);
 		expect(opus && getSupportedThinkingLevels(opus)).toContain("max");
+	});
+});
+
+describe("pi 0.87.1's providers and default models", () => {
+	const pi = ensureRunnablePi();
+	if ("error" in pi) {
+		test.skip(`skipped: ${pi.error}`, () => {});
+		return;
+	}
+	test("every KnownProvider is catalogued, with the default model pi picks for it", () => {
+		const types = readFileSync(join(pi.modules, "@earendil-works/pi-ai/dist/types.d.ts"), "utf8");
+		const known = [...(/export type KnownProvider = ([^;]+);/.exec(types)?.[1] ?? "").matchAll(/"([^"]+)"/g)].map(
+			(m) => m[1] as string,
+		);
+		expect(known.length).toBeGreaterThan(30);
+		expect(known.filter((provider) => !getProviders().includes(provider))).toEqual([]);
+		const resolver = readFileSync(
+			join(pi.modules, "@earendil-works/pi-coding-agent/dist/core/model-resolver.js"),
+			"utf8",
+		);
+		const table = /defaultModelPerProvider = \{([^}]+)\}/.exec(resolver)?.[1] ?? "";
+		const defaults = [...table.matchAll(/"?([\w.-]+)"?: "([^"]+)"/g)].map((m) => [m[1] as string, m[2] as string]);
+		expect(defaults.length).toBe(known.length);
+		expect(defaults.filter(([provider, id]) => !getModel(provider, id))).toEqual([]);
 	});
 });
