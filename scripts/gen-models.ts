@@ -4,7 +4,8 @@
  * npm package. Keeps the models whose `api` we implement, reduces each to the fields of our `Model` type and writes
  * providers and ids in sorted order, so a refresh gives a readable diff. The binary embeds the files and reads a
  * provider's file the first time its models are asked for: a run reads only the providers it uses.
- * Usage: bun scripts/gen-models.ts [version]   (default 0.87.1; the tarball is cached in .cache/gen-models/)
+ * Usage: bun scripts/gen-models.ts [version]   (default 0.87.1; read from the conformance cache's install of pi-ai
+ * when it holds that version, else from the npm tarball, cached in .cache/gen-models/)
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -13,20 +14,24 @@ import type { Api, Model, ModelCompat, ModelCost, ThinkingLevel, ThinkingLevelMa
 const PACKAGE = "@earendil-works/pi-ai";
 const DEFAULT_VERSION = "0.87.1";
 const DATA_DIR = "package/dist/providers/data";
-/** The wire protocols we implement; models of other apis are left out. */
+/**
+ * The wire protocols we ship: every `KnownApi` of pi-ai 0.87.1, so every `KnownProvider` has its models. Models of
+ * other apis are left out (and listed in the summary).
+ */
 const APIS: readonly Api[] = [
 	"anthropic-messages",
 	"openai-completions",
 	"openai-responses",
 	"google-generative-ai",
 	"mistral-conversations",
+	"azure-openai-responses",
 	"openai-codex-responses",
+	"bedrock-converse-stream",
+	"google-vertex",
+	"pi-messages",
 ];
-/**
- * Providers left out to keep the catalogue small: gateways whose lists only repeat other providers' models
- * (vercel-ai-gateway: ~250 models; cloudflare-ai-gateway: its baseUrls hold account placeholders as well).
- */
-const SKIP_PROVIDERS: ReadonlySet<string> = new Set(["cloudflare-ai-gateway", "vercel-ai-gateway"]);
+/** Providers left out of the catalogue (none today: each provider's file is read only when it is used). */
+const SKIP_PROVIDERS: ReadonlySet<string> = new Set<string>();
 
 const root = join(import.meta.dir, "..");
 const cacheDir = join(root, ".cache", "gen-models");
@@ -34,7 +39,7 @@ const modelsDir = join(root, "src", "ai", "models");
 const catalogDir = join(modelsDir, "catalog");
 
 /** Every compat key of our types, with the values it may hold. tsc checks that the table lists them all. */
-type CompatRule = "boolean" | "record" | readonly string[];
+type CompatRule = "boolean" | "record" | "records" | readonly string[];
 const COMPAT_RULES: { [K in keyof Required<ModelCompat>]: CompatRule } = {
 	supportsStore: "boolean",
 	supportsDeveloperRole: "boolean",
@@ -72,6 +77,17 @@ const COMPAT_RULES: { [K in keyof Required<ModelCompat>]: CompatRule } = {
 	reasoningEffortMap: "record",
 	sendSessionIdHeader: "boolean",
 	supportsEagerToolInputStreaming: "boolean",
+	supportsOpenAIGrammarTools: "boolean",
+	supportsMidConvoSystemMessages: "boolean",
+	supportsMidConvoToolAdditions: "boolean",
+	supportsMidConvoToolChanges: "boolean",
+	supportsMidConvoEffort: "boolean",
+	supportsStrictTools: "boolean",
+	supportsAdditionalTools: "boolean",
+	supportsToolSearch: "boolean",
+	supportsExplicitPromptCacheMode: "boolean",
+	sessionAffinityFormat: ["openai", "openai-nosession", "openrouter"],
+	allowedFallbackModels: "records",
 };
 /** What normalising dropped from compat objects ("key" or "key=value"), with counts, for the summary. */
 const droppedCompat = new Map<string, number>();
@@ -137,6 +153,25 @@ function fetchTarball(version: string): string {
 	return path;
 }
 
+/**
+ * The model data of pi-ai `version` as installed by the conformance cache (`.cache/conformance/run-<version>`), so a
+ * refresh for the pinned release needs no download; undefined when that install is not there.
+ */
+function installedDataDir(version: string): string | undefined {
+	const dir = join(
+		root,
+		".cache",
+		"conformance",
+		`run-${version}`,
+		"node_modules",
+		PACKAGE,
+		"dist",
+		"providers",
+		"data",
+	);
+	return existsSync(dir) ? dir : undefined;
+}
+
 function extract(tarball: string, version: string): string {
 	const dir = join(cacheDir, version);
 	rmSync(dir, { recursive: true, force: true });
@@ -187,7 +222,9 @@ function normaliseCompat(value: unknown): ModelCompat | undefined {
 				? typeof v === "boolean"
 				: rule === "record"
 					? isRecord(v)
-					: typeof v === "string" && rule.includes(v);
+					: rule === "records"
+						? Array.isArray(v) && v.every(isRecord)
+						: typeof v === "string" && rule.includes(v);
 		if (fits) compat[key] = v;
 		else count(droppedCompat, `${key}=${JSON.stringify(v)}`);
 	}
@@ -201,7 +238,8 @@ function normalise(raw: unknown): Model | string {
 	if (typeof id !== "string" || id === "") return "no id";
 	if (typeof api !== "string") return "no api";
 	if (typeof provider !== "string" || provider === "") return "no provider";
-	if (typeof baseUrl !== "string" || baseUrl === "") return "no baseUrl";
+	// Azure's models have none: the endpoint comes from AZURE_OPENAI_BASE_URL / AZURE_OPENAI_RESOURCE_NAME.
+	if (typeof baseUrl !== "string" || (baseUrl === "" && api !== "azure-openai-responses")) return "no baseUrl";
 	if (typeof contextWindow !== "number" || contextWindow <= 0) return "no contextWindow";
 	if (typeof maxTokens !== "number" || maxTokens <= 0) return "no maxTokens";
 	const input = Array.isArray(raw.input)
@@ -312,7 +350,7 @@ function main(): void {
 	const version = process.argv[2] ?? DEFAULT_VERSION;
 	if (!/^[A-Za-z0-9][A-Za-z0-9.+-]*$/.test(version)) fail(`not a version or tag: ${version}`);
 	mkdirSync(cacheDir, { recursive: true });
-	const dataDir = extract(fetchTarball(version), version);
+	const dataDir = installedDataDir(version) ?? extract(fetchTarball(version), version);
 	const files = readdirSync(dataDir)
 		.filter((name) => name.endsWith(".json") && !name.startsWith("."))
 		.sort(byKey);

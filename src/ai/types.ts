@@ -19,7 +19,8 @@ export type KnownApi =
 	| "mistral-conversations"
 	| "bedrock-converse-stream"
 	| "google-generative-ai"
-	| "google-vertex";
+	| "google-vertex"
+	| "pi-messages";
 export type Api = KnownApi | (string & {});
 
 export type KnownProvider =
@@ -102,6 +103,8 @@ export interface AssistantMessage {
 	model: string;
 	responseModel?: string;
 	responseId?: string;
+	/** The provider's own name for the effort level it used (`pi-messages` backends report it). */
+	providerThinkingLevel?: string;
 	usage: Usage;
 	stopReason: StopReason;
 	errorMessage?: string;
@@ -249,7 +252,29 @@ export interface AnthropicMessagesCompat {
 	forceAdaptiveThinking?: boolean;
 }
 
-export type ModelCompat = OpenAICompletionsCompat & OpenAIResponsesCompat & AnthropicMessagesCompat;
+/**
+ * pi-ai 0.87.1's other per-model capability flags, kept as its catalogue sets them so a model carries pi's compat
+ * settings; a provider that implements the feature reads its flag.
+ */
+export interface CatalogueCompat {
+	/** OpenAI custom tools with Lark/regex grammars. */
+	supportsOpenAIGrammarTools?: boolean;
+	/** System messages after the conversation started (else folded into the leading one). */
+	supportsMidConvoSystemMessages?: boolean;
+	supportsMidConvoToolAdditions?: boolean;
+	supportsMidConvoToolChanges?: boolean;
+	supportsMidConvoEffort?: boolean;
+	/** Anthropic strict tool schemas. */
+	supportsStrictTools?: boolean;
+	supportsAdditionalTools?: boolean;
+	supportsToolSearch?: boolean;
+	supportsExplicitPromptCacheMode?: boolean;
+	sessionAffinityFormat?: "openai" | "openai-nosession" | "openrouter";
+	/** Models Anthropic accepts as refusal fallbacks, with their prices. */
+	allowedFallbackModels?: { provider: string; model: string; cost: ModelCost }[];
+}
+
+export type ModelCompat = OpenAICompletionsCompat & OpenAIResponsesCompat & AnthropicMessagesCompat & CatalogueCompat;
 
 export interface Model<TApi extends Api = Api> {
 	id: string;

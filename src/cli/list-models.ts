@@ -21,11 +21,8 @@ export function renderModelList(models: Model[], search?: string): string {
 		]);
 	const header = ["provider", "model", "context", "max-out", "thinking", "images"];
 	const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-	const line = (cells: string[]) =>
-		cells
-			.map((c, i) => c.padEnd(widths[i] as number))
-			.join("  ")
-			.trimEnd();
+	// Every column is padded, the last one too (pi's lines end in spaces).
+	const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] as number)).join("  ");
 	return `${[line(header), ...rows.map(line)].join("\n")}\n`;
 }
 

@@ -194,7 +194,10 @@ describe("--list-models", () => {
 	test("lists the models with credentials, then exits without a request", async () => {
 		const run = await pi(["--list-models"], { replies: 0 });
 		expect(run.exitCode).toBe(0);
-		const lines = run.stdout.trimEnd().split("\n");
+		const lines = run.stdout
+			.trimEnd()
+			.split("\n")
+			.map((line) => line.trimEnd());
 		expect(lines[0]).toBe("provider  model         context  max-out  thinking  images");
 		expect(lines.slice(1)).toEqual([
 			"mock      mock-1        200K     64K      yes       yes",

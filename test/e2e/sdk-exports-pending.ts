@@ -30,7 +30,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-ai:azureOpenAIResponsesApi": PROVIDERS,
 	"pi-ai:bedrockConverseStreamApi": PROVIDERS,
 	"pi-ai:googleVertexApi": PROVIDERS,
-	"pi-ai:piMessagesApi": PROVIDERS,
 	"pi-ai:setBedrockProviderModule": PROVIDERS,
 	"pi-ai:streamGoogleVertex": PROVIDERS,
 	"pi-ai:streamSimpleGoogleVertex": PROVIDERS,

@@ -2,77 +2,91 @@
 /* biome-ignore-all format: generated code */
 /* biome-ignore-all lint: generated code */
 // Bun hands a `type: "file"` import over as the file's path; TypeScript types it as the JSON value.
-import p0 from "./catalog/ant-ling.json" with { type: "file" };
-import p1 from "./catalog/anthropic.json" with { type: "file" };
-import p2 from "./catalog/baseten.json" with { type: "file" };
-import p3 from "./catalog/cerebras.json" with { type: "file" };
-import p4 from "./catalog/cloudflare-workers-ai.json" with { type: "file" };
-import p5 from "./catalog/deepseek.json" with { type: "file" };
-import p6 from "./catalog/fireworks.json" with { type: "file" };
-import p7 from "./catalog/github-copilot.json" with { type: "file" };
-import p8 from "./catalog/google.json" with { type: "file" };
-import p9 from "./catalog/groq.json" with { type: "file" };
-import p10 from "./catalog/huggingface.json" with { type: "file" };
-import p11 from "./catalog/kimi-coding.json" with { type: "file" };
-import p12 from "./catalog/meta.json" with { type: "file" };
-import p13 from "./catalog/minimax.json" with { type: "file" };
-import p14 from "./catalog/minimax-cn.json" with { type: "file" };
-import p15 from "./catalog/mistral.json" with { type: "file" };
-import p16 from "./catalog/moonshotai.json" with { type: "file" };
-import p17 from "./catalog/moonshotai-cn.json" with { type: "file" };
-import p18 from "./catalog/nvidia.json" with { type: "file" };
-import p19 from "./catalog/openai.json" with { type: "file" };
-import p20 from "./catalog/opencode.json" with { type: "file" };
-import p21 from "./catalog/opencode-go.json" with { type: "file" };
-import p22 from "./catalog/openrouter.json" with { type: "file" };
-import p23 from "./catalog/qwen-token-plan.json" with { type: "file" };
-import p24 from "./catalog/qwen-token-plan-cn.json" with { type: "file" };
-import p25 from "./catalog/qwen-token-plan-individual.json" with { type: "file" };
-import p26 from "./catalog/together.json" with { type: "file" };
-import p27 from "./catalog/xai.json" with { type: "file" };
-import p28 from "./catalog/xiaomi.json" with { type: "file" };
-import p29 from "./catalog/xiaomi-token-plan-ams.json" with { type: "file" };
-import p30 from "./catalog/xiaomi-token-plan-cn.json" with { type: "file" };
-import p31 from "./catalog/xiaomi-token-plan-sgp.json" with { type: "file" };
-import p32 from "./catalog/zai.json" with { type: "file" };
-import p33 from "./catalog/zai-coding-cn.json" with { type: "file" };
+import p0 from "./catalog/amazon-bedrock.json" with { type: "file" };
+import p1 from "./catalog/ant-ling.json" with { type: "file" };
+import p2 from "./catalog/anthropic.json" with { type: "file" };
+import p3 from "./catalog/azure-openai-responses.json" with { type: "file" };
+import p4 from "./catalog/baseten.json" with { type: "file" };
+import p5 from "./catalog/cerebras.json" with { type: "file" };
+import p6 from "./catalog/cloudflare-ai-gateway.json" with { type: "file" };
+import p7 from "./catalog/cloudflare-workers-ai.json" with { type: "file" };
+import p8 from "./catalog/deepseek.json" with { type: "file" };
+import p9 from "./catalog/fireworks.json" with { type: "file" };
+import p10 from "./catalog/github-copilot.json" with { type: "file" };
+import p11 from "./catalog/google.json" with { type: "file" };
+import p12 from "./catalog/google-vertex.json" with { type: "file" };
+import p13 from "./catalog/groq.json" with { type: "file" };
+import p14 from "./catalog/huggingface.json" with { type: "file" };
+import p15 from "./catalog/kimi-coding.json" with { type: "file" };
+import p16 from "./catalog/meta.json" with { type: "file" };
+import p17 from "./catalog/minimax.json" with { type: "file" };
+import p18 from "./catalog/minimax-cn.json" with { type: "file" };
+import p19 from "./catalog/mistral.json" with { type: "file" };
+import p20 from "./catalog/moonshotai.json" with { type: "file" };
+import p21 from "./catalog/moonshotai-cn.json" with { type: "file" };
+import p22 from "./catalog/nvidia.json" with { type: "file" };
+import p23 from "./catalog/openai.json" with { type: "file" };
+import p24 from "./catalog/openai-codex.json" with { type: "file" };
+import p25 from "./catalog/opencode.json" with { type: "file" };
+import p26 from "./catalog/opencode-go.json" with { type: "file" };
+import p27 from "./catalog/openrouter.json" with { type: "file" };
+import p28 from "./catalog/qwen-token-plan.json" with { type: "file" };
+import p29 from "./catalog/qwen-token-plan-cn.json" with { type: "file" };
+import p30 from "./catalog/qwen-token-plan-individual.json" with { type: "file" };
+import p31 from "./catalog/radius.json" with { type: "file" };
+import p32 from "./catalog/together.json" with { type: "file" };
+import p33 from "./catalog/vercel-ai-gateway.json" with { type: "file" };
+import p34 from "./catalog/xai.json" with { type: "file" };
+import p35 from "./catalog/xiaomi.json" with { type: "file" };
+import p36 from "./catalog/xiaomi-token-plan-ams.json" with { type: "file" };
+import p37 from "./catalog/xiaomi-token-plan-cn.json" with { type: "file" };
+import p38 from "./catalog/xiaomi-token-plan-sgp.json" with { type: "file" };
+import p39 from "./catalog/zai.json" with { type: "file" };
+import p40 from "./catalog/zai-coding-cn.json" with { type: "file" };
 
 /** Provider id → the path of its models file (sorted by provider; the file maps model id → Model). */
 export const CATALOG_FILES: Record<string, string> = {
-	"ant-ling": p0 as unknown as string,
-	"anthropic": p1 as unknown as string,
-	"baseten": p2 as unknown as string,
-	"cerebras": p3 as unknown as string,
-	"cloudflare-workers-ai": p4 as unknown as string,
-	"deepseek": p5 as unknown as string,
-	"fireworks": p6 as unknown as string,
-	"github-copilot": p7 as unknown as string,
-	"google": p8 as unknown as string,
-	"groq": p9 as unknown as string,
-	"huggingface": p10 as unknown as string,
-	"kimi-coding": p11 as unknown as string,
-	"meta": p12 as unknown as string,
-	"minimax": p13 as unknown as string,
-	"minimax-cn": p14 as unknown as string,
-	"mistral": p15 as unknown as string,
-	"moonshotai": p16 as unknown as string,
-	"moonshotai-cn": p17 as unknown as string,
-	"nvidia": p18 as unknown as string,
-	"openai": p19 as unknown as string,
-	"opencode": p20 as unknown as string,
-	"opencode-go": p21 as unknown as string,
-	"openrouter": p22 as unknown as string,
-	"qwen-token-plan": p23 as unknown as string,
-	"qwen-token-plan-cn": p24 as unknown as string,
-	"qwen-token-plan-individual": p25 as unknown as string,
-	"together": p26 as unknown as string,
-	"xai": p27 as unknown as string,
-	"xiaomi": p28 as unknown as string,
-	"xiaomi-token-plan-ams": p29 as unknown as string,
-	"xiaomi-token-plan-cn": p30 as unknown as string,
-	"xiaomi-token-plan-sgp": p31 as unknown as string,
-	"zai": p32 as unknown as string,
-	"zai-coding-cn": p33 as unknown as string,
+	"amazon-bedrock": p0 as unknown as string,
+	"ant-ling": p1 as unknown as string,
+	"anthropic": p2 as unknown as string,
+	"azure-openai-responses": p3 as unknown as string,
+	"baseten": p4 as unknown as string,
+	"cerebras": p5 as unknown as string,
+	"cloudflare-ai-gateway": p6 as unknown as string,
+	"cloudflare-workers-ai": p7 as unknown as string,
+	"deepseek": p8 as unknown as string,
+	"fireworks": p9 as unknown as string,
+	"github-copilot": p10 as unknown as string,
+	"google": p11 as unknown as string,
+	"google-vertex": p12 as unknown as string,
+	"groq": p13 as unknown as string,
+	"huggingface": p14 as unknown as string,
+	"kimi-coding": p15 as unknown as string,
+	"meta": p16 as unknown as string,
+	"minimax": p17 as unknown as string,
+	"minimax-cn": p18 as unknown as string,
+	"mistral": p19 as unknown as string,
+	"moonshotai": p20 as unknown as string,
+	"moonshotai-cn": p21 as unknown as string,
+	"nvidia": p22 as unknown as string,
+	"openai": p23 as unknown as string,
+	"openai-codex": p24 as unknown as string,
+	"opencode": p25 as unknown as string,
+	"opencode-go": p26 as unknown as string,
+	"openrouter": p27 as unknown as string,
+	"qwen-token-plan": p28 as unknown as string,
+	"qwen-token-plan-cn": p29 as unknown as string,
+	"qwen-token-plan-individual": p30 as unknown as string,
+	"radius": p31 as unknown as string,
+	"together": p32 as unknown as string,
+	"vercel-ai-gateway": p33 as unknown as string,
+	"xai": p34 as unknown as string,
+	"xiaomi": p35 as unknown as string,
+	"xiaomi-token-plan-ams": p36 as unknown as string,
+	"xiaomi-token-plan-cn": p37 as unknown as string,
+	"xiaomi-token-plan-sgp": p38 as unknown as string,
+	"zai": p39 as unknown as string,
+	"zai-coding-cn": p40 as unknown as string,
 };
 
 /** When pi-ai generated the model data (its `providers/data/.manifest.json`), if it says. */

@@ -136,7 +136,9 @@ function subsequenceGap(term: string, text: string): number | undefined {
  */
 function termScore(term: string, provider: string, id: string, text: string): number | undefined {
 	if (id === term) return 0;
-	if (provider === term || id.startsWith(term)) return 1;
+	// A provider's own name beats ids that merely start with it (Bedrock's "anthropic.claude-…" for "anthropic").
+	if (provider === term) return 0.5;
+	if (id.startsWith(term)) return 1;
 	if (id.includes(term)) return 2;
 	if (text.includes(term)) return 3;
 	const gap = subsequenceGap(term, text);

@@ -8,6 +8,7 @@ import { streamMistral, streamSimpleMistral } from "./mistral.ts";
 import { streamOpenAICodexResponses, streamSimpleOpenAICodexResponses } from "./openai-codex.ts";
 import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
+import { piMessagesApi } from "./pi-messages-lazy.ts";
 
 const BUILTINS: ApiProvider[] = [
 	{ api: "anthropic-messages", stream: streamAnthropic, streamSimple: streamSimpleAnthropic },
@@ -17,6 +18,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "mistral-conversations", stream: streamMistral, streamSimple: streamSimpleMistral },
 	{ api: "azure-openai-responses", stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses },
 	{ api: "openai-codex-responses", stream: streamOpenAICodexResponses, streamSimple: streamSimpleOpenAICodexResponses },
+	piMessagesApi(),
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
@@ -49,6 +51,7 @@ export {
 	streamSimpleOpenAICompletions,
 } from "./openai-completions.ts";
 export { type OpenAIResponsesOptions, streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
+export * from "./pi-messages-lazy.ts";
 export { parseEventJson, runProviderStream } from "./run.ts";
 export { transformMessages } from "./transform-messages.ts";
 

@@ -9,6 +9,7 @@ import { mistralFormat } from "./mistral.ts";
 import { openaiCodexFormat } from "./openai-codex.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
+import { piMessagesFormat } from "./pi-messages.ts";
 import type { MockHttpError, MockReply, MockStep, RecordedRequest, Vendor, VendorFormat } from "./types.ts";
 
 export interface MockLlmServer {
@@ -34,9 +35,11 @@ const FORMATS: Record<Vendor, VendorFormat> = {
 	google: googleFormat,
 	mistral: mistralFormat,
 	"openai-codex": openaiCodexFormat,
+	"pi-messages": piMessagesFormat,
 };
 
 export function vendorForPath(path: string): Vendor | undefined {
+	if (/\/pi\/messages$/.test(path)) return "pi-messages";
 	if (/\/messages$/.test(path)) return "anthropic";
 	if (/\/mistral\/v1\/chat\/completions$/.test(path)) return "mistral";
 	if (/\/chat\/completions$/.test(path)) return "openai-completions";

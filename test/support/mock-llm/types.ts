@@ -77,7 +77,14 @@ export interface RecordedRequest {
 	serverMs?: number;
 }
 
-export type Vendor = "anthropic" | "openai-completions" | "openai-responses" | "google" | "mistral" | "openai-codex";
+export type Vendor =
+	| "anthropic"
+	| "openai-completions"
+	| "openai-responses"
+	| "google"
+	| "mistral"
+	| "openai-codex"
+	| "pi-messages";
 
 /** Renders a reply as the SSE frames of one vendor (each a complete "event:/data:" frame ending in a blank line). */
 export type ReplyRenderer = (reply: MockReply, request: RecordedRequest) => string[];

@@ -23,13 +23,13 @@ const models = [
 ];
 
 describe("--list-models", () => {
-	test("a table sorted by provider then id", () => {
+	test("a table sorted by provider then id, every column padded (the last too, as pi does)", () => {
 		expect(renderModelList(models)).toBe(
 			[
 				"provider   model              context  max-out  thinking  images",
-				"anthropic  claude-haiku-4-5   200K     8.2K     no        no",
-				"anthropic  claude-sonnet-4-5  200K     64K      yes       no",
-				"openai     gpt-5              400K     128K     yes       yes",
+				"anthropic  claude-haiku-4-5   200K     8.2K     no        no    ",
+				"anthropic  claude-sonnet-4-5  200K     64K      yes       no    ",
+				"openai     gpt-5              400K     128K     yes       yes   ",
 				"",
 			].join("\n"),
 		);

@@ -1,0 +1,308 @@
+/**
+ * Stream parsing per wire format, ours beside pi-ai 0.87.1: for each format a ~10 MB recorded reply (thinking, a
+ * long text and a tool call, rendered by the mock LLM's renderer for that format) is served from a loopback server
+ * in 16 KB chunks, and the whole stream is read through the provider — fetch, SSE, JSON, events, the final
+ * message — by our code in this process and by pi-ai's `api/<format>.js` under Node 22 (a helper process), runs
+ * interleaved (ours, pi, ours, pi, …) so both see the same machine load. Prints median ms, ms per 100 KB of stream
+ * (target for ours: < 1 ms) and pi's time divided by ours.
+ * A format is one row of FORMATS: its api id, the URL path it posts to, and its renderer.
+ * Usage: bun scripts/bench/stream-parse.ts [runs] [format…]   (default 5 runs, every format)
+ */
+import { join } from "node:path";
+import { type Model, stream } from "../../src/ai/index.ts";
+import { anthropicFormat } from "../../test/support/mock-llm/anthropic.ts";
+import { googleFormat } from "../../test/support/mock-llm/google.ts";
+import { mistralFormat } from "../../test/support/mock-llm/mistral.ts";
+import { openaiCompletionsFormat } from "../../test/support/mock-llm/openai-completions.ts";
+import { openaiResponsesFormat } from "../../test/support/mock-llm/openai-responses.ts";
+import { piMessagesFormat } from "../../test/support/mock-llm/pi-messages.ts";
+import type { MockReply, Vendor, VendorFormat } from "../../test/support/mock-llm/types.ts";
+import { ensureRunnablePi } from "../conformance-cache.ts";
+import { median } from "./lib.ts";
+
+interface Format {
+	api: string;
+	provider: string;
+	/** Appended to the server URL to make the model's baseUrl. */
+	basePath: string;
+	/** The path the request goes to (handed to the renderer as the recorded request's). */
+	requestPath: string;
+	vendor: Vendor;
+	render: VendorFormat;
+	/** Extra model fields the format needs. */
+	model?: Partial<Model>;
+}
+
+/** One row per wire format we ship. */
+const FORMATS: Format[] = [
+	{
+		api: "anthropic-messages",
+		provider: "anthropic",
+		basePath: "",
+		requestPath: "/v1/messages",
+		vendor: "anthropic",
+		render: anthropicFormat,
+	},
+	{
+		api: "openai-completions",
+		provider: "openai",
+		basePath: "/v1",
+		requestPath: "/v1/chat/completions",
+		vendor: "openai-completions",
+		render: openaiCompletionsFormat,
+	},
+	{
+		api: "openai-responses",
+		provider: "openai",
+		basePath: "/v1",
+		requestPath: "/v1/responses",
+		vendor: "openai-responses",
+		render: openaiResponsesFormat,
+	},
+	{
+		api: "google-generative-ai",
+		provider: "google",
+		basePath: "/v1beta",
+		requestPath: "/v1beta/models/bench:streamGenerateContent",
+		vendor: "google",
+		render: googleFormat,
+	},
+	{
+		api: "mistral-conversations",
+		provider: "mistral",
+		basePath: "/mistral",
+		requestPath: "/mistral/v1/chat/completions",
+		vendor: "mistral",
+		render: mistralFormat,
+	},
+	{
+		api: "pi-messages",
+		provider: "radius",
+		basePath: "/pi",
+		requestPath: "/pi/messages",
+		vendor: "pi-messages",
+		render: piMessagesFormat,
+	},
+];
+
+const TARGET_BYTES = 10 * 1024 * 1024;
+const CHUNK = 16 * 1024;
+const args = process.argv.slice(2);
+const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
+const only = args.filter((a) => !/^\d+$/.test(a));
+const formats = only.length > 0 ? FORMATS.filter((f) => only.includes(f.api)) : FORMATS;
+
+/** The reply: a thinking part, a long text and one tool call; `size` characters of text in 24-character deltas. */
+function reply(size: number): MockReply {
+	const words = "the quick brown fox jumps over the lazy dog while the agent streams a long answer ";
+	const text = words.repeat(Math.ceil(size / words.length)).slice(0, size);
+	return {
+		kind: "reply",
+		thinking: "weighing the options before answering ".repeat(50),
+		thinkingSignature: "bench-signature",
+		text,
+		toolCalls: [{ id: "call_bench", name: "read", arguments: { path: "src/main.ts", offset: 1, limit: 200 } }],
+		usage: { input: 1200, output: 250_000, cacheRead: 300 },
+		chunkSize: 24,
+	};
+}
+
+/** Renders about TARGET_BYTES of the format: the text length is scaled from a small sample's bytes per character. */
+function recorded(format: Format): Uint8Array {
+	const request = {
+		method: "POST",
+		path: format.requestPath,
+		headers: {},
+		body: { model: "bench" },
+		vendor: format.vendor,
+	};
+	const render = (size: number) => format.render.renderReply(reply(size), request).join("");
+	const sample = 64 * 1024;
+	const perChar = Buffer.byteLength(render(sample)) / sample;
+	return new TextEncoder().encode(render(Math.floor(TARGET_BYTES / perChar)));
+}
+
+let current: Uint8Array = new Uint8Array();
+const server = Bun.serve({
+	hostname: "127.0.0.1",
+	port: 0,
+	idleTimeout: 0,
+	fetch: async (req) => {
+		await req.arrayBuffer();
+		const bytes = current;
+		return new Response(
+			new ReadableStream({
+				start(controller) {
+					for (let i = 0; i < bytes.length; i += CHUNK) controller.enqueue(bytes.subarray(i, i + CHUNK));
+					controller.close();
+				},
+			}),
+			{ headers: { "content-type": "text/event-stream" } },
+		);
+	},
+});
+const url = `http://127.0.0.1:${server.port}`;
+
+function modelFor(format: Format): Model {
+	return {
+		id: "bench",
+		name: "bench",
+		api: format.api,
+		provider: format.provider,
+		baseUrl: url + format.basePath,
+		reasoning: true,
+		input: ["text", "image"],
+		cost: { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1.25 },
+		contextWindow: 1_000_000,
+		maxTokens: 64_000,
+		...format.model,
+	};
+}
+const CONTEXT = { messages: [{ role: "user" as const, content: "go", timestamp: 0 }] };
+
+interface RunResult {
+	ms: number;
+	events: number;
+	stopReason: string;
+	textLength: number;
+	error?: string;
+}
+
+async function runOurs(format: Format): Promise<RunResult> {
+	const started = performance.now();
+	const s = stream(modelFor(format), CONTEXT, { apiKey: "bench" });
+	let events = 0;
+	for await (const _ of s) events++;
+	const result = await s.result();
+	const ms = performance.now() - started;
+	const text = result.content.find((block) => block.type === "text");
+	return {
+		ms,
+		events,
+		stopReason: result.stopReason,
+		textLength: text?.type === "text" ? text.text.length : 0,
+		...(result.errorMessage ? { error: result.errorMessage } : {}),
+	};
+}
+
+/** pi-ai under Node 22: a helper process that runs one request per line of input and answers with a line. */
+const PI_RUNNER = `
+import { createInterface } from "node:readline";
+const modules = process.argv[2];
+const loaded = new Map();
+const rl = createInterface({ input: process.stdin });
+for await (const line of rl) {
+	const { api, model, context } = JSON.parse(line);
+	let out;
+	try {
+		if (!loaded.has(api)) loaded.set(api, await import(modules + "/@earendil-works/pi-ai/dist/api/" + api + ".js"));
+		const started = performance.now();
+		const s = loaded.get(api).stream(model, context, { apiKey: "bench" });
+		let events = 0;
+		for await (const _ of s) events++;
+		const result = await s.result();
+		const ms = performance.now() - started;
+		const text = result.content.find((block) => block.type === "text");
+		out = { ms, events, stopReason: result.stopReason, textLength: text ? text.text.length : 0, error: result.errorMessage };
+	} catch (error) {
+		out = { ms: 0, events: 0, stopReason: "error", textLength: 0, error: String(error && error.stack || error) };
+	}
+	process.stdout.write(JSON.stringify(out) + "\\n");
+}
+`;
+
+interface PiRunner {
+	run(format: Format): Promise<RunResult>;
+	stop(): void;
+}
+
+async function startPi(): Promise<PiRunner | string> {
+	const pi = ensureRunnablePi();
+	if ("error" in pi) return pi.error;
+	const script = join(await Bun.$`mktemp -d`.text().then((s) => s.trim()), "pi-stream-bench.mjs");
+	await Bun.write(script, PI_RUNNER);
+	const proc = Bun.spawn([pi.node, script, pi.modules], {
+		stdin: "pipe",
+		stdout: "pipe",
+		stderr: "inherit",
+		env: { ...process.env, NO_PROXY: "127.0.0.1,localhost", HTTP_PROXY: "", HTTPS_PROXY: "" },
+	});
+	const reader = proc.stdout.getReader();
+	const decoder = new TextDecoder();
+	let buffered = "";
+	const nextLine = async (): Promise<string> => {
+		while (!buffered.includes("\n")) {
+			const { value, done } = await reader.read();
+			if (done) throw new Error("pi helper process ended");
+			buffered += decoder.decode(value, { stream: true });
+		}
+		const at = buffered.indexOf("\n");
+		const line = buffered.slice(0, at);
+		buffered = buffered.slice(at + 1);
+		return line;
+	};
+	return {
+		async run(format) {
+			proc.stdin.write(`${JSON.stringify({ api: format.api, model: modelFor(format), context: CONTEXT })}\n`);
+			proc.stdin.flush();
+			return JSON.parse(await nextLine()) as RunResult;
+		},
+		stop: () => proc.kill(),
+	};
+}
+
+const per100KB = (ms: number, bytes: number) => (ms / bytes) * 100 * 1024;
+
+const pi = await startPi();
+if (typeof pi === "string") console.log(`pi-ai 0.87.1 not available (${pi}): ours only`);
+const rows: string[] = [];
+let allMet = true;
+for (const format of formats) {
+	current = recorded(format);
+	const bytes = current.length;
+	const ours: number[] = [];
+	const theirs: number[] = [];
+	let oursEvents = 0;
+	let piEvents = 0;
+	// One warm-up each (module loading, JIT), then interleaved runs.
+	for (let r = -1; r < runs; r++) {
+		const a = await runOurs(format);
+		if (a.error || a.textLength === 0) throw new Error(`${format.api} (ours): ${a.stopReason} ${a.error ?? "no text"}`);
+		if (r >= 0) ours.push(a.ms);
+		oursEvents = a.events;
+		if (typeof pi !== "string") {
+			const b = await pi.run(format);
+			if (b.error || b.textLength === 0) throw new Error(`${format.api} (pi): ${b.stopReason} ${b.error ?? "no text"}`);
+			if (b.textLength !== a.textLength) {
+				throw new Error(`${format.api}: text lengths differ (ours ${a.textLength}, pi ${b.textLength})`);
+			}
+			if (r >= 0) theirs.push(b.ms);
+			piEvents = b.events;
+		}
+	}
+	const o = median(ours.sort((x, y) => x - y));
+	const t = theirs.length > 0 ? median(theirs.sort((x, y) => x - y)) : undefined;
+	const ours100 = per100KB(o, bytes);
+	if (ours100 >= 1) allMet = false;
+	rows.push(
+		`| ${format.api} | ${(bytes / 1024 / 1024).toFixed(1)} | ${oursEvents.toLocaleString("en")} | ${o.toFixed(0)} | ${ours100.toFixed(3)} | ${
+			t === undefined
+				? "– | – | – | –"
+				: `${piEvents.toLocaleString("en")} | ${t.toFixed(0)} | ${per100KB(t, bytes).toFixed(3)} | ${(t / o).toFixed(2)}×`
+		} |`,
+	);
+}
+if (typeof pi !== "string") pi.stop();
+server.stop(true);
+
+console.log(
+	`median of ${runs} interleaved runs per format (after one warm-up); Bun ${Bun.version} vs Node 22 (pi-ai 0.87.1)`,
+);
+console.log(
+	"| format | MB | events (ours) | ours ms | ours ms/100 KB | events (pi) | pi ms | pi ms/100 KB | pi ÷ ours |",
+);
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const row of rows) console.log(row);
+console.log(
+	allMet ? "bench: target met (< 1 ms per 100 KB for every format)" : "bench: target missed (< 1 ms per 100 KB)",
+);

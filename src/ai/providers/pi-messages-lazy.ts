@@ -1,0 +1,51 @@
+/**
+ * The `pi-messages` API as registered at start-up: its stream code (`pi-messages.ts`) is imported the first time a
+ * request is made, so runs that never use the Radius gateway do not load it. The returned stream forwards every
+ * event of the real one; a failure to load ends it with an error message.
+ */
+import { createAssistantMessageEventStream } from "../event-stream.ts";
+import type { ApiProvider, AssistantMessageEventStream, Context, Model, SimpleStreamOptions } from "../types.ts";
+import { emptyUsage } from "../usage.ts";
+
+export type { PiMessagesEvent, PiMessagesOptions, PiMessagesRewriteImpact } from "./pi-messages.ts";
+
+type Entry = "streamPiMessages" | "streamSimplePiMessages";
+
+function deferred(entry: Entry) {
+	return (model: Model, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream => {
+		const outer = createAssistantMessageEventStream();
+		void (async () => {
+			try {
+				const module = await import("./pi-messages.ts");
+				for await (const event of module[entry](model, context, options)) outer.push(event);
+			} catch (error) {
+				outer.push({
+					type: "error",
+					reason: "error",
+					error: {
+						role: "assistant",
+						content: [],
+						api: model.api,
+						provider: model.provider,
+						model: model.id,
+						usage: emptyUsage(),
+						stopReason: "error",
+						errorMessage: error instanceof Error ? error.message : String(error),
+						timestamp: Date.now(),
+					},
+				});
+			}
+			outer.end();
+		})();
+		return outer;
+	};
+}
+
+const PROVIDER: ApiProvider = {
+	api: "pi-messages",
+	stream: deferred("streamPiMessages"),
+	streamSimple: deferred("streamSimplePiMessages"),
+};
+
+/** pi's `piMessagesApi()`: the API's `stream` / `streamSimple` pair. */
+export const piMessagesApi = (): ApiProvider => PROVIDER;
