@@ -51,8 +51,12 @@ const BUDGET_TABLES: [string, Record<GoogleLevel, number>][] = [
 	["2.5-flash", { minimal: 128, low: 2048, medium: 8192, high: 24576 }],
 ];
 
-export function googleBudget(model: Model, level: GoogleLevel): number {
-	return BUDGET_TABLES.find(([piece]) => model.id.includes(piece))?.[1][level] ?? -1;
+/** "gemini" is pi's table for the Gemini API; pi's Vertex table has no Flash-Lite row (it gets Flash's budgets). */
+export type GoogleBudgetTable = "gemini" | "vertex";
+
+export function googleBudget(model: Model, level: GoogleLevel, table: GoogleBudgetTable = "gemini"): number {
+	const rows = table === "vertex" ? BUDGET_TABLES.filter(([piece]) => piece !== "2.5-flash-lite") : BUDGET_TABLES;
+	return rows.find(([piece]) => model.id.includes(piece))?.[1][level] ?? -1;
 }
 
 /** Gemini 3 Pro/Flash, the flash "latest" aliases and Gemma 4 take `thinkingLevel` rather than a budget. */

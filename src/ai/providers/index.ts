@@ -4,6 +4,7 @@ import type { ApiProvider } from "../types.ts";
 import { streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
 import { streamAzureOpenAIResponses, streamSimpleAzureOpenAIResponses } from "./azure-openai-responses.ts";
 import { streamGoogle, streamSimpleGoogle } from "./google.ts";
+import { streamGoogleVertex, streamSimpleGoogleVertex } from "./google-vertex.ts";
 import { streamMistral, streamSimpleMistral } from "./mistral.ts";
 import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
 import { streamOpenAIResponses, streamSimpleOpenAIResponses } from "./openai-responses.ts";
@@ -15,6 +16,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "google-generative-ai", stream: streamGoogle, streamSimple: streamSimpleGoogle },
 	{ api: "mistral-conversations", stream: streamMistral, streamSimple: streamSimpleMistral },
 	{ api: "azure-openai-responses", stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses },
+	{ api: "google-vertex", stream: streamGoogleVertex, streamSimple: streamSimpleGoogleVertex },
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
@@ -34,6 +36,7 @@ export {
 } from "./azure-openai-responses.ts";
 export * from "./faux.ts";
 export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoogle } from "./google.ts";
+export { type GoogleVertexOptions, streamGoogleVertex, streamSimpleGoogleVertex } from "./google-vertex.ts";
 export { MessageBuilder } from "./message-builder.ts";
 export { type MistralOptions, streamMistral, streamSimpleMistral } from "./mistral.ts";
 export {
