@@ -119,7 +119,8 @@ export function buildRequest(model: Model, full: Context, options: GoogleOptions
 	} else if (thinking && !thinking.enabled && model.reasoning) {
 		generationConfig.thinkingConfig = disabledThinking(model);
 	}
-	if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
+	// Always present, possibly empty, as Google's SDK sends it for pi-ai.
+	body.generationConfig = generationConfig;
 	return body;
 }
 
@@ -131,10 +132,10 @@ function convertMessages(model: Model, messages: Message[]): Content[] {
 				typeof message.content === "string"
 					? [{ text: message.content }]
 					: message.content.map((block) => (block.type === "text" ? { text: block.text } : inlineData(block)));
-			if (parts.length > 0) out.push({ role: "user", parts });
+			if (parts.length > 0) out.push({ parts, role: "user" });
 		} else if (message.role === "assistant") {
 			const parts = modelParts(model, message);
-			if (parts.length > 0) out.push({ role: "model", parts });
+			if (parts.length > 0) out.push({ parts, role: "model" });
 		} else {
 			toolResultParts(model, message, out);
 		}
@@ -182,7 +183,7 @@ function modelParts(model: Model, message: AssistantMessage): Part[] {
 			if (same) {
 				const signature = usableSignature(same, block.thinkingSignature);
 				if (block.thinking.trim() === "" && !signature) continue;
-				parts.push({ thought: true, text: block.thinking, ...(signature ? { thoughtSignature: signature } : {}) });
+				parts.push({ text: block.thinking, thought: true, ...(signature ? { thoughtSignature: signature } : {}) });
 			} else if (block.thinking.trim() !== "") {
 				parts.push({ text: block.thinking }); // another model's thoughts travel as plain text
 			}
@@ -222,6 +223,6 @@ function toolResultParts(model: Model, message: ToolResultMessage, out: Content[
 	};
 	const last = out[out.length - 1];
 	if (last?.role === "user" && last.parts.some((p) => p.functionResponse)) last.parts.push(part);
-	else out.push({ role: "user", parts: [part] });
-	if (images.length > 0 && !nested) out.push({ role: "user", parts: [{ text: "Tool result image:" }, ...images] });
+	else out.push({ parts: [part], role: "user" });
+	if (images.length > 0 && !nested) out.push({ parts: [{ text: "Tool result image:" }, ...images], role: "user" });
 }

@@ -106,6 +106,8 @@ export async function consumeGenerateContentStream(
 			if (chunk.error) {
 				const { code, message, status } =
 					typeof chunk.error === "object" ? chunk.error : { message: String(chunk.error) };
+				// As pi-ai: the open block is ended before the error.
+				builder.close();
 				builder.fail(
 					`${providerName} API error${code ? ` ${code}` : ""}: ${message ?? "stream error"}${status ? ` [${status}]` : ""}`,
 				);
@@ -129,6 +131,7 @@ export async function consumeGenerateContentStream(
 				if (!finish) {
 					const why = FINISH_EXPLANATIONS[reason];
 					const detail = candidate.finishMessage;
+					builder.close();
 					builder.fail(
 						`${providerName} ended the response with finishReason ${reason}${why ? ` (${why})` : ""}${detail ? `: ${detail}` : ""}`,
 					);
@@ -140,10 +143,22 @@ export async function consumeGenerateContentStream(
 	if (finish) builder.finish(finish);
 }
 
-/** One part of a candidate. Returns false when the message failed (tool-call arguments that are not an object). */
+/**
+ * One part of a candidate, as pi-ai reads it: its text first (an empty text still opens or continues a block, as
+ * Gemini's closing `{text: ""}` parts do in pi), then its function call. Returns false when the message failed.
+ */
 function applyPart(builder: MessageBuilder, part: any): boolean {
 	if (typeof part !== "object" || part === null) return true;
-	const signature = typeof part.thoughtSignature === "string" ? part.thoughtSignature : undefined;
+	const signature =
+		typeof part.thoughtSignature === "string" && part.thoughtSignature !== "" ? part.thoughtSignature : undefined;
+	if (typeof part.text === "string") {
+		if (part.thought === true) {
+			builder.thinking(part.text, undefined, true);
+			if (signature) builder.setThinkingSignature(signature);
+		} else {
+			builder.text(part.text, signature, true);
+		}
+	}
 	if (part.functionCall) {
 		const call = part.functionCall;
 		const name = typeof call.name === "string" ? call.name : "";
@@ -151,13 +166,6 @@ function applyPart(builder: MessageBuilder, part: any): boolean {
 		// Gemini sends the arguments whole: one delta, then the call is complete.
 		builder.toolArguments(JSON.stringify(call.args ?? {}));
 		return builder.close();
-	}
-	if (typeof part.text !== "string" || (part.text === "" && !signature)) return true;
-	if (part.thought === true) {
-		builder.thinking(part.text);
-		if (signature) builder.setThinkingSignature(signature);
-	} else {
-		builder.text(part.text, signature);
 	}
 	return true;
 }
