@@ -51,11 +51,17 @@ export async function googleAccessToken(
 	if (cached && cached.expiresAt - REFRESH_MARGIN_MS > now()) return cached.token;
 	let pending = inFlight.get(key);
 	if (!pending) {
-		pending = requestToken(credentials, options, now).finally(() => inFlight.delete(key));
+		// The request itself is not tied to one caller's signal: others may be waiting for it, and a token that
+		// arrives after an abort is still kept for the next request.
+		pending = requestToken(credentials, options.env, now)
+			.then((fresh) => {
+				tokens.set(key, fresh);
+				return fresh;
+			})
+			.finally(() => inFlight.delete(key));
 		inFlight.set(key, pending);
 	}
 	const fresh = await (options.signal ? abortable(pending, options.signal) : pending);
-	tokens.set(key, fresh);
 	return fresh.token;
 }
 
@@ -91,9 +97,12 @@ function redact(text: string, secrets: readonly string[]): string {
 	return out;
 }
 
+/** A token endpoint that has not answered in this long has failed. */
+const TOKEN_TIMEOUT_MS = 60_000;
+
 async function requestToken(
 	credentials: GoogleCredentials,
-	options: AccessTokenOptions,
+	env: AccessTokenOptions["env"],
 	now: () => number,
 ): Promise<CachedToken> {
 	const form = new URLSearchParams();
@@ -121,7 +130,7 @@ async function requestToken(
 		form.set("refresh_token", credentials.refreshToken);
 	}
 	const secrets = secretsOf(credentials, assertion);
-	const url = oauthEndpoint(credentials.tokenUri, options.env);
+	const url = oauthEndpoint(credentials.tokenUri, env);
 	const what = credentials.type === "service_account" ? "service account" : "user credentials";
 	const started = now();
 	let response: Response;
@@ -130,10 +139,9 @@ async function requestToken(
 			method: "POST",
 			headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
 			body: form.toString(),
-			...(options.signal ? { signal: options.signal } : {}),
+			signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
 		});
 	} catch (error) {
-		if (options.signal?.aborted) throw error;
 		const message = redact((error as Error)?.message ?? String(error), secrets);
 		throw new GoogleCredentialsError(
 			`Google token request to ${credentials.tokenUri} failed (${what} in ${credentials.file}): ${message}`,
