@@ -70,14 +70,28 @@ function mergedEnv(overlay: Record<string, string | undefined> | undefined): Rec
 	return env;
 }
 
-async function resolveTarget(model: Model, options: GoogleVertexOptions | undefined): Promise<Target> {
-	const apiKey = usableApiKey(options?.apiKey);
+/**
+ * The `streamGenerateContent` URL for a model: with an API key (express mode) or for a project and location. A
+ * real model `baseUrl` replaces the host, and the project/location part is left out (pi's SDK client does both).
+ */
+export function vertexStreamUrl(
+	model: Pick<Model, "id" | "baseUrl">,
+	scope: { project: string; location: string } | undefined,
+): string {
 	const path = modelPath(model.id);
 	const custom = customBaseUrl(model.baseUrl);
-	if (apiKey) {
-		const base = custom ? versioned(custom) : `https://aiplatform.googleapis.com/${API_VERSION}`;
-		return { url: `${base}/${path}:streamGenerateContent?alt=sse`, headers: { "x-goog-api-key": apiKey } };
-	}
+	if (custom) return `${versioned(custom)}/${path}:streamGenerateContent?alt=sse`;
+	if (!scope) return `https://aiplatform.googleapis.com/${API_VERSION}/${path}:streamGenerateContent?alt=sse`;
+	const { project, location } = scope;
+	const scoped = path.startsWith("projects/")
+		? path
+		: `projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}/${path}`;
+	return `${vertexHost(location)}/${API_VERSION}/${scoped}:streamGenerateContent?alt=sse`;
+}
+
+async function resolveTarget(model: Model, options: GoogleVertexOptions | undefined): Promise<Target> {
+	const apiKey = usableApiKey(options?.apiKey);
+	if (apiKey) return { url: vertexStreamUrl(model, undefined), headers: { "x-goog-api-key": apiKey } };
 	// Credentials code loads only when a request uses Application Default Credentials.
 	const gcp = await import("../gcp/index.ts");
 	const env = mergedEnv(options?.env);
@@ -113,11 +127,7 @@ async function resolveTarget(model: Model, options: GoogleVertexOptions | undefi
 	const headers: Record<string, string> = { authorization: `Bearer ${token}` };
 	const quotaProject = credentials?.type === "authorized_user" ? credentials.quotaProjectId : undefined;
 	if (quotaProject) headers["x-goog-user-project"] = quotaProject;
-	if (custom) return { url: `${versioned(custom)}/${path}:streamGenerateContent?alt=sse`, headers };
-	const scoped = path.startsWith("projects/")
-		? path
-		: `projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}/${path}`;
-	return { url: `${vertexHost(location)}/${API_VERSION}/${scoped}:streamGenerateContent?alt=sse`, headers };
+	return { url: vertexStreamUrl(model, { project, location }), headers };
 }
 
 /** Vertex's regional, global and multi-regional hosts. */

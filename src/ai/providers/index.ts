@@ -54,3 +54,4 @@ export const openAICompletionsApi = () => BUILTINS[1] as ApiProvider;
 export const openAIResponsesApi = () => BUILTINS[2] as ApiProvider;
 export const googleGenerativeAIApi = () => BUILTINS[3] as ApiProvider;
 export const mistralConversationsApi = () => BUILTINS[4] as ApiProvider;
+export const googleVertexApi = () => BUILTINS.find((p) => p.api === "google-vertex") as ApiProvider;
