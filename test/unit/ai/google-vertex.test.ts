@@ -27,7 +27,7 @@ import {
 	type TestKeyPair,
 	type TokenServer,
 } from "../../support/gcp-token-server.ts";
-import { type MockLlmServer, startMockLlm } from "../../support/mock-llm/index.ts";
+import { type MockLlmServer, startMockLlm, vendorForPath } from "../../support/mock-llm/index.ts";
 
 let keys: TestKeyPair;
 let tokens: TokenServer;
@@ -109,6 +109,10 @@ describe("where a Vertex request goes", () => {
 			"https://proxy.example/v1beta1/publishers/google/models/g:streamGenerateContent?alt=sse",
 		);
 		expect(modelPath("anthropic/claude-x")).toBe("publishers/anthropic/models/claude-x");
+		// The mock LLM answers both forms of the path in Gemini's format.
+		expect(
+			vendorForPath("/v1/projects/p-1/locations/us-central1/publishers/google/models/g:streamGenerateContent"),
+		).toBe("google");
 		expect(modelPath("projects/p/locations/l/endpoints/123")).toBe("projects/p/locations/l/endpoints/123");
 		expect(vertexStreamUrl({ id: "projects/p/locations/l/endpoints/9", baseUrl: "" }, scope)).toBe(
 			"https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/l/endpoints/9:streamGenerateContent?alt=sse",
