@@ -3,6 +3,10 @@
  * variables that hold a key (first set one wins); Anthropic's `ANTHROPIC_AUTH_TOKEN` also counts as configured
  * (`findEnvKeys`) but is sent as a bearer token, never as the key.
  */
+import { hasVertexAmbientAuth } from "./gcp/ambient.ts";
+
+/** What pi-ai's `getEnvApiKey` returns for a provider configured by ambient credentials rather than a key. */
+export const AMBIENT_AUTH_MARKER = "<authenticated>";
 
 export const ANTHROPIC_AUTH_TOKEN_ENV = "ANTHROPIC_AUTH_TOKEN";
 export const ANTHROPIC_OAUTH_TOKEN_ENV = "ANTHROPIC_OAUTH_TOKEN";
@@ -56,7 +60,12 @@ export function getEnvApiKey(provider: string, env: NodeJS.ProcessEnv = process.
 		const value = env[name];
 		if (value && value.trim() !== "") return value.trim();
 	}
-	return undefined;
+	return ambientAuth(provider, env);
+}
+
+/** Vertex AI through Application Default Credentials (file + project + location) counts as configured. */
+function ambientAuth(provider: string, env: Record<string, string | undefined>): string | undefined {
+	return provider === "google-vertex" && hasVertexAmbientAuth(env) ? AMBIENT_AUTH_MARKER : undefined;
 }
 
 /**
@@ -82,5 +91,6 @@ export function getEnvApiKeyWithOverlay(
 ): string | undefined {
 	const found = findEnvKeys(provider, env);
 	const name = provider === "anthropic" ? found?.find((key) => key !== ANTHROPIC_AUTH_TOKEN_ENV) : found?.[0];
-	return name ? env?.[name] || process.env[name] || undefined : undefined;
+	if (name) return env?.[name] || process.env[name] || undefined;
+	return ambientAuth(provider, env ? { ...process.env, ...env } : process.env);
 }

@@ -51,8 +51,12 @@ const BUDGET_TABLES: [string, Record<GoogleLevel, number>][] = [
 	["2.5-flash", { minimal: 128, low: 2048, medium: 8192, high: 24576 }],
 ];
 
-export function googleBudget(model: Model, level: GoogleLevel): number {
-	return BUDGET_TABLES.find(([piece]) => model.id.includes(piece))?.[1][level] ?? -1;
+/** "gemini" is pi's table for the Gemini API; pi's Vertex table has no Flash-Lite row (it gets Flash's budgets). */
+export type GoogleBudgetTable = "gemini" | "vertex";
+
+export function googleBudget(model: Model, level: GoogleLevel, table: GoogleBudgetTable = "gemini"): number {
+	const rows = table === "vertex" ? BUDGET_TABLES.filter(([piece]) => piece !== "2.5-flash-lite") : BUDGET_TABLES;
+	return rows.find(([piece]) => model.id.includes(piece))?.[1][level] ?? -1;
 }
 
 /** Gemini 3 Pro/Flash, the flash "latest" aliases and Gemma 4 take `thinkingLevel` rather than a budget. */
@@ -115,7 +119,8 @@ export function buildRequest(model: Model, full: Context, options: GoogleOptions
 	} else if (thinking && !thinking.enabled && model.reasoning) {
 		generationConfig.thinkingConfig = disabledThinking(model);
 	}
-	if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
+	// Always present, possibly empty, as Google's SDK sends it for pi-ai.
+	body.generationConfig = generationConfig;
 	return body;
 }
 
@@ -127,10 +132,10 @@ function convertMessages(model: Model, messages: Message[]): Content[] {
 				typeof message.content === "string"
 					? [{ text: message.content }]
 					: message.content.map((block) => (block.type === "text" ? { text: block.text } : inlineData(block)));
-			if (parts.length > 0) out.push({ role: "user", parts });
+			if (parts.length > 0) out.push({ parts, role: "user" });
 		} else if (message.role === "assistant") {
 			const parts = modelParts(model, message);
-			if (parts.length > 0) out.push({ role: "model", parts });
+			if (parts.length > 0) out.push({ parts, role: "model" });
 		} else {
 			toolResultParts(model, message, out);
 		}
@@ -178,7 +183,7 @@ function modelParts(model: Model, message: AssistantMessage): Part[] {
 			if (same) {
 				const signature = usableSignature(same, block.thinkingSignature);
 				if (block.thinking.trim() === "" && !signature) continue;
-				parts.push({ thought: true, text: block.thinking, ...(signature ? { thoughtSignature: signature } : {}) });
+				parts.push({ text: block.thinking, thought: true, ...(signature ? { thoughtSignature: signature } : {}) });
 			} else if (block.thinking.trim() !== "") {
 				parts.push({ text: block.thinking }); // another model's thoughts travel as plain text
 			}
@@ -218,6 +223,6 @@ function toolResultParts(model: Model, message: ToolResultMessage, out: Content[
 	};
 	const last = out[out.length - 1];
 	if (last?.role === "user" && last.parts.some((p) => p.functionResponse)) last.parts.push(part);
-	else out.push({ role: "user", parts: [part] });
-	if (images.length > 0 && !nested) out.push({ role: "user", parts: [{ text: "Tool result image:" }, ...images] });
+	else out.push({ parts: [part], role: "user" });
+	if (images.length > 0 && !nested) out.push({ parts: [{ text: "Tool result image:" }, ...images], role: "user" });
 }

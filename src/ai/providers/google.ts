@@ -7,7 +7,14 @@
 import { joinUrl, ProviderError, postJson } from "../http.ts";
 import { readSseBatches } from "../sse.ts";
 import type { Context, Model, SimpleStreamOptions } from "../types.ts";
-import { buildRequest, type GoogleOptions, googleBudget, googleLevel, usesThinkingLevels } from "./google-request.ts";
+import {
+	buildRequest,
+	type GoogleBudgetTable,
+	type GoogleOptions,
+	googleBudget,
+	googleLevel,
+	usesThinkingLevels,
+} from "./google-request.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
 import { maxOutputTokens, supportedLevel } from "./simple-options.ts";
@@ -26,7 +33,7 @@ export function streamGoogle(model: Model, context: Context, options?: GoogleOpt
 			model,
 			options,
 		});
-		await consume(response.body as ReadableStream<Uint8Array>, builder);
+		await consumeGenerateContentStream(NAME, response.body as ReadableStream<Uint8Array>, builder);
 	});
 }
 
@@ -35,15 +42,23 @@ export function streamGoogle(model: Model, context: Context, options?: GoogleOpt
  * 3 style models get a `thinkingLevel`, others a token budget (fixed tables for Gemini 2.5, else -1: dynamic).
  */
 export function streamSimpleGoogle(model: Model, context: Context, options?: SimpleStreamOptions) {
+	return streamGoogle(model, context, simpleGoogleOptions(model, context, options, "gemini"));
+}
+
+/** The `GoogleOptions` a simple request becomes (shared with `google-vertex`, whose budget table differs). */
+export function simpleGoogleOptions(
+	model: Model,
+	context: Context,
+	options: SimpleStreamOptions | undefined,
+	budgets: GoogleBudgetTable,
+): GoogleOptions {
 	const base = { ...options, maxTokens: maxOutputTokens(model, context, options) };
 	const level = options?.reasoning ? supportedLevel(model, options.reasoning) : undefined;
-	if (!level) return streamGoogle(model, context, { ...base, thinking: { enabled: false } });
+	if (!level) return { ...base, thinking: { enabled: false } };
 	const resolved = googleLevel(model, level);
-	if (usesThinkingLevels(model)) {
-		return streamGoogle(model, context, { ...base, thinking: { enabled: true, level: resolved.toUpperCase() } });
-	}
-	const budget = options?.thinkingBudgets?.[resolved] ?? googleBudget(model, resolved);
-	return streamGoogle(model, context, { ...base, thinking: { enabled: true, budgetTokens: budget } });
+	if (usesThinkingLevels(model)) return { ...base, thinking: { enabled: true, level: resolved.toUpperCase() } };
+	const budget = options?.thinkingBudgets?.[resolved] ?? googleBudget(model, resolved, budgets);
+	return { ...base, thinking: { enabled: true, budgetTokens: budget } };
 }
 
 function buildHeaders(model: Model, options: GoogleOptions | undefined): Record<string, string> {
@@ -72,19 +87,29 @@ const FINISH_EXPLANATIONS: Record<string, string> = {
 
 let generatedIds = 0;
 
-async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder): Promise<void> {
+/**
+ * Reads a `streamGenerateContent?alt=sse` body into `builder` (the Gemini API and Vertex AI send the same chunks);
+ * `providerName` starts the messages of in-stream errors.
+ */
+export async function consumeGenerateContentStream(
+	providerName: string,
+	body: ReadableStream<Uint8Array>,
+	builder: MessageBuilder,
+): Promise<void> {
 	let finish: "stop" | "length" | undefined;
 	for await (const batch of readSseBatches(body))
 		for (const sse of batch) {
-			const chunk = parseEventJson(NAME, sse.data);
+			const chunk = parseEventJson(providerName, sse.data);
 			if (typeof chunk !== "object" || chunk === null) {
-				throw new ProviderError(`${NAME} sent malformed stream data: ${sse.data.slice(0, 200)}`);
+				throw new ProviderError(`${providerName} sent malformed stream data: ${sse.data.slice(0, 200)}`);
 			}
 			if (chunk.error) {
 				const { code, message, status } =
 					typeof chunk.error === "object" ? chunk.error : { message: String(chunk.error) };
+				// As pi-ai: the open block is ended before the error.
+				builder.close();
 				builder.fail(
-					`${NAME} API error${code ? ` ${code}` : ""}: ${message ?? "stream error"}${status ? ` [${status}]` : ""}`,
+					`${providerName} API error${code ? ` ${code}` : ""}: ${message ?? "stream error"}${status ? ` [${status}]` : ""}`,
 				);
 				return;
 			}
@@ -96,7 +121,7 @@ async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder
 			const blocked = chunk.promptFeedback?.blockReason;
 			if (blocked && !candidate) {
 				const detail = chunk.promptFeedback.blockReasonMessage;
-				builder.fail(`${NAME} blocked the prompt (blockReason ${blocked})${detail ? `: ${detail}` : ""}`);
+				builder.fail(`${providerName} blocked the prompt (blockReason ${blocked})${detail ? `: ${detail}` : ""}`);
 				return;
 			}
 			const reason = candidate?.finishReason;
@@ -106,8 +131,9 @@ async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder
 				if (!finish) {
 					const why = FINISH_EXPLANATIONS[reason];
 					const detail = candidate.finishMessage;
+					builder.close();
 					builder.fail(
-						`${NAME} ended the response with finishReason ${reason}${why ? ` (${why})` : ""}${detail ? `: ${detail}` : ""}`,
+						`${providerName} ended the response with finishReason ${reason}${why ? ` (${why})` : ""}${detail ? `: ${detail}` : ""}`,
 					);
 					return;
 				}
@@ -117,10 +143,22 @@ async function consume(body: ReadableStream<Uint8Array>, builder: MessageBuilder
 	if (finish) builder.finish(finish);
 }
 
-/** One part of a candidate. Returns false when the message failed (tool-call arguments that are not an object). */
+/**
+ * One part of a candidate, as pi-ai reads it: its text first (an empty text still opens or continues a block, as
+ * Gemini's closing `{text: ""}` parts do in pi), then its function call. Returns false when the message failed.
+ */
 function applyPart(builder: MessageBuilder, part: any): boolean {
 	if (typeof part !== "object" || part === null) return true;
-	const signature = typeof part.thoughtSignature === "string" ? part.thoughtSignature : undefined;
+	const signature =
+		typeof part.thoughtSignature === "string" && part.thoughtSignature !== "" ? part.thoughtSignature : undefined;
+	if (typeof part.text === "string") {
+		if (part.thought === true) {
+			builder.thinking(part.text, undefined, true);
+			if (signature) builder.setThinkingSignature(signature);
+		} else {
+			builder.text(part.text, signature, true);
+		}
+	}
 	if (part.functionCall) {
 		const call = part.functionCall;
 		const name = typeof call.name === "string" ? call.name : "";
@@ -128,13 +166,6 @@ function applyPart(builder: MessageBuilder, part: any): boolean {
 		// Gemini sends the arguments whole: one delta, then the call is complete.
 		builder.toolArguments(JSON.stringify(call.args ?? {}));
 		return builder.close();
-	}
-	if (typeof part.text !== "string" || (part.text === "" && !signature)) return true;
-	if (part.thought === true) {
-		builder.thinking(part.text);
-		if (signature) builder.setThinkingSignature(signature);
-	} else {
-		builder.text(part.text, signature);
 	}
 	return true;
 }

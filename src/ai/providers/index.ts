@@ -4,6 +4,7 @@ import type { ApiProvider } from "../types.ts";
 import { streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
 import { streamAzureOpenAIResponses, streamSimpleAzureOpenAIResponses } from "./azure-openai-responses.ts";
 import { streamGoogle, streamSimpleGoogle } from "./google.ts";
+import { streamGoogleVertex, streamSimpleGoogleVertex } from "./google-vertex.ts";
 import { streamMistral, streamSimpleMistral } from "./mistral.ts";
 import { streamOpenAICodexResponses, streamSimpleOpenAICodexResponses } from "./openai-codex.ts";
 import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
@@ -19,6 +20,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "azure-openai-responses", stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses },
 	{ api: "openai-codex-responses", stream: streamOpenAICodexResponses, streamSimple: streamSimpleOpenAICodexResponses },
 	piMessagesApi(),
+	{ api: "google-vertex", stream: streamGoogleVertex, streamSimple: streamSimpleGoogleVertex },
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
@@ -38,6 +40,7 @@ export {
 } from "./azure-openai-responses.ts";
 export * from "./faux.ts";
 export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoogle } from "./google.ts";
+export { type GoogleVertexOptions, streamGoogleVertex, streamSimpleGoogleVertex } from "./google-vertex.ts";
 export { MessageBuilder } from "./message-builder.ts";
 export { type MistralOptions, streamMistral, streamSimpleMistral } from "./mistral.ts";
 export {
@@ -61,4 +64,5 @@ export const openAICompletionsApi = () => BUILTINS[1] as ApiProvider;
 export const openAIResponsesApi = () => BUILTINS[2] as ApiProvider;
 export const googleGenerativeAIApi = () => BUILTINS[3] as ApiProvider;
 export const mistralConversationsApi = () => BUILTINS[4] as ApiProvider;
-export const openAICodexResponsesApi = () => BUILTINS[6] as ApiProvider;
+export const openAICodexResponsesApi = () => BUILTINS.find((p) => p.api === "openai-codex-responses") as ApiProvider;
+export const googleVertexApi = () => BUILTINS.find((p) => p.api === "google-vertex") as ApiProvider;

@@ -48,20 +48,21 @@ export class MessageBuilder {
 		this.stream.push({ type: "start", partial: this.message });
 	}
 
-	text(delta: string, signature?: string): void {
+	/** `keepEmpty`: an empty delta is still an event (Google's empty parts, as pi-ai reports them). */
+	text(delta: string, signature?: string, keepEmpty = false): void {
 		const open = this.ensure("text");
 		if (open.kind !== "text") return;
 		if (signature !== undefined) open.block.textSignature = signature;
-		if (delta === "") return;
+		if (delta === "" && !keepEmpty) return;
 		open.block.text += delta;
 		this.stream.push({ type: "text_delta", contentIndex: open.index, delta, partial: this.message });
 	}
 
-	thinking(delta: string, signature?: string): void {
+	thinking(delta: string, signature?: string, keepEmpty = false): void {
 		const open = this.ensure("thinking");
 		if (open.kind !== "thinking") return;
 		if (signature !== undefined) open.block.thinkingSignature = (open.block.thinkingSignature ?? "") + signature;
-		if (delta === "") return;
+		if (delta === "" && !keepEmpty) return;
 		open.block.thinking += delta;
 		this.stream.push({ type: "thinking_delta", contentIndex: open.index, delta, partial: this.message });
 	}

@@ -1,6 +1,8 @@
 /**
  * Gemini API streaming format (`streamGenerateContent?alt=sse`): every frame is a plain `data:` line holding one
  * GenerateContentResponse; there is no end event, the last chunk carries `finishReason` and `usageMetadata`.
+ * Vertex AI (`google-vertex`) streams the same chunks; its paths (`/v1/publishers/google/models/{id}:…`, or with
+ * `projects/{p}/locations/{l}/` in front) end the same way, so this format answers them too.
  *
  * Mapping of a MockReply:
  * - thinking: parts `{text, thought: true}`, then text: parts `{text}`, then one chunk per tool call with a
