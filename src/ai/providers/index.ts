@@ -3,6 +3,7 @@ import { defineBuiltinApiProvider } from "../registry.ts";
 import type { ApiProvider } from "../types.ts";
 import { streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
 import { streamAzureOpenAIResponses, streamSimpleAzureOpenAIResponses } from "./azure-openai-responses.ts";
+import { bedrockConverseStreamApi } from "./bedrock-lazy.ts";
 import { streamGoogle, streamSimpleGoogle } from "./google.ts";
 import { streamMistral, streamSimpleMistral } from "./mistral.ts";
 import { streamOpenAICompletions, streamSimpleOpenAICompletions } from "./openai-completions.ts";
@@ -15,6 +16,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "google-generative-ai", stream: streamGoogle, streamSimple: streamSimpleGoogle },
 	{ api: "mistral-conversations", stream: streamMistral, streamSimple: streamSimpleMistral },
 	{ api: "azure-openai-responses", stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses },
+	{ api: "bedrock-converse-stream", ...bedrockConverseStreamApi() },
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
