@@ -67,8 +67,8 @@ export function activeProfile(options: Pick<ResolveAwsOptions, "env" | "profile"
 }
 
 /** A profile's `region` setting, if the shared files give one (no error when they are absent). */
-export function profileRegion(options: Pick<ResolveAwsOptions, "env" | "profile">): string | undefined {
-	const files = loadSharedFiles(options.env);
+export async function profileRegion(options: Pick<ResolveAwsOptions, "env" | "profile">): Promise<string | undefined> {
+	const files = await loadSharedFiles(options.env);
 	return files.profiles[activeProfile(options)]?.region || undefined;
 }
 
@@ -152,7 +152,7 @@ export async function resolveAwsCredentials(options: ResolveAwsOptions): Promise
 		const fromEnv = awsCredentialsFromEnv(env);
 		if (fromEnv) return { credentials: fromEnv, source: "environment" };
 	}
-	const files = loadSharedFiles(env);
+	const files = await loadSharedFiles(env);
 	const profile = activeProfile(options);
 	if (named || files.profiles[profile]) {
 		return { credentials: plain(await fromProfile(files, profile, ctx, [])), source: `profile "${profile}"` };

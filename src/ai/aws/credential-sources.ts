@@ -5,9 +5,8 @@
  * the file, profile or variable and the field at fault — never a secret. Service endpoints follow the SDKs'
  * `AWS_ENDPOINT_URL_SSO` / `AWS_ENDPOINT_URL_STS` overrides.
  */
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fsPromises } from "../../util/index.ts";
 import type { EnvLookup } from "./credentials.ts";
 import { AwsConfigError, awsHome, type Section } from "./profiles.ts";
 import { type AwsCredentials, signRequest } from "./sigv4.ts";
@@ -24,6 +23,11 @@ export interface SourceContext {
 }
 
 const now = (ctx: SourceContext) => (ctx.now ?? Date.now)();
+
+async function sha1Hex(text: string): Promise<string> {
+	const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(text));
+	return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 function parseTime(value: unknown): number | undefined {
 	if (typeof value === "number") return value;
@@ -108,16 +112,10 @@ export function ssoSettings(profile: Section, sessions: Record<string, Section>,
 
 /** The cached SSO access token (`~/.aws/sso/cache/<sha1>.json`) exchanged for role credentials. */
 export async function fromSso(sso: SsoSettings, where: string, ctx: SourceContext): Promise<ExpiringCredentials> {
-	const file = join(
-		awsHome(ctx.env),
-		".aws",
-		"sso",
-		"cache",
-		`${createHash("sha1").update(sso.cacheKey).digest("hex")}.json`,
-	);
+	const file = join(awsHome(ctx.env), ".aws", "sso", "cache", `${await sha1Hex(sso.cacheKey)}.json`);
 	let text: string;
 	try {
-		text = readFileSync(file, "utf8");
+		text = await fsPromises().readFile(file, "utf8");
 	} catch {
 		throw new AwsConfigError(`${where}: no SSO token cache at ${file}; run "aws sso login"`);
 	}
@@ -217,7 +215,7 @@ export function assumeRole(
 }
 
 /** STS AssumeRoleWithWebIdentity with the token file (IRSA, or a profile's `web_identity_token_file`). */
-export function webIdentity(
+export async function webIdentity(
 	tokenFile: string,
 	roleArn: string | undefined,
 	sessionName: string | undefined,
@@ -228,7 +226,7 @@ export function webIdentity(
 	if (!roleArn) throw new AwsConfigError(`${where}: web identity needs a role ARN (AWS_ROLE_ARN or role_arn)`);
 	let token: string;
 	try {
-		token = readFileSync(tokenFile, "utf8").trim();
+		token = (await fsPromises().readFile(tokenFile, "utf8")).trim();
 	} catch {
 		throw new AwsConfigError(`${where}: web identity token file ${tokenFile} cannot be read`);
 	}
@@ -256,7 +254,7 @@ export async function fromContainer(ctx: SourceContext): Promise<ExpiringCredent
 	let authorization = env.AWS_CONTAINER_AUTHORIZATION_TOKEN;
 	if (env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE) {
 		try {
-			authorization = readFileSync(env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE, "utf8").trim();
+			authorization = (await fsPromises().readFile(env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE, "utf8")).trim();
 		} catch {
 			throw new AwsConfigError(
 				`AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE: ${env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE} cannot be read`,

@@ -6,9 +6,8 @@
  * both files, the credentials file winning. A line that is none of these is an `AwsConfigError` naming the file and
  * line; the values themselves are never quoted in errors.
  */
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { fsPromises, os } from "../../util/index.ts";
 import type { EnvLookup } from "./credentials.ts";
 
 export type Section = Record<string, string>;
@@ -27,7 +26,7 @@ export interface SharedFiles {
 }
 
 export function awsHome(env: EnvLookup): string {
-	return env.HOME || homedir();
+	return env.HOME || os().homedir();
 }
 
 function resolvePath(path: string, env: EnvLookup): string {
@@ -67,9 +66,9 @@ export function parseIni(text: string, file: string): Record<string, Section> {
 	return sections;
 }
 
-function readIfPresent(path: string): string | undefined {
+async function readIfPresent(path: string): Promise<string | undefined> {
 	try {
-		return readFileSync(path, "utf8");
+		return await fsPromises().readFile(path, "utf8");
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR")
 			return undefined;
@@ -78,12 +77,12 @@ function readIfPresent(path: string): string | undefined {
 }
 
 /** Reads both shared files (a missing file is empty). */
-export function loadSharedFiles(env: EnvLookup): SharedFiles {
+export async function loadSharedFiles(env: EnvLookup): Promise<SharedFiles> {
 	const credentialsPath = resolvePath(env.AWS_SHARED_CREDENTIALS_FILE || "~/.aws/credentials", env);
 	const configPath = resolvePath(env.AWS_CONFIG_FILE || "~/.aws/config", env);
 	const profiles: Record<string, Section> = {};
 	const ssoSessions: Record<string, Section> = {};
-	const configText = readIfPresent(configPath);
+	const configText = await readIfPresent(configPath);
 	if (configText !== undefined) {
 		for (const [name, section] of Object.entries(parseIni(configText, configPath))) {
 			const prefixed = /^(profile|sso-session)\s+(.+)$/.exec(name);
@@ -94,7 +93,7 @@ export function loadSharedFiles(env: EnvLookup): SharedFiles {
 			} else if (prefixed?.[1] === "sso-session") ssoSessions[(prefixed[2] ?? "").trim()] = section;
 		}
 	}
-	const credentialsText = readIfPresent(credentialsPath);
+	const credentialsText = await readIfPresent(credentialsPath);
 	if (credentialsText !== undefined) {
 		for (const [name, section] of Object.entries(parseIni(credentialsText, credentialsPath))) {
 			profiles[name] = { ...profiles[name], ...section };

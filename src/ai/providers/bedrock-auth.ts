@@ -56,7 +56,7 @@ export async function resolveBedrockAuth(model: Model, options: BedrockOptions):
 		configured ||
 		(endpointRegion && explicitEndpoint ? endpointRegion : undefined) ||
 		(!ambientProfile ? "us-east-1" : undefined) ||
-		profileRegion({ env, ...(profile ? { profile } : {}) }) ||
+		(await profileRegion({ env, ...(profile ? { profile } : {}) })) ||
 		"us-east-1";
 	const endpoint = explicitEndpoint
 		? model.baseUrl

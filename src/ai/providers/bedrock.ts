@@ -68,7 +68,7 @@ export function streamBedrock(
 			const decoder = new EventStreamDecoder();
 			const reader = (response.body as ReadableStream<Uint8Array>).getReader();
 			for (;;) {
-				let chunk: ReadableStreamReadResult<Uint8Array>;
+				let chunk: Awaited<ReturnType<typeof reader.read>>;
 				try {
 					chunk = await reader.read();
 				} catch (error) {

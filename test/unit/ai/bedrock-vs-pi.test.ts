@@ -9,6 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { isContextOverflow } from "../../../src/ai/index.ts";
 import { streamBedrock, streamSimpleBedrock } from "../../../src/ai/providers/bedrock.ts";
 import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
+import { bedrockFormat } from "../../support/mock-llm/bedrock.ts";
 import {
 	encodeEventMessage,
 	eventFrame,
@@ -19,7 +20,6 @@ import {
 	type MockStep,
 	startMockLlm,
 } from "../../support/mock-llm/index.ts";
-import { bedrockFormat } from "../../support/mock-llm/bedrock.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
 
 interface Scenario {
@@ -175,9 +175,18 @@ const SCENARIOS: Scenario[] = [
 		steps: [
 			raw([
 				start(),
-				eventFrame("contentBlockDelta", { contentBlockIndex: 0, delta: { reasoningContent: { redactedContent: "AAEC" } } }),
-				eventFrame("contentBlockDelta", { contentBlockIndex: 0, delta: { reasoningContent: { redactedContent: "/w==" } } }),
-				eventFrame("contentBlockDelta", { contentBlockIndex: 0, delta: { reasoningContent: { signature: "ignored" } } }),
+				eventFrame("contentBlockDelta", {
+					contentBlockIndex: 0,
+					delta: { reasoningContent: { redactedContent: "AAEC" } },
+				}),
+				eventFrame("contentBlockDelta", {
+					contentBlockIndex: 0,
+					delta: { reasoningContent: { redactedContent: "/w==" } },
+				}),
+				eventFrame("contentBlockDelta", {
+					contentBlockIndex: 0,
+					delta: { reasoningContent: { signature: "ignored" } },
+				}),
 				stop(0),
 				text(1, "answer"),
 				stop(1),
@@ -192,7 +201,10 @@ const SCENARIOS: Scenario[] = [
 		steps: [
 			raw([
 				start(),
-				eventFrame("contentBlockStart", { contentBlockIndex: 0, start: { toolUse: { toolUseId: "t1", name: "read" } } }),
+				eventFrame("contentBlockStart", {
+					contentBlockIndex: 0,
+					start: { toolUse: { toolUseId: "t1", name: "read" } },
+				}),
 				eventFrame("contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: '{"path":"x' } } }),
 				text(1, "also text"),
 				end("tool_use"),
@@ -210,11 +222,19 @@ const SCENARIOS: Scenario[] = [
 	},
 	{
 		name: "throttling exception mid-stream",
-		steps: [raw([start(), text(0, "hi"), exceptionFrame("throttlingException", { message: "Too many tokens, please wait before trying again." })])],
+		steps: [
+			raw([
+				start(),
+				text(0, "hi"),
+				exceptionFrame("throttlingException", { message: "Too many tokens, please wait before trying again." }),
+			]),
+		],
 	},
 	{
 		name: "validation exception mid-stream (context overflow wording)",
-		steps: [raw([start(), exceptionFrame("validationException", { message: "Input is too long for requested model." })])],
+		steps: [
+			raw([start(), exceptionFrame("validationException", { message: "Input is too long for requested model." })]),
+		],
 	},
 	{
 		name: "internal server and service unavailable exceptions",
@@ -232,11 +252,20 @@ const SCENARIOS: Scenario[] = [
 	},
 	{
 		name: "HTTP 403 access denied",
-		steps: [{ kind: "http-error", status: 403, message: "You don't have access to the model with the specified model ID." }],
+		steps: [
+			{ kind: "http-error", status: 403, message: "You don't have access to the model with the specified model ID." },
+		],
 	},
 	{
 		name: "HTTP 429 throttling (retried)",
-		steps: [1, 2, 3].map(() => ({ kind: "http-error", status: 429, message: "Too many requests, please wait before trying again." }) as MockStep),
+		steps: [1, 2, 3].map(
+			() =>
+				({
+					kind: "http-error",
+					status: 429,
+					message: "Too many requests, please wait before trying again.",
+				}) as MockStep,
+		),
 	},
 	{
 		name: "adaptive thinking model, xhigh, tool choice by name, request metadata, custom header",
@@ -260,7 +289,10 @@ const SCENARIOS: Scenario[] = [
 	{
 		name: "bearer token and an inference-profile ARN",
 		steps: [bytes({ text: "ok" })],
-		model: { id: "arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/abc123", name: "Claude Sonnet 4.5 profile" },
+		model: {
+			id: "arn:aws:bedrock:eu-west-1:123456789012:application-inference-profile/abc123",
+			name: "Claude Sonnet 4.5 profile",
+		},
 		options: { bearerToken: "bedrock-api-key-ABSKexample" },
 	},
 	{
@@ -278,7 +310,10 @@ const SCENARIOS: Scenario[] = [
 		steps: [
 			raw([
 				start(),
-				encodeEventMessage({ ":message-type": "error", ":error-code": "InternalFailure", ":error-message": "stream broke" }, ""),
+				encodeEventMessage(
+					{ ":message-type": "error", ":error-code": "InternalFailure", ":error-message": "stream broke" },
+					"",
+				),
 			]),
 		],
 	},
@@ -414,7 +449,8 @@ describe("bedrock-converse-stream behaves as pi-ai 0.87.1's", () => {
 			const mine = ourServer.requests[i];
 			if (!mine) throw new Error(`request ${i} missing`);
 			expect(mine.method).toBe(theirs.method);
-			if (theirs.headers.authorization?.startsWith("Bearer ")) expect(mine.headers.authorization).toBe(theirs.headers.authorization);
+			if (theirs.headers.authorization?.startsWith("Bearer "))
+				expect(mine.headers.authorization).toBe(theirs.headers.authorization);
 			else expect(mine.headers.authorization).toStartWith(`AWS4-HMAC-SHA256 Credential=${KEY}/`);
 			for (const header of ["content-type", "x-extra"]) {
 				expect({ header, value: mine.headers[header] }).toEqual({ header, value: theirs.headers[header] });
