@@ -4,6 +4,8 @@
  * (`findEnvKeys`) but is sent as a bearer token, never as the key.
  */
 
+import { hasBedrockAmbientCredentials } from "./aws/credentials.ts";
+
 export const ANTHROPIC_AUTH_TOKEN_ENV = "ANTHROPIC_AUTH_TOKEN";
 export const ANTHROPIC_OAUTH_TOKEN_ENV = "ANTHROPIC_OAUTH_TOKEN";
 export const ANTHROPIC_API_KEY_ENV = "ANTHROPIC_API_KEY";
@@ -56,6 +58,7 @@ export function getEnvApiKey(provider: string, env: NodeJS.ProcessEnv = process.
 		const value = env[name];
 		if (value && value.trim() !== "") return value.trim();
 	}
+	if (provider === "amazon-bedrock" && hasBedrockAmbientCredentials(env)) return "<authenticated>";
 	return undefined;
 }
 
@@ -82,5 +85,8 @@ export function getEnvApiKeyWithOverlay(
 ): string | undefined {
 	const found = findEnvKeys(provider, env);
 	const name = provider === "anthropic" ? found?.find((key) => key !== ANTHROPIC_AUTH_TOKEN_ENV) : found?.[0];
-	return name ? env?.[name] || process.env[name] || undefined : undefined;
+	if (name) return env?.[name] || process.env[name] || undefined;
+	return provider === "amazon-bedrock" && hasBedrockAmbientCredentials({ ...process.env, ...env })
+		? "<authenticated>"
+		: undefined;
 }
