@@ -28,11 +28,9 @@ export const NOT_YET: Record<string, string> = {
 	"pi-coding-agent:TreeSelectorComponent": INTERACTIVE,
 	// pi-ai (root and /compat): 15 APIs of the providers issue
 	"pi-ai:azureOpenAIResponsesApi": PROVIDERS,
-	"pi-ai:bedrockConverseStreamApi": PROVIDERS,
 	"pi-ai:googleVertexApi": PROVIDERS,
 	"pi-ai:openAICodexResponsesApi": PROVIDERS,
 	"pi-ai:piMessagesApi": PROVIDERS,
-	"pi-ai:setBedrockProviderModule": PROVIDERS,
 	"pi-ai:streamGoogleVertex": PROVIDERS,
 	"pi-ai:streamOpenAICodexResponses": PROVIDERS,
 	"pi-ai:streamSimpleGoogleVertex": PROVIDERS,

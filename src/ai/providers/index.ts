@@ -34,6 +34,8 @@ export {
 	streamAzureOpenAIResponses,
 	streamSimpleAzureOpenAIResponses,
 } from "./azure-openai-responses.ts";
+export { bedrockConverseStreamApi, setBedrockProviderModule } from "./bedrock-lazy.ts";
+export type { BedrockOptions, BedrockThinkingDisplay } from "./bedrock-request.ts";
 export * from "./faux.ts";
 export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoogle } from "./google.ts";
 export { MessageBuilder } from "./message-builder.ts";

@@ -7,8 +7,8 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { clearAwsCredentialCache } from "../../../src/ai/aws/credential-chain.ts";
 import { getApiProvider } from "../../../src/ai/index.ts";
-import { resolveBedrockAuth } from "../../../src/ai/providers/bedrock-auth.ts";
 import { streamBedrock } from "../../../src/ai/providers/bedrock.ts";
+import { resolveBedrockAuth } from "../../../src/ai/providers/bedrock-auth.ts";
 import type { Model } from "../../../src/ai/types.ts";
 import { makeTempDir, writeTree } from "../../helpers/tmp.ts";
 import { MOCK_AWS_KEYS, type MockLlmServer, startMockLlm } from "../../support/mock-llm/index.ts";
@@ -49,13 +49,25 @@ describe("Bedrock endpoint and region", () => {
 	const empty = { HOME: "/nonexistent", AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: SECRET };
 	test("a standard endpoint is used while no region is configured; a region replaces it", async () => {
 		delete process.env.AWS_PROFILE;
-		const standard = await resolveBedrockAuth(model({ baseUrl: "https://bedrock-runtime.eu-central-1.amazonaws.com" }), {
-			env: empty,
-		});
-		expect([standard.endpoint, standard.region]).toEqual(["https://bedrock-runtime.eu-central-1.amazonaws.com", "eu-central-1"]);
+		const standard = await resolveBedrockAuth(
+			model({ baseUrl: "https://bedrock-runtime.eu-central-1.amazonaws.com" }),
+			{
+				env: empty,
+			},
+		);
+		expect([standard.endpoint, standard.region]).toEqual([
+			"https://bedrock-runtime.eu-central-1.amazonaws.com",
+			"eu-central-1",
+		]);
 		const regional = await resolveBedrockAuth(model(), { env: { ...empty, AWS_REGION: "ap-south-1" } });
-		expect([regional.endpoint, regional.region]).toEqual(["https://bedrock-runtime.ap-south-1.amazonaws.com", "ap-south-1"]);
-		const option = await resolveBedrockAuth(model(), { env: { ...empty, AWS_DEFAULT_REGION: "eu-west-1" }, region: "cn-north-1" });
+		expect([regional.endpoint, regional.region]).toEqual([
+			"https://bedrock-runtime.ap-south-1.amazonaws.com",
+			"ap-south-1",
+		]);
+		const option = await resolveBedrockAuth(model(), {
+			env: { ...empty, AWS_DEFAULT_REGION: "eu-west-1" },
+			region: "cn-north-1",
+		});
 		expect(option.endpoint).toBe("https://bedrock-runtime.cn-north-1.amazonaws.com.cn");
 	});
 
@@ -64,16 +76,21 @@ describe("Bedrock endpoint and region", () => {
 			env: { ...empty, AWS_REGION: "us-west-2" },
 		});
 		expect([custom.endpoint, custom.region]).toEqual(["https://vpce-1.bedrock.example/", "us-west-2"]);
-		const arn = await resolveBedrockAuth(model({ id: "arn:aws:bedrock:eu-north-1:1:application-inference-profile/x" }), {
-			env: { ...empty, AWS_REGION: "us-west-2" },
-		});
+		const arn = await resolveBedrockAuth(
+			model({ id: "arn:aws:bedrock:eu-north-1:1:application-inference-profile/x" }),
+			{
+				env: { ...empty, AWS_REGION: "us-west-2" },
+			},
+		);
 		// The endpoint follows the signing region (the SDK derives it from the region).
 		expect([arn.endpoint, arn.region]).toEqual(["https://bedrock-runtime.eu-north-1.amazonaws.com", "eu-north-1"]);
 	});
 
 	test("with AWS_PROFILE set the profile's region is used", async () => {
 		const HOME = makeTempDir("pi-bedrock-");
-		writeTree(HOME, { ".aws/config": `[profile dev]\nregion = sa-east-1\naws_access_key_id = ${KEY}\naws_secret_access_key = ${SECRET}\n` });
+		writeTree(HOME, {
+			".aws/config": `[profile dev]\nregion = sa-east-1\naws_access_key_id = ${KEY}\naws_secret_access_key = ${SECRET}\n`,
+		});
 		process.env.AWS_PROFILE = "dev";
 		const auth = await resolveBedrockAuth(model(), { env: { HOME } });
 		expect([auth.endpoint, auth.region]).toEqual(["https://bedrock-runtime.sa-east-1.amazonaws.com", "sa-east-1"]);
@@ -90,9 +107,13 @@ interface Outcome {
 async function run(env: Record<string, string>, options: Record<string, unknown> = {}): Promise<Outcome> {
 	server ??= startMockLlm();
 	// A request the mock refuses (bad signature) leaves its step for the next one.
-	if (server.pending() === 0) server.push({ kind: "reply", text: "hello from bedrock", usage: { input: 7, output: 3 } });
+	if (server.pending() === 0)
+		server.push({ kind: "reply", text: "hello from bedrock", usage: { input: 7, output: 3 } });
 	const before = server.requests.length;
-	const s = streamBedrock(model({ baseUrl: server.url }), context, { env: { HOME: "/nonexistent", ...env }, ...options });
+	const s = streamBedrock(model({ baseUrl: server.url }), context, {
+		env: { HOME: "/nonexistent", ...env },
+		...options,
+	});
 	const events: unknown[] = [];
 	for await (const e of s) events.push(e);
 	const result = await s.result();
@@ -141,7 +162,12 @@ describe("Bedrock authorisation against the mock (signatures verified)", () => {
 			port: 0,
 			fetch: () =>
 				Response.json({
-					roleCredentials: { accessKeyId: KEY2, secretAccessKey: SECRET2, sessionToken: SESSION, expiration: Date.now() + 3600_000 },
+					roleCredentials: {
+						accessKeyId: KEY2,
+						secretAccessKey: SECRET2,
+						sessionToken: SESSION,
+						expiration: Date.now() + 3600_000,
+					},
 				}),
 		});
 		try {
@@ -149,7 +175,10 @@ describe("Bedrock authorisation against the mock (signatures verified)", () => {
 				"creds.sh": `echo '{"Version":1,"AccessKeyId":"${KEY2}","SecretAccessKey":"${SECRET2}","SessionToken":"${SESSION}"}'\n`,
 				".aws/credentials": `[static]\naws_access_key_id = ${KEY}\naws_secret_access_key = ${SECRET}\n`,
 				".aws/config": `[profile proc]\ncredential_process = sh ${HOME}/creds.sh\n[profile sso]\nsso_session = corp\nsso_account_id = 1\nsso_role_name = Dev\n[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\n`,
-				[`.aws/sso/cache/${ssoKey}.json`]: JSON.stringify({ accessToken: "sso-tok", expiresAt: "2099-01-01T00:00:00Z" }),
+				[`.aws/sso/cache/${ssoKey}.json`]: JSON.stringify({
+					accessToken: "sso-tok",
+					expiresAt: "2099-01-01T00:00:00Z",
+				}),
 			});
 			for (const [profile, key] of [
 				["static", KEY],
@@ -180,12 +209,16 @@ describe("Bedrock authorisation against the mock (signatures verified)", () => {
 		const echo = Bun.serve({
 			hostname: "127.0.0.1",
 			port: 0,
-			fetch: async (req) =>
-				new Response(`denied: ${JSON.stringify(Object.fromEntries(req.headers))}`, { status: 403 }),
+			fetch: async (req) => new Response(`denied: ${JSON.stringify(Object.fromEntries(req.headers))}`, { status: 403 }),
 		});
 		try {
-			for (const env of [{ AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: SECRET, AWS_SESSION_TOKEN: SESSION }, { AWS_BEARER_TOKEN_BEDROCK: BEARER }]) {
-				const s = streamBedrock(model({ baseUrl: `http://127.0.0.1:${echo.port}` }), context, { env: { HOME: "/nonexistent", ...env } });
+			for (const env of [
+				{ AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: SECRET, AWS_SESSION_TOKEN: SESSION },
+				{ AWS_BEARER_TOKEN_BEDROCK: BEARER },
+			]) {
+				const s = streamBedrock(model({ baseUrl: `http://127.0.0.1:${echo.port}` }), context, {
+					env: { HOME: "/nonexistent", ...env },
+				});
 				const events: unknown[] = [];
 				for await (const e of s) events.push(e);
 				const result = await s.result();

@@ -52,7 +52,12 @@ const server = Bun.serve({
 		}
 		if (url.pathname === "/ecs") {
 			if (headers.authorization !== "ecs-auth") return new Response("no", { status: 403 });
-			return Response.json({ AccessKeyId: "ASIAECS", SecretAccessKey: SECRET2, Token: "ecs-token", Expiration: "2099-01-01T00:00:00Z" });
+			return Response.json({
+				AccessKeyId: "ASIAECS",
+				SecretAccessKey: SECRET2,
+				Token: "ecs-token",
+				Expiration: "2099-01-01T00:00:00Z",
+			});
 		}
 		return new Response("not found", { status: 404 });
 	},
@@ -81,7 +86,9 @@ async function failure(promise: Promise<unknown>): Promise<string> {
 
 describe("AWS credential chain", () => {
 	test("environment keys, unless a profile is named", async () => {
-		const HOME = home({ ".aws/credentials": `[dev]\naws_access_key_id = AKIADEV\naws_secret_access_key = ${SECRET2}\n` });
+		const HOME = home({
+			".aws/credentials": `[dev]\naws_access_key_id = AKIADEV\naws_secret_access_key = ${SECRET2}\n`,
+		});
 		const env = { HOME, AWS_ACCESS_KEY_ID: "AKIAENV", AWS_SECRET_ACCESS_KEY: SECRET, AWS_SESSION_TOKEN: "tok" };
 		expect(await resolveAwsCredentials({ env })).toEqual({
 			credentials: { accessKeyId: "AKIAENV", secretAccessKey: SECRET, sessionToken: "tok" },
@@ -112,7 +119,9 @@ describe("AWS credential chain", () => {
 	});
 
 	test("malformed files and profiles: one line naming the file and the field, no secret", async () => {
-		const HOME = home({ ".aws/credentials": `[broken]\naws_access_key_id = AKIABROKEN\nthis line has no equals ${SECRET}\n` });
+		const HOME = home({
+			".aws/credentials": `[broken]\naws_access_key_id = AKIABROKEN\nthis line has no equals ${SECRET}\n`,
+		});
 		const bad = await failure(resolveAwsCredentials({ env: { HOME, AWS_PROFILE: "broken" } }));
 		expect(bad).toBe(`${join(HOME, ".aws/credentials")} line 3: expected "key = value" or a [section] header`);
 		const HOME2 = home({ ".aws/credentials": "[half]\naws_access_key_id = AKIAHALF\n" });
@@ -176,17 +185,25 @@ describe("AWS credential chain", () => {
 	test("SSO: an expired or missing token says to log in again", async () => {
 		const key = createHash("sha1").update("corp").digest("hex");
 		const HOME = home({
-			".aws/config": "[profile sso]\nsso_session = corp\nsso_account_id = 1\nsso_role_name = Dev\n[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\n",
+			".aws/config":
+				"[profile sso]\nsso_session = corp\nsso_account_id = 1\nsso_role_name = Dev\n[sso-session corp]\nsso_start_url = https://corp.awsapps.com/start\nsso_region = us-east-1\n",
 			[`.aws/sso/cache/${key}.json`]: JSON.stringify({ accessToken: "old", expiresAt: "2001-01-01T00:00:00Z" }),
 		});
 		expect(await failure(resolveAwsCredentials({ env: { HOME }, profile: "sso" }))).toContain(
 			'the SSO session expired; run "aws sso login"',
 		);
-		const HOME2 = home({ ".aws/config": "[profile s]\nsso_start_url = https://x\nsso_region = us-east-1\nsso_account_id = 1\nsso_role_name = R\n" });
-		expect(await failure(resolveAwsCredentials({ env: { HOME: HOME2 }, profile: "s" }))).toContain("no SSO token cache");
+		const HOME2 = home({
+			".aws/config":
+				"[profile s]\nsso_start_url = https://x\nsso_region = us-east-1\nsso_account_id = 1\nsso_role_name = R\n",
+		});
+		expect(await failure(resolveAwsCredentials({ env: { HOME: HOME2 }, profile: "s" }))).toContain(
+			"no SSO token cache",
+		);
 		const HOME3 = home({
-			".aws/config": "[profile s]\nsso_start_url = https://y\nsso_region = us-east-1\nsso_account_id = 1\nsso_role_name = R\n",
-			[`.aws/sso/cache/${createHash("sha1").update("https://y").digest("hex")}.json`]: '{"expiresAt":"2099-01-01T00:00:00Z"}',
+			".aws/config":
+				"[profile s]\nsso_start_url = https://y\nsso_region = us-east-1\nsso_account_id = 1\nsso_role_name = R\n",
+			[`.aws/sso/cache/${createHash("sha1").update("https://y").digest("hex")}.json`]:
+				'{"expiresAt":"2099-01-01T00:00:00Z"}',
 		});
 		expect(await failure(resolveAwsCredentials({ env: { HOME: HOME3 }, profile: "s" }))).toContain(
 			'field "accessToken" is missing',
@@ -196,11 +213,16 @@ describe("AWS credential chain", () => {
 	test("source_profile: STS AssumeRole signed with the source's keys; loops refused", async () => {
 		const HOME = home({
 			".aws/credentials": `[base]\naws_access_key_id = AKIABASE\naws_secret_access_key = ${SECRET}\n`,
-			".aws/config": "[profile role]\nrole_arn = arn:aws:iam::1:role/Dev\nsource_profile = base\nregion = us-west-2\n[profile chained]\nrole_arn = arn:aws:iam::1:role/Other\nsource_profile = role\n[profile a]\nrole_arn = arn:aws:iam::1:role/A\nsource_profile = b\n[profile b]\nrole_arn = arn:aws:iam::1:role/B\nsource_profile = a\n",
+			".aws/config":
+				"[profile role]\nrole_arn = arn:aws:iam::1:role/Dev\nsource_profile = base\nregion = us-west-2\n[profile chained]\nrole_arn = arn:aws:iam::1:role/Other\nsource_profile = role\n[profile a]\nrole_arn = arn:aws:iam::1:role/A\nsource_profile = b\n[profile b]\nrole_arn = arn:aws:iam::1:role/B\nsource_profile = a\n",
 		});
 		const env = { HOME, AWS_ENDPOINT_URL_STS: base };
 		const got = await resolveAwsCredentials({ env, profile: "role" });
-		expect(got.credentials).toEqual({ accessKeyId: "ASIAROLE", secretAccessKey: SECRET2, sessionToken: "role-session" });
+		expect(got.credentials).toEqual({
+			accessKeyId: "ASIAROLE",
+			secretAccessKey: SECRET2,
+			sessionToken: "role-session",
+		});
 		const call = seen[0] as Seen;
 		expect(call.body).toContain("Action=AssumeRole");
 		expect(call.body).toContain("RoleArn=arn%3Aaws%3Aiam%3A%3A1%3Arole%2FDev");
@@ -213,7 +235,9 @@ describe("AWS credential chain", () => {
 			"AWS4-HMAC-SHA256 Credential=AKIABASE",
 			"AWS4-HMAC-SHA256 Credential=ASIAROLE",
 		]);
-		expect(await failure(resolveAwsCredentials({ env, profile: "a" }))).toContain("source_profile chain loops (a → b → a)");
+		expect(await failure(resolveAwsCredentials({ env, profile: "a" }))).toContain(
+			"source_profile chain loops (a → b → a)",
+		);
 	});
 
 	test("web identity (IRSA) and the ECS container endpoint", async () => {
