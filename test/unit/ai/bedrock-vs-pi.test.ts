@@ -22,6 +22,14 @@ import {
 } from "../../support/mock-llm/index.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
 
+const KEY = "AKIAMOCKTESTKEY00001";
+const ENV = {
+	AWS_ACCESS_KEY_ID: KEY,
+	AWS_SECRET_ACCESS_KEY: MOCK_AWS_KEYS[KEY] as string,
+	AWS_REGION: "us-west-2",
+	AWS_BEDROCK_FORCE_HTTP1: "1",
+};
+
 interface Scenario {
 	name: string;
 	steps: MockStep[];
@@ -287,6 +295,58 @@ const SCENARIOS: Scenario[] = [
 		options: { reasoning: "medium" },
 	},
 	{
+		name: "strict tool schemas, budget thinking without the beta, omitted display, tool choice any",
+		steps: [bytes({ text: "ok" })],
+		model: { compat: { supportsStrictMode: true } },
+		context: {
+			messages: [
+				{
+					role: "system",
+					content: "sys",
+					timestamp: 1,
+					toolsAdded: [
+						{
+							name: "edit",
+							description: "edit",
+							parameters: {
+								type: "object",
+								properties: { path: { type: "string" }, note: { type: "string" }, n: { type: ["integer", "null"] } },
+								required: ["path"],
+							},
+							constrainedSampling: { type: "json_schema" },
+						},
+						{
+							name: "loose",
+							description: "cannot be strict",
+							parameters: { type: "object", properties: { a: { oneOf: [{ type: "string" }] } } },
+							constrainedSampling: { type: "json_schema" },
+						},
+					],
+				},
+				user("go"),
+			],
+		},
+		options: {
+			reasoning: "low",
+			thinkingBudgets: { low: 3000 },
+			interleavedThinking: false,
+			thinkingDisplay: "omitted",
+			toolChoice: "any",
+		},
+	},
+	{
+		name: "GovCloud region, tool choice none, no cache retention, forced cache for a non-Claude profile",
+		steps: [bytes({ text: "ok" })],
+		model: { id: "arn:aws-us-gov:bedrock:us-gov-west-1:1:application-inference-profile/p", name: "custom profile" },
+		options: { reasoning: "high", toolChoice: "none", cacheRetention: "none", region: "us-gov-west-1" },
+	},
+	{
+		name: "forced cache points for an application profile whose name says nothing",
+		steps: [bytes({ text: "ok" })],
+		model: { id: "arn:aws:bedrock:us-east-1:1:application-inference-profile/q", name: "my app profile" },
+		options: { env: { ...ENV, AWS_BEDROCK_FORCE_CACHE: "1", PI_CACHE_RETENTION: "long" } },
+	},
+	{
 		name: "bearer token and an inference-profile ARN",
 		steps: [bytes({ text: "ok" })],
 		model: {
@@ -325,7 +385,6 @@ const SCENARIOS: Scenario[] = [
 	},
 ];
 
-const KEY = "AKIAMOCKTESTKEY00001";
 const MODEL = {
 	id: "anthropic.claude-sonnet-4-5-20250929-v1:0",
 	name: "Claude Sonnet 4.5",
@@ -398,12 +457,7 @@ const input = (url: string) => ({
 	url,
 	model: MODEL,
 	context: DEFAULT_CONTEXT,
-	env: {
-		AWS_ACCESS_KEY_ID: KEY,
-		AWS_SECRET_ACCESS_KEY: MOCK_AWS_KEYS[KEY],
-		AWS_REGION: "us-west-2",
-		AWS_BEDROCK_FORCE_HTTP1: "1",
-	},
+	env: ENV,
 	scenarios: SCENARIOS.map(({ steps: _steps, ...sc }) => sc),
 });
 
