@@ -153,7 +153,13 @@ async function send(model: Model, auth: BedrockAuth, body: unknown, options: Bed
 		try {
 			return await sendOnce(model, auth, body, options);
 		} catch (error) {
-			const kind = error instanceof BedrockStreamError ? retryable(error) : undefined;
+			// Transport failures (refused, reset) are transient too, as the SDK treats them.
+			const kind =
+				error instanceof BedrockStreamError
+					? retryable(error)
+					: (error as { name?: string })?.name === "AbortError" || (error as { name?: string })?.name === "TimeoutError"
+						? undefined
+						: { throttling: false };
 			if (!kind || attempt >= MAX_ATTEMPTS || options.signal?.aborted) throw error;
 			// Full jitter: a random share of base × 2^(attempt−1), capped at 20 s.
 			const base = kind.throttling ? 500 : 100;
@@ -256,7 +262,10 @@ function describe(error: unknown, options: BedrockOptions): string {
 	if (e?.name === "TimeoutError") core = `Bedrock request timed out after ${options.timeoutMs} ms`;
 	// Aborted before the reply arrived: the SDK's transport says "Request aborted".
 	else if (options.signal?.aborted && e?.name === "AbortError") core = "Request aborted";
-	else core = error instanceof Error ? error.message : JSON.stringify(error);
+	else if (error instanceof Error && (error as { code?: unknown }).code !== undefined) {
+		const code = String((error as { code?: unknown }).code);
+		core = `Bedrock connection error: ${error.message}${error.message.includes(code) ? "" : ` (${code})`}`;
+	} else core = error instanceof Error ? error.message : JSON.stringify(error);
 	const hint = /data retention mode/i.test(core)
 		? ` See ${DATA_RETENTION_DOCS} for supported data retention modes.`
 		: "";

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { clearAwsCredentialCache } from "../../../src/ai/aws/credential-chain.ts";
-import { getApiProvider } from "../../../src/ai/index.ts";
+import { getApiProvider, isRetryableAssistantError } from "../../../src/ai/index.ts";
 import { streamBedrock } from "../../../src/ai/providers/bedrock.ts";
 import { resolveBedrockAuth } from "../../../src/ai/providers/bedrock-auth.ts";
 import type { Model } from "../../../src/ai/types.ts";
@@ -231,6 +231,22 @@ describe("Bedrock authorisation against the mock (signatures verified)", () => {
 		const text = JSON.stringify(outcomes.map((o) => [o.events, o.result]));
 		for (const secret of [SECRET, SESSION, BEARER]) expect(text).not.toContain(secret);
 		expect(text).toContain("[redacted]");
+	});
+});
+
+describe("transport failures", () => {
+	test("a refused connection is retried, then reported as a retryable connection error", async () => {
+		const gone = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+		const url = `http://127.0.0.1:${gone.port}`;
+		gone.stop(true);
+		const s = streamBedrock(model({ baseUrl: url }), context, {
+			env: { HOME: "/nonexistent", AWS_BEARER_TOKEN_BEDROCK: BEARER },
+		});
+		const result = await s.result();
+		expect(result.stopReason).toBe("error");
+		expect(result.errorMessage).toStartWith("Bedrock connection error: ");
+		expect(isRetryableAssistantError(result)).toBe(true);
+		expect(result.errorMessage).not.toContain(BEARER);
 	});
 });
 
