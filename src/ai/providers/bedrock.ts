@@ -15,7 +15,7 @@
 
 import { redactCredentials } from "../aws/credentials.ts";
 import { EventStreamDecoder } from "../aws/event-stream.ts";
-import { type AwsCredentials, signRequest } from "../aws/sigv4.ts";
+import { signRequest } from "../aws/sigv4.ts";
 import { appendAssistantMessageDiagnostic } from "../diagnostics.ts";
 import { createAssistantMessageEventStream } from "../event-stream.ts";
 import { joinUrl } from "../http.ts";
@@ -284,5 +284,3 @@ function diagnose(output: AssistantMessage, error: unknown, streamRequestId: str
 	if (Object.keys(details).length === 0) return;
 	appendAssistantMessageDiagnostic(output, { type: "bedrock_response_failure", timestamp: Date.now(), details });
 }
-
-export type { AwsCredentials };

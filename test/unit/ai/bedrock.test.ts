@@ -234,6 +234,45 @@ describe("Bedrock authorisation against the mock (signatures verified)", () => {
 	});
 });
 
+describe("the event stream (without pi's install: the mapping on its own)", () => {
+	test("reasoning with its signature, text and tool calls, in order, with usage and cost", async () => {
+		server ??= startMockLlm();
+		while (server.pending() > 0) await run({ AWS_BEARER_TOKEN_BEDROCK: BEARER });
+		server.push({
+			kind: "reply",
+			thinking: "thinking hard",
+			thinkingSignature: "SIG",
+			text: "let me look",
+			toolCalls: [{ id: "tu1", name: "read", arguments: { path: "a.txt" } }],
+			usage: { input: 100, output: 20, cacheRead: 50 },
+		});
+		const s = streamBedrock(model({ baseUrl: server.url }), context, {
+			env: { HOME: "/nonexistent", AWS_BEARER_TOKEN_BEDROCK: BEARER },
+		});
+		const types: string[] = [];
+		for await (const e of s) if (!e.type.endsWith("_delta")) types.push(e.type);
+		const result = await s.result();
+		expect(types).toEqual([
+			"start",
+			"thinking_start",
+			"thinking_end",
+			"text_start",
+			"text_end",
+			"toolcall_start",
+			"toolcall_end",
+			"done",
+		]);
+		expect(result.stopReason).toBe("toolUse");
+		expect(result.content).toEqual([
+			{ type: "thinking", thinking: "thinking hard", thinkingSignature: "SIG" },
+			{ type: "text", text: "let me look" },
+			{ type: "toolCall", id: "tu1", name: "read", arguments: { path: "a.txt" } },
+		]);
+		expect(result.usage).toMatchObject({ input: 100, output: 20, cacheRead: 50, totalTokens: 170 });
+		expect(result.usage.cost.total).toBeCloseTo((100 * 3 + 20 * 15 + 50 * 0.3) / 1e6, 12);
+	});
+});
+
 describe("transport failures", () => {
 	test("a refused connection is retried, then reported as a retryable connection error", async () => {
 		const gone = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
