@@ -8,6 +8,8 @@ import { hasVertexAmbientAuth } from "./gcp/ambient.ts";
 /** What pi-ai's `getEnvApiKey` returns for a provider configured by ambient credentials rather than a key. */
 export const AMBIENT_AUTH_MARKER = "<authenticated>";
 
+import { hasBedrockAmbientCredentials } from "./aws/credentials.ts";
+
 export const ANTHROPIC_AUTH_TOKEN_ENV = "ANTHROPIC_AUTH_TOKEN";
 export const ANTHROPIC_OAUTH_TOKEN_ENV = "ANTHROPIC_OAUTH_TOKEN";
 export const ANTHROPIC_API_KEY_ENV = "ANTHROPIC_API_KEY";
@@ -63,9 +65,14 @@ export function getEnvApiKey(provider: string, env: NodeJS.ProcessEnv = process.
 	return ambientAuth(provider, env);
 }
 
-/** Vertex AI through Application Default Credentials (file + project + location) counts as configured. */
+/**
+ * Ambient credentials that count as configured: Vertex AI through Application Default Credentials (file + project +
+ * location), Bedrock through the AWS credential chain (environment, profiles, SSO, container).
+ */
 function ambientAuth(provider: string, env: Record<string, string | undefined>): string | undefined {
-	return provider === "google-vertex" && hasVertexAmbientAuth(env) ? AMBIENT_AUTH_MARKER : undefined;
+	if (provider === "google-vertex" && hasVertexAmbientAuth(env)) return AMBIENT_AUTH_MARKER;
+	if (provider === "amazon-bedrock" && hasBedrockAmbientCredentials(env)) return AMBIENT_AUTH_MARKER;
+	return undefined;
 }
 
 /**

@@ -28,8 +28,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-coding-agent:TreeSelectorComponent": INTERACTIVE,
 	// pi-ai (root and /compat): 7 APIs of the providers issue
 	"pi-ai:azureOpenAIResponsesApi": PROVIDERS,
-	"pi-ai:bedrockConverseStreamApi": PROVIDERS,
-	"pi-ai:setBedrockProviderModule": PROVIDERS,
 	// pi-ai/providers/all: 4 (collection providers with auth for every built-in provider, Radius)
 	"pi-ai/providers/all:builtinImagesModels": PROVIDERS,
 	"pi-ai/providers/all:builtinImagesProviders": PROVIDERS,

@@ -37,3 +37,19 @@ export function redactCredentials(text: string, credentials: AwsCredentials | un
 	}
 	return out;
 }
+
+/**
+ * Whether the environment points Bedrock at credentials the request will find itself (pi-ai 0.87.1's list): a
+ * profile, access keys, a Bedrock bearer token, an ECS task role or a web identity token file. pi reports such a
+ * provider as configured with the key "<authenticated>", which the Bedrock stream does not send.
+ */
+export function hasBedrockAmbientCredentials(env: EnvLookup): boolean {
+	return !!(
+		value(env, "AWS_PROFILE") ||
+		(value(env, "AWS_ACCESS_KEY_ID") && value(env, "AWS_SECRET_ACCESS_KEY")) ||
+		value(env, "AWS_BEARER_TOKEN_BEDROCK") ||
+		value(env, "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") ||
+		value(env, "AWS_CONTAINER_CREDENTIALS_FULL_URI") ||
+		value(env, "AWS_WEB_IDENTITY_TOKEN_FILE")
+	);
+}

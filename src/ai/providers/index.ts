@@ -3,6 +3,7 @@ import { defineBuiltinApiProvider } from "../registry.ts";
 import type { ApiProvider } from "../types.ts";
 import { streamAnthropic, streamSimpleAnthropic } from "./anthropic.ts";
 import { streamAzureOpenAIResponses, streamSimpleAzureOpenAIResponses } from "./azure-openai-responses.ts";
+import { bedrockConverseStreamApi } from "./bedrock-lazy.ts";
 import { streamGoogle, streamSimpleGoogle } from "./google.ts";
 import { streamGoogleVertex, streamSimpleGoogleVertex } from "./google-vertex.ts";
 import { streamMistral, streamSimpleMistral } from "./mistral.ts";
@@ -21,6 +22,7 @@ const BUILTINS: ApiProvider[] = [
 	{ api: "openai-codex-responses", stream: streamOpenAICodexResponses, streamSimple: streamSimpleOpenAICodexResponses },
 	piMessagesApi(),
 	{ api: "google-vertex", stream: streamGoogleVertex, streamSimple: streamSimpleGoogleVertex },
+	{ api: "bedrock-converse-stream", ...bedrockConverseStreamApi() },
 ];
 /**
  * Makes the built-in APIs available again (they are defined at module load; this re-defines them). An api an
@@ -38,6 +40,8 @@ export {
 	streamAzureOpenAIResponses,
 	streamSimpleAzureOpenAIResponses,
 } from "./azure-openai-responses.ts";
+export { bedrockConverseStreamApi, setBedrockProviderModule } from "./bedrock-lazy.ts";
+export type { BedrockOptions, BedrockThinkingDisplay } from "./bedrock-request.ts";
 export * from "./faux.ts";
 export { type GoogleOptions, type GoogleThinking, streamGoogle, streamSimpleGoogle } from "./google.ts";
 export { type GoogleVertexOptions, streamGoogleVertex, streamSimpleGoogleVertex } from "./google-vertex.ts";

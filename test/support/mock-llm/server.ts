@@ -4,6 +4,7 @@
  * called. Every request is recorded (path, headers, parsed body).
  */
 import { anthropicFormat } from "./anthropic.ts";
+import { bedrockFormat } from "./bedrock.ts";
 import { googleFormat } from "./google.ts";
 import { mistralFormat } from "./mistral.ts";
 import { openaiCodexFormat } from "./openai-codex.ts";
@@ -36,9 +37,11 @@ const FORMATS: Record<Vendor, VendorFormat> = {
 	mistral: mistralFormat,
 	"openai-codex": openaiCodexFormat,
 	"pi-messages": piMessagesFormat,
+	bedrock: bedrockFormat,
 };
 
 export function vendorForPath(path: string): Vendor | undefined {
+	if (/\/model\/[^/]+\/converse-stream$/.test(path)) return "bedrock";
 	if (/\/pi\/messages$/.test(path)) return "pi-messages";
 	if (/\/messages$/.test(path)) return "anthropic";
 	if (/\/mistral\/v1\/chat\/completions$/.test(path)) return "mistral";
@@ -79,19 +82,24 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 			});
 			const recorded: RecordedRequest = { method: req.method, path: url.pathname + url.search, headers, body, vendor };
 			requests.push(recorded);
-			const step = queue.shift();
 			const format = FORMATS[vendor];
+			const rejected = await format.checkRequest?.(recorded, text);
+			if (rejected) return httpError(format, rejected);
+			const step = queue.shift();
 			if (!step)
 				return httpError(format, { kind: "http-error", status: 500, message: "mock server: no more scripted steps" });
 			if (step.kind === "http-error") return httpError(format, step);
 			if (step.kind === "raw") {
-				return new Response(step.body, { headers: { "content-type": step.contentType ?? "text/event-stream" } });
+				const contentType = step.contentType ?? format.contentType ?? "text/event-stream";
+				return new Response(step.body, { headers: { "content-type": contentType } });
 			}
 			const onEnd = () => {
 				recorded.serverMs = performance.now() - arrived;
 			};
-			if (step.kind === "hang") return streamFrames([], { hang: true, signal: req.signal, onEnd });
-			return streamFrames(format.renderReply(step, recorded), { reply: step, signal: req.signal, onEnd });
+			const contentType = format.contentType;
+			if (step.kind === "hang") return streamFrames([], { hang: true, signal: req.signal, onEnd, contentType });
+			const frames = format.renderReply(step, recorded);
+			return streamFrames(frames, { reply: step, signal: req.signal, onEnd, contentType });
 		},
 	});
 	const armIdle = () => {
@@ -116,12 +124,20 @@ function httpError(format: VendorFormat, step: MockHttpError): Response {
 	const body = step.body ?? format.errorBody(step.status, step.message ?? `mock error ${step.status}`);
 	const text = typeof body === "string" ? body : JSON.stringify(body);
 	const contentType = typeof body === "string" ? "text/plain" : "application/json";
-	return new Response(text, { status: step.status, headers: { "content-type": contentType, ...step.headers } });
+	const vendorHeaders = step.body === undefined ? format.errorHeaders?.(step.status) : undefined;
+	const headers = { "content-type": contentType, ...vendorHeaders, ...step.headers };
+	return new Response(text, { status: step.status, headers });
 }
 
 function streamFrames(
-	frames: string[],
-	opts: { reply?: MockReply; hang?: boolean; signal: AbortSignal; onEnd?: () => void },
+	frames: (string | Uint8Array)[],
+	opts: {
+		reply?: MockReply;
+		hang?: boolean;
+		signal: AbortSignal;
+		onEnd?: () => void;
+		contentType?: string | undefined;
+	},
 ): Response {
 	const encoder = new TextEncoder();
 	const cutAfter = opts.reply?.disconnectAfterFrames;
@@ -136,7 +152,7 @@ function streamFrames(
 					opts.onEnd?.();
 					return;
 				}
-				controller.enqueue(encoder.encode(frame));
+				controller.enqueue(typeof frame === "string" ? encoder.encode(frame) : frame);
 				if (delay > 0) await Bun.sleep(delay);
 			}
 			if (opts.hang) {
@@ -147,5 +163,6 @@ function streamFrames(
 			opts.onEnd?.();
 		},
 	});
-	return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+	const contentType = opts.contentType ?? "text/event-stream";
+	return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-cache" } });
 }

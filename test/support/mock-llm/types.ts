@@ -55,7 +55,8 @@ export interface MockHttpError {
 /** A raw body, sent as is with status 200 (malformed SSE, wrong content). */
 export interface MockRaw {
 	kind: "raw";
-	body: string;
+	/** Text, or bytes for binary formats (Bedrock's event stream). */
+	body: string | Uint8Array;
 	contentType?: string;
 }
 
@@ -84,10 +85,11 @@ export type Vendor =
 	| "google"
 	| "mistral"
 	| "openai-codex"
-	| "pi-messages";
+	| "pi-messages"
+	| "bedrock";
 
 /** Renders a reply as the SSE frames of one vendor (each a complete "event:/data:" frame ending in a blank line). */
-export type ReplyRenderer = (reply: MockReply, request: RecordedRequest) => string[];
+export type ReplyRenderer = (reply: MockReply, request: RecordedRequest) => (string | Uint8Array)[];
 
 /** The vendor's JSON error body for an HTTP error without an explicit body. */
 export type ErrorBodyRenderer = (status: number, message: string) => unknown;
@@ -95,6 +97,12 @@ export type ErrorBodyRenderer = (status: number, message: string) => unknown;
 export interface VendorFormat {
 	renderReply: ReplyRenderer;
 	errorBody: ErrorBodyRenderer;
+	/** Extra headers on HTTP errors (Bedrock's `x-amzn-errortype`). */
+	errorHeaders?: (status: number) => Record<string, string>;
+	/** Content type of a streamed reply (default `text/event-stream`). */
+	contentType?: string;
+	/** Rejects a request before a step is used (Bedrock checks its SigV4 signature); undefined lets it through. */
+	checkRequest?: (request: RecordedRequest, rawBody: string) => Promise<MockHttpError | undefined>;
 }
 
 /** Splits text into chunks of `size` characters (at least one chunk for non-empty text). */
