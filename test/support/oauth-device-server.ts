@@ -27,6 +27,8 @@ export interface DeviceServerOptions {
 	token?: Record<string, unknown>;
 	/** Copilot's `/models` data (default: two picker models and one unconfigured known model). */
 	copilotModels?: unknown[];
+	/** Makes the issued tokens repeatable across servers (side-by-side runs); default random. */
+	salt?: string;
 }
 
 export interface OAuthDeviceServer {
@@ -37,6 +39,8 @@ export interface OAuthDeviceServer {
 	/** Replies to the next token polls, in order; once used up, polls succeed. */
 	script(steps: PollStep[]): void;
 	revoke(token: string): void;
+	/** Off: a refresh answers only `access_token` (no new refresh token, no expires_in) and keeps the old one valid. */
+	rotateRefreshTokens(on: boolean): void;
 	requestsTo(path: string): RecordedRequest[];
 	stop(): void;
 }
@@ -45,9 +49,11 @@ const DEVICE_CODE = "dev-code-123";
 export const USER_CODE = "WDJB-MJHT";
 
 const DEFAULT_MODELS = [
-	{ id: "gpt-4.1", model_picker_enabled: true, policy: { state: "enabled" }, capabilities: { supports: {} } },
+	{ id: "gpt-5.4", model_picker_enabled: true, policy: { state: "enabled" }, capabilities: { supports: {} } },
 	{ id: "gpt-5-mini", model_picker_enabled: true, policy: { state: "enabled" } },
-	{ id: "claude-sonnet-4.5", model_picker_enabled: true, policy: { state: "unconfigured" } },
+	{ id: "claude-sonnet-4.6", model_picker_enabled: true, policy: { state: "unconfigured" } },
+	{ id: "not-in-catalogue", model_picker_enabled: true, policy: { state: "unconfigured" } },
+	{ id: "grok-4.5", model_picker_enabled: true, policy: { state: "disabled" } },
 	{ id: "text-embedding", model_picker_enabled: true, capabilities: { supports: { tool_calls: false } } },
 ];
 
@@ -69,8 +75,10 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 	const refreshTokens = new Set<string>();
 	let steps: PollStep[] = [];
 	let counter = 0;
+	let rotate = true;
+	const salt = options.salt ?? Math.random().toString(36).slice(2, 10);
 	const mint = (kind: string) => {
-		const token = `${kind}-${++counter}-${Math.random().toString(36).slice(2, 10)}`;
+		const token = `${kind}-${++counter}-${salt}`;
 		issued.push(token);
 		return token;
 	};
@@ -112,6 +120,7 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 		const token = String(body.refresh_token ?? "");
 		if (!refreshTokens.has(token) || revoked.has(token))
 			return json({ error: "invalid_grant", error_description: "refresh token revoked" }, 400);
+		if (!rotate) return json({ access_token: mint("at"), token_type: "Bearer" });
 		refreshTokens.delete(token);
 		return json(tokenPair());
 	};
@@ -143,7 +152,7 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 			if (path === "/oidc/device/token/") return poll(body, () => ({ access_token: mint("meta-identity") }));
 			if (path === "/muse-code/key") {
 				const identity = bearer(request);
-				if (!identity || revoked.has(identity)) return json({ detail: "invalid identity token" }, 401);
+				if (!issued.includes(identity) || revoked.has(identity)) return json({ detail: "invalid identity token" }, 401);
 				return json({ api_key: mint("meta-key") });
 			}
 			// GitHub + Copilot
@@ -152,7 +161,7 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 				return poll(body, () => ({ access_token: mint("gho"), token_type: "bearer", scope: "read:user" }), 200);
 			if (path === "/copilot_internal/v2/token") {
 				const github = bearer(request);
-				if (!github || revoked.has(github)) return json({ message: "Bad credentials" }, 401);
+				if (!issued.includes(github) || revoked.has(github)) return json({ message: "Bad credentials" }, 401);
 				const token = `tid=${mint("tid")};exp=1999999999;sku=copilot_individual;proxy-ep=proxy.individual.githubcopilot.com;8kp=1`;
 				issued.push(token);
 				return json({ token, expires_at: 1_999_999_999, refresh_in: 1500 });
@@ -172,6 +181,9 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 			steps = [...next];
 		},
 		revoke: (token) => revoked.add(token),
+		rotateRefreshTokens: (on) => {
+			rotate = on;
+		},
 		requestsTo: (path) => requests.filter((r) => r.path === path),
 		stop: () => server.stop(true),
 	};
