@@ -5,16 +5,19 @@
  * result carries an image. The static identity headers (Editor-Version, Copilot-Integration-Id, …) come with the
  * catalogue's models. Empty for every other provider.
  */
-import type { Message, Model } from "../types.ts";
+import type { Model } from "../types.ts";
 
-function hasImage(message: Message): boolean {
+/** Any transcript message: only its role and content are read. */
+type AnyMessage = { role: string; content?: unknown };
+
+function hasImage(message: AnyMessage): boolean {
 	if (message.role !== "user" && message.role !== "toolResult") return false;
-	return Array.isArray(message.content) && message.content.some((part) => part.type === "image");
+	return Array.isArray(message.content) && message.content.some((part) => part?.type === "image");
 }
 
 export function copilotRequestHeaders(
 	model: Pick<Model, "provider">,
-	messages: readonly Message[],
+	messages: readonly AnyMessage[],
 ): Record<string, string> {
 	if (model.provider !== "github-copilot") return {};
 	const last = messages[messages.length - 1];
