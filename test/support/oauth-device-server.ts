@@ -42,6 +42,8 @@ export interface OAuthDeviceServer {
 	/** Off: a refresh answers only `access_token` (no new refresh token, no expires_in) and keeps the old one valid. */
 	rotateRefreshTokens(on: boolean): void;
 	requestsTo(path: string): RecordedRequest[];
+	/** OpenRouter: the user approves in the "browser"; returns the code the callback receives for `challenge`. */
+	approveOpenRouter(challenge: string): string;
 	stop(): void;
 }
 
@@ -83,6 +85,11 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 		return token;
 	};
 	let origin = "";
+	const openRouterCodes = new Map<string, string>();
+	const s256 = async (verifier: string) => {
+		const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
+		return Buffer.from(digest).toString("base64url");
+	};
 
 	const deviceReply = (verification: string) =>
 		json({
@@ -155,6 +162,16 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 				if (!issued.includes(identity) || revoked.has(identity)) return json({ detail: "invalid identity token" }, 401);
 				return json({ api_key: mint("meta-key") });
 			}
+			// OpenRouter
+			if (path === "/api/v1/auth/keys") {
+				const challenge = openRouterCodes.get(String(body.code));
+				if (!challenge || body.code_challenge_method !== "S256")
+					return json({ error: { message: "Invalid authorization code", code: 400 } }, 400);
+				if ((await s256(String(body.code_verifier))) !== challenge)
+					return json({ error: { message: "Invalid code verifier", code: 403 } }, 403);
+				openRouterCodes.delete(String(body.code));
+				return json({ key: mint("sk-or-v1"), user_id: "user_1" });
+			}
 			// GitHub + Copilot
 			if (path === "/login/device/code") return deviceReply("https://github.com/login/device");
 			if (path === "/login/oauth/access_token")
@@ -185,6 +202,11 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 			rotate = on;
 		},
 		requestsTo: (path) => requests.filter((r) => r.path === path),
+		approveOpenRouter: (challenge) => {
+			const code = mint("or-code");
+			openRouterCodes.set(code, challenge);
+			return code;
+		},
 		stop: () => server.stop(true),
 	};
 }

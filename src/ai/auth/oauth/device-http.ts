@@ -65,7 +65,11 @@ function asObject(text: string): JsonObject | null {
 }
 
 /** Requests `url` (through `oauthEndpoint`); network failures throw, HTTP errors come back as data. */
-export async function requestJson(deps: ResolvedDeps, url: string, options: RequestOptions): Promise<JsonReply> {
+export async function requestJson(
+	deps: Pick<ResolvedDeps, "fetch" | "env">,
+	url: string,
+	options: RequestOptions,
+): Promise<JsonReply> {
 	const { signal } = options;
 	const cancelled = () => new Error(options.cancelMessage ?? LOGIN_CANCELLED);
 	if (signal.aborted) throw cancelled();
