@@ -86,6 +86,11 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 	};
 	let origin = "";
 	const openRouterCodes = new Map<string, string>();
+	const approveOpenRouter = (challenge: string) => {
+		const code = mint("or-code");
+		openRouterCodes.set(code, challenge);
+		return code;
+	};
 	const s256 = async (verifier: string) => {
 		const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier));
 		return Buffer.from(digest).toString("base64url");
@@ -162,7 +167,9 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 				if (!issued.includes(identity) || revoked.has(identity)) return json({ detail: "invalid identity token" }, 401);
 				return json({ api_key: mint("meta-key") });
 			}
-			// OpenRouter
+			// OpenRouter (and a hook for a browser stand-in in another process)
+			if (path === "/test/approve-openrouter")
+				return json({ code: approveOpenRouter(url.searchParams.get("challenge") ?? "") });
 			if (path === "/api/v1/auth/keys") {
 				const challenge = openRouterCodes.get(String(body.code));
 				if (!challenge || body.code_challenge_method !== "S256")
@@ -202,11 +209,7 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 			rotate = on;
 		},
 		requestsTo: (path) => requests.filter((r) => r.path === path),
-		approveOpenRouter: (challenge) => {
-			const code = mint("or-code");
-			openRouterCodes.set(code, challenge);
-			return code;
-		},
+		approveOpenRouter,
 		stop: () => server.stop(true),
 	};
 }

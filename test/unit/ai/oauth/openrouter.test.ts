@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { codeFromInput, createOpenRouterOAuth } from "../../../../src/ai/auth/oauth/openrouter.ts";
 import type { AuthEvent, AuthPrompt } from "../../../../src/ai/auth/provider-auth-types.ts";
+import { runInPi, runnablePi } from "../../../helpers/side-by-side.ts";
 import { type OAuthDeviceServer, startOAuthDeviceServer } from "../../../support/oauth-device-server.ts";
 
 let server: OAuthDeviceServer;
@@ -139,4 +140,77 @@ describe("OpenRouter login", () => {
 		expect(codeFromInput(" bare ")).toBe("bare");
 		expect(codeFromInput("")).toBeUndefined();
 	});
+});
+
+const PI_BODY = `async (mod, input) => {
+	const realFetch = globalThis.fetch;
+	globalThis.fetch = (url, init) => {
+		const target = new URL(String(url));
+		return realFetch(target.hostname === "openrouter.ai" ? input.origin + target.pathname + target.search : String(url), init);
+	};
+	const oauth = await mod.loadOpenRouterOAuth();
+	const events = [];
+	const prompts = [];
+	const controller = new AbortController();
+	const credential = await oauth.login({
+		signal: controller.signal,
+		notify: (event) => {
+			events.push(event);
+			if (event.type !== "auth_url") return;
+			const url = new URL(event.url);
+			void (async () => {
+				const approve = await realFetch(input.origin + "/test/approve-openrouter?challenge=" + url.searchParams.get("code_challenge"));
+				const { code } = await approve.json();
+				await realFetch(url.searchParams.get("callback_url") + "?code=" + code);
+			})();
+		},
+		prompt: (prompt) => {
+			prompts.push({ type: prompt.type, message: prompt.message, placeholder: prompt.placeholder });
+			return new Promise((_, reject) => prompt.signal.addEventListener("abort", () => reject(new Error("closed"))));
+		},
+	});
+	return { credential, events, prompts, auth: await oauth.toAuth(credential) };
+}`;
+
+/** Callback URLs carry a random port and uuid; the authorize URL a random challenge. */
+function masked(value: unknown): unknown {
+	return JSON.parse(
+		JSON.stringify(value)
+			.replace(/127\.0\.0\.1(:|%3A)\d+/g, "127.0.0.1$1PORT")
+			.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "UUID")
+			.replace(/code_challenge=[\w-]+/g, "code_challenge=C")
+			.replace(/sk-or-v1-\d+-[\w]+/g, "KEY"),
+	);
+}
+
+const pi = runnablePi();
+const skip = "error" in pi ? pi.error : undefined;
+if (skip) console.log(`skipping OpenRouter vs pi-ai: ${skip}`);
+
+describe.skipIf(!!skip)("OpenRouter login vs pi-ai 0.87.1", () => {
+	test("same notifications, prompt, key request and stored credential", async () => {
+		const theirs = await runInPi("@earendil-works/pi-ai/dist/auth/oauth/load.js", { origin: server.origin }, PI_BODY);
+		const theirRequests = server.requestsTo("/api/v1/auth/keys");
+		const ours = startOAuthDeviceServer();
+		try {
+			const run = interaction(async (url) => {
+				const code = ours.approveOpenRouter(url.searchParams.get("code_challenge") ?? "");
+				await fetch(`${url.searchParams.get("callback_url")}?code=${code}`);
+			});
+			const auth = createOpenRouterOAuth({ env: { PI_OAUTH_TEST_ORIGIN: ours.origin } });
+			const credential = await auth.login(run.value);
+			const prompts = run.prompts.map((p) => ({ type: p.type, message: p.message, placeholder: p.placeholder }));
+			const mine = { credential, events: run.events, prompts, auth: await auth.toAuth(credential) };
+			expect(masked(mine)).toEqual(masked(theirs));
+			const shape = (r: { body: Record<string, unknown>; headers: Record<string, string> }) => ({
+				keys: Object.keys(r.body),
+				method: r.body.code_challenge_method,
+				type: r.headers["content-type"],
+				accept: r.headers.accept,
+			});
+			expect(ours.requestsTo("/api/v1/auth/keys").map(shape)).toEqual(theirRequests.map(shape));
+		} finally {
+			ours.stop();
+		}
+	}, 30_000);
 });
