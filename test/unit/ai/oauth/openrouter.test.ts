@@ -199,7 +199,11 @@ describe.skipIf(!!skip)("OpenRouter login vs pi-ai 0.87.1", () => {
 			});
 			const auth = createOpenRouterOAuth({ env: { PI_OAUTH_TEST_ORIGIN: ours.origin } });
 			const credential = await auth.login(run.value);
-			const prompts = run.prompts.map((p) => ({ type: p.type, message: p.message, placeholder: p.placeholder }));
+			const prompts = run.prompts.map((p) => ({
+				type: p.type,
+				message: p.message,
+				placeholder: "placeholder" in p ? p.placeholder : undefined,
+			}));
 			const mine = { credential, events: run.events, prompts, auth: await auth.toAuth(credential) };
 			expect(masked(mine)).toEqual(masked(theirs));
 			const shape = (r: { body: Record<string, unknown>; headers: Record<string, string> }) => ({
