@@ -42,6 +42,8 @@ export interface OAuthDeviceServer {
 	/** Off: a refresh answers only `access_token` (no new refresh token, no expires_in) and keeps the old one valid. */
 	rotateRefreshTokens(on: boolean): void;
 	requestsTo(path: string): RecordedRequest[];
+	/** The next `times` requests to `path` get `status` with an error body. */
+	failNext(path: string, status: number, times?: number): void;
 	/** OpenRouter: the user approves in the "browser"; returns the code the callback receives for `challenge`. */
 	approveOpenRouter(challenge: string): string;
 	stop(): void;
@@ -86,6 +88,7 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 	};
 	let origin = "";
 	const openRouterCodes = new Map<string, string>();
+	const failures = new Map<string, { status: number; times: number }>();
 	const approveOpenRouter = (challenge: string) => {
 		const code = mint("or-code");
 		openRouterCodes.set(code, challenge);
@@ -152,6 +155,11 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 				body,
 			});
 			const path = url.pathname;
+			const failure = failures.get(path);
+			if (failure && failure.times > 0) {
+				failure.times--;
+				return json({ error: "server_error", error_description: "try again" }, failure.status);
+			}
 			// xAI
 			if (path === "/oauth2/device/code") return deviceReply("https://accounts.x.ai/device");
 			if (path === "/oauth2/token") return body.grant_type === "refresh_token" ? refresh(body) : poll(body, tokenPair);
@@ -210,6 +218,9 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 		},
 		requestsTo: (path) => requests.filter((r) => r.path === path),
 		approveOpenRouter,
+		failNext: (path, status, times = 1) => {
+			failures.set(path, { status, times });
+		},
 		stop: () => server.stop(true),
 	};
 }

@@ -180,6 +180,24 @@ describe("Kimi Code", () => {
 	});
 });
 
+describe("Kimi Code refresh retries", () => {
+	test("429 and 5xx are retried 1 s, 2 s, 4 s apart; then the last status is reported", async () => {
+		const auth = createKimiCodingOAuth(deps());
+		const credential = await auth.login(scriptedInteraction().interaction);
+		clock.sleeps.length = 0;
+		server.failNext("/api/oauth/token", 503, 2);
+		const next = await auth.refresh(credential, new AbortController().signal);
+		expect(next.refresh).not.toBe(credential.refresh);
+		expect(clock.sleeps).toEqual([1000, 2000]);
+		clock.sleeps.length = 0;
+		server.failNext("/api/oauth/token", 429, 4);
+		const error = await auth.refresh(next, new AbortController().signal).catch((e: Error) => e);
+		expect(clock.sleeps).toEqual([1000, 2000, 4000]);
+		expect(String(error)).toContain("Kimi Code token refresh failed with status 429");
+		expect(String(error)).not.toContain(next.refresh);
+	});
+});
+
 describe("Meta", () => {
 	test("login: identity token from the device flow, exchanged for a day-long Model API key", async () => {
 		server.script([...PENDING_PENDING_SLOW_SUCCESS]);

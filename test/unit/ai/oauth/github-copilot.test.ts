@@ -135,6 +135,32 @@ describe("GitHub Copilot login", () => {
 		);
 	});
 
+	test("cancelled at the enterprise prompt or while waiting for approval: 'Login cancelled', no token request", async () => {
+		const atPrompt = scriptedInteraction([""]);
+		const prompt = atPrompt.interaction.prompt;
+		atPrompt.interaction.prompt = async (p) => {
+			atPrompt.controller.abort();
+			return prompt(p);
+		};
+		await expect(createGitHubCopilotOAuth(deps()).login(atPrompt.interaction)).rejects.toThrow("Login cancelled");
+		expect(server.requests).toHaveLength(0);
+		server.script(Array.from({ length: 20 }, () => ({ error: "authorization_pending" })));
+		const waiting = scriptedInteraction([""]);
+		const sleep = clock.sleep;
+		const cancelling = {
+			now: clock.now,
+			sleep: (ms: number, signal: AbortSignal) => {
+				if (server.requestsTo("/login/oauth/access_token").length === 1) waiting.controller.abort();
+				return sleep(ms, signal);
+			},
+		};
+		await expect(createGitHubCopilotOAuth({ ...deps(), clock: cancelling }).login(waiting.interaction)).rejects.toThrow(
+			"Login cancelled",
+		);
+		expect(server.requestsTo("/login/oauth/access_token")).toHaveLength(1);
+		expect(server.requestsTo("/copilot_internal/v2/token")).toHaveLength(0);
+	});
+
 	test("refresh exchanges the GitHub token again and re-reads the models; a revoked GitHub token fails", async () => {
 		const auth = createGitHubCopilotOAuth(deps());
 		const credential = await auth.login(scriptedInteraction([""]).interaction);
