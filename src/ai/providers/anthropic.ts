@@ -9,6 +9,7 @@ import { requestView } from "../transcript.ts";
 import type { Context, Model, SimpleStreamOptions, ThinkingLevel } from "../types.ts";
 import { type AnthropicOptions, buildRequest, fromClaudeCodeName, isOAuthToken } from "./anthropic-request.ts";
 import { clampMaxTokensToContext } from "./context-estimate.ts";
+import { copilotRequestHeaders } from "./github-copilot-headers.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import { parseEventJson, runProviderStream } from "./run.ts";
 import { adjustMaxTokensForThinking, maxOutputTokens } from "./simple-options.ts";
@@ -111,12 +112,18 @@ function buildHeaders(model: Model, context: Context, options: AnthropicOptions 
 		...(betas.length > 0 ? { "anthropic-beta": betas.join(",") } : {}),
 	};
 	// Subscription (OAuth) tokens go in Authorization with Claude Code's identity; API keys in x-api-key.
-	if (isOAuthToken(key)) {
+	if (model.provider === "github-copilot" && key) headers.authorization = `Bearer ${key}`;
+	else if (isOAuthToken(key)) {
 		headers.authorization = `Bearer ${key}`;
 		headers["user-agent"] = `claude-cli/${CLAUDE_CODE_VERSION}`;
 		headers["x-app"] = "cli";
 	} else if (key) headers["x-api-key"] = key;
-	const merged = { ...headers, ...model.headers, ...options?.headers };
+	const merged = {
+		...headers,
+		...model.headers,
+		...copilotRequestHeaders(model, context.messages),
+		...options?.headers,
+	};
 	// The list above already honours a configured anthropic-beta; keep one spelling of the header.
 	for (const name of Object.keys(merged))
 		if (name !== "anthropic-beta" && name.toLowerCase() === "anthropic-beta") delete merged[name];

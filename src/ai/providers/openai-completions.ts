@@ -11,6 +11,7 @@ import { joinUrl, postJson } from "../http.ts";
 import { parseToolArguments } from "../partial-json.ts";
 import { readSseBatches } from "../sse.ts";
 import type { Context, Model, SimpleStreamOptions } from "../types.ts";
+import { copilotRequestHeaders } from "./github-copilot-headers.ts";
 import type { MessageBuilder } from "./message-builder.ts";
 import {
 	buildRequest,
@@ -35,7 +36,7 @@ export function streamOpenAICompletions(model: Model, context: Context, options?
 		const response = await postJson({
 			providerName: name,
 			url: joinUrl(model.baseUrl, "chat/completions"),
-			headers: buildHeaders(model, options),
+			headers: buildHeaders(model, options, copilotRequestHeaders(model, context.messages)),
 			body: buildRequest(model, context, options, compat),
 			model,
 			options,
@@ -54,11 +55,15 @@ export function streamSimpleOpenAICompletions(model: Model, context: Context, op
 	});
 }
 
-function buildHeaders(model: Model, options: OpenAICompletionsOptions | undefined): Record<string, string> {
+function buildHeaders(
+	model: Model,
+	options: OpenAICompletionsOptions | undefined,
+	perRequest: Record<string, string>,
+): Record<string, string> {
 	const headers: Record<string, string> = { accept: "text/event-stream" };
 	// Local servers (Ollama, llama.cpp) need no key: then no Authorization header at all.
 	if (options?.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-	return { ...headers, ...model.headers, ...options?.headers };
+	return { ...headers, ...model.headers, ...perRequest, ...options?.headers };
 }
 
 type FinishReason = "stop" | "length" | "toolUse";

@@ -12,6 +12,7 @@
 import { joinUrl, postJson } from "../http.ts";
 import { requestView } from "../transcript.ts";
 import type { Context, Model, SimpleStreamOptions, StreamOptions, ThinkingLevel } from "../types.ts";
+import { copilotRequestHeaders } from "./github-copilot-headers.ts";
 import { convertMessages } from "./openai-responses-input.ts";
 import { consumeResponsesStream } from "./openai-responses-stream.ts";
 import { runProviderStream } from "./run.ts";
@@ -32,7 +33,7 @@ export function streamOpenAIResponses(model: Model, context: Context, options?: 
 		const response = await postJson({
 			providerName: NAME,
 			url: joinUrl(model.baseUrl, "responses"),
-			headers: buildHeaders(model, options),
+			headers: buildHeaders(model, options, copilotRequestHeaders(model, context.messages)),
 			body: buildRequest(model, context, options),
 			model,
 			options,
@@ -59,11 +60,15 @@ export function streamSimpleOpenAIResponses(
 	});
 }
 
-function buildHeaders(model: Model, options: OpenAIResponsesOptions | undefined): Record<string, string> {
+function buildHeaders(
+	model: Model,
+	options: OpenAIResponsesOptions | undefined,
+	perRequest: Record<string, string>,
+): Record<string, string> {
 	const headers: Record<string, string> = { accept: "text/event-stream" };
 	if (options?.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
 	if (options?.sessionId && model.compat?.sendSessionIdHeader) headers.session_id = options.sessionId;
-	return { ...headers, ...model.headers, ...options?.headers };
+	return { ...headers, ...model.headers, ...perRequest, ...options?.headers };
 }
 
 /** OpenAI Responses rejects a `max_output_tokens` below 16. */
