@@ -5,8 +5,9 @@
  */
 import type { ProviderAuthInteraction } from "../provider-auth-types.ts";
 import { startCallbackServer } from "./callback-server.ts";
+import { LOGIN_CANCELLED } from "./cancel.ts";
 
-export const LOGIN_CANCELLED = "Login cancelled";
+export { LOGIN_CANCELLED };
 
 export interface BrowserLoginOptions {
 	providerName: string;

@@ -8,7 +8,7 @@ import type { ProviderAuthInteraction } from "../provider-auth-types.ts";
 import type { OAuthCredential } from "../types.ts";
 import { builtinOAuth, builtinOAuthProviders } from "./registry.ts";
 
-export { LOGIN_CANCELLED } from "./browser-login.ts";
+export { LOGIN_CANCELLED } from "./cancel.ts";
 
 /** Ids and names of the providers with a built-in account login. */
 export function oauthLoginProviders(): { id: string; name: string; loginName: string; loginLabel?: string }[] {

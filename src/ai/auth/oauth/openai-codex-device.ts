@@ -6,7 +6,7 @@
  */
 import type { ProviderAuthInteraction } from "../provider-auth-types.ts";
 import type { OAuthCredential } from "../types.ts";
-import { LOGIN_CANCELLED } from "./browser-login.ts";
+import { LOGIN_CANCELLED } from "./cancel.ts";
 import { oauthEndpoint } from "./endpoints.ts";
 import { CODEX_CLIENT_ID, exchangeCodexCode } from "./openai-codex.ts";
 

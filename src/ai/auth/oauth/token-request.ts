@@ -4,6 +4,7 @@
  * codes and tokens). A refresh refused with `invalid_grant` means the refresh token was revoked or has expired:
  * `OAuthTokenError.revoked` tells callers to ask for a new login instead of retrying.
  */
+import { LOGIN_CANCELLED } from "./cancel.ts";
 import { oauthEndpoint } from "./endpoints.ts";
 
 export interface TokenResponse {
@@ -53,7 +54,7 @@ export async function requestToken(
 			signal: AbortSignal.any(signals),
 		});
 	} catch (error) {
-		if (options.signal?.aborted) throw new Error("Login cancelled");
+		if (options.signal?.aborted) throw new Error(LOGIN_CANCELLED);
 		const reason = error instanceof Error ? error.message : String(error);
 		throw new OAuthTokenError(`${options.what}: cannot reach ${new URL(url).host}: ${reason}`, { cause: error });
 	}

@@ -198,6 +198,40 @@ describe("OpenAI Codex login", () => {
 	});
 });
 
+describe("OpenAI Codex device-code login", () => {
+	test("the user code is shown, pending polls are waited out, the returned code is exchanged", async () => {
+		const dir = makeTempDir("pi-oauth-");
+		const storage = new AuthStorage(join(dir, "auth.json"));
+		const verifier = "device-verifier-0123456789-abcdefghijklmnopqrstuvwxyz";
+		let polls = 0;
+		server.route("POST", "/api/accounts/deviceauth/usercode", (_request, fields) =>
+			fields.client_id === "app_EMoamEEZ73f0CkXaXp7hrann"
+				? Response.json({ device_auth_id: "dev-1", user_code: "ABCD-1234", interval: "1" })
+				: Response.json({ error: "invalid_client" }, { status: 400 }),
+		);
+		server.route("POST", "/api/accounts/deviceauth/token", async () => {
+			polls++;
+			if (polls === 1) return Response.json({ error: { code: "deviceauth_authorization_pending" } }, { status: 400 });
+			const authorize = new URL(`${server.url}/oauth/authorize`);
+			authorize.searchParams.set("client_id", "app_EMoamEEZ73f0CkXaXp7hrann");
+			authorize.searchParams.set("redirect_uri", "https://auth.openai.com/deviceauth/callback");
+			authorize.searchParams.set("code_challenge", await pkceChallenge(verifier));
+			authorize.searchParams.set("code_challenge_method", "S256");
+			const code = new URL(server.approve(authorize.toString())).searchParams.get("code");
+			return Response.json({ authorization_code: code, code_verifier: verifier });
+		});
+		const run = scripted((prompt) => (prompt.type === "select" ? Promise.resolve("device_code") : undefined));
+		const credential = await loginWithOAuth(storage, "openai-codex", run.interaction);
+		expect(run.events.find((e) => e.type === "device_code")).toMatchObject({
+			userCode: "ABCD-1234",
+			verificationUri: "https://auth.openai.com/codex/device",
+		});
+		expect(polls).toBe(2);
+		expect(credential.accountId).toMatch(/^acct-/);
+		expect(storage.get("openai-codex")).toEqual(credential);
+	}, 15_000);
+});
+
 describe("refresh through AuthStorage", () => {
 	const expired = (refresh: string) => ({
 		type: "oauth",
