@@ -49,7 +49,7 @@ async function login(interaction: ProviderAuthInteraction): Promise<OAuthCredent
 	});
 	const code = await waitForAuthorizationCode(interaction, {
 		providerName: "Anthropic",
-		authorizeUrl: `${oauthEndpoint(AUTHORIZE_URL)}?${params}`,
+		authorizeUrl: () => `${oauthEndpoint(AUTHORIZE_URL)}?${params}`,
 		redirectUri: REDIRECT_URI,
 		port: CALLBACK_PORT,
 		path: CALLBACK_PATH,

@@ -4,18 +4,21 @@
  * bare code) for a browser on another machine. Cancelling (the interaction's signal) ends both.
  */
 import type { ProviderAuthInteraction } from "../provider-auth-types.ts";
-import { startCallbackServer } from "./callback-server.ts";
+import { type CallbackResult, callbackHost, startCallbackServer } from "./callback-server.ts";
 import { LOGIN_CANCELLED } from "./cancel.ts";
 
 export { LOGIN_CANCELLED };
 
 export interface BrowserLoginOptions {
 	providerName: string;
-	authorizeUrl: string;
-	redirectUri: string;
+	/** The URL to open, given the redirect URI the callback server listens on. */
+	authorizeUrl: (redirectUri: string) => string;
+	/** The registered redirect URI; default `http://<callback host>:<bound port><path>` (for port 0). */
+	redirectUri?: string;
 	port: number;
 	path: string;
-	state: string;
+	/** Undefined when the provider's flow has no `state`. */
+	state: string | undefined;
 	instructions: string;
 	env?: Record<string, string | undefined>;
 }
@@ -23,6 +26,7 @@ export interface BrowserLoginOptions {
 export interface AuthorizationCode {
 	code: string;
 	state: string | undefined;
+	redirectUri: string;
 }
 
 /**
@@ -67,23 +71,28 @@ export async function waitForAuthorizationCode(
 		providerName: options.providerName,
 		...(options.env ? { env: options.env } : {}),
 	});
+	const redirectUri = options.redirectUri ?? `http://${callbackHost(options.env)}:${server.port}${options.path}`;
 	const manual = new AbortController();
 	const onAbort = () => server.cancel();
 	signal.addEventListener("abort", onAbort, { once: true });
 	try {
-		interaction.notify({ type: "auth_url", url: options.authorizeUrl, instructions: options.instructions });
+		interaction.notify({
+			type: "auth_url",
+			url: options.authorizeUrl(redirectUri),
+			instructions: options.instructions,
+		});
 		if (!server.listening) {
 			interaction.notify({
 				type: "progress",
 				message: `Cannot receive the browser callback (${server.bindError}); paste the redirect URL instead.`,
 			});
 		}
-		type Outcome = { kind: "callback"; value: AuthorizationCode | null } | { kind: "pasted"; value: string };
+		type Outcome = { kind: "callback"; value: CallbackResult | null } | { kind: "pasted"; value: string };
 		const pasted = interaction
 			.prompt({
 				type: "manual_code",
 				message: "Finish signing in in your browser, or paste the redirect URL (or the code) here:",
-				placeholder: options.redirectUri,
+				placeholder: redirectUri,
 				signal: manual.signal,
 			})
 			.then((value): Outcome => ({ kind: "pasted", value }));
@@ -94,15 +103,15 @@ export async function waitForAuthorizationCode(
 		const outcome = await Promise.race(server.listening ? [callback, pasted] : [pasted, callback.then(() => pasted)]);
 		if (signal.aborted) throw new Error(LOGIN_CANCELLED);
 		if (outcome.kind === "callback") {
-			if (outcome.value) return outcome.value;
+			if (outcome.value) return { ...outcome.value, redirectUri };
 			throw new Error(LOGIN_CANCELLED);
 		}
 		const parsed = parsePastedAuthorization(outcome.value);
 		if (!parsed.code) throw new Error("No authorization code in what was pasted");
-		if (parsed.state !== undefined && parsed.state !== options.state) {
+		if (options.state !== undefined && parsed.state !== undefined && parsed.state !== options.state) {
 			throw new Error("The pasted URL belongs to another sign-in (state mismatch)");
 		}
-		return { code: parsed.code, state: parsed.state ?? options.state };
+		return { code: parsed.code, state: parsed.state ?? options.state, redirectUri };
 	} catch (error) {
 		if (signal.aborted) throw new Error(LOGIN_CANCELLED);
 		throw error;

@@ -17,6 +17,8 @@ export interface CallbackServer {
 	/** False when the port could not be bound (the reason is in `bindError`). */
 	readonly listening: boolean;
 	readonly bindError: string | undefined;
+	/** The bound port (the one asked for, or the system's choice for port 0). */
+	readonly port: number;
 	/** The code from the browser, or null once `cancel` was called. */
 	readonly result: Promise<CallbackResult | null>;
 	cancel(): void;
@@ -24,9 +26,11 @@ export interface CallbackServer {
 }
 
 export interface CallbackServerOptions {
+	/** 0: any free port. */
 	port: number;
 	path: string;
-	expectedState: string;
+	/** Undefined for providers whose authorization request carries no `state` (OpenRouter). */
+	expectedState: string | undefined;
 	providerName: string;
 	host?: string;
 	env?: Record<string, string | undefined>;
@@ -77,7 +81,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 		const code = url.searchParams.get("code");
 		const state = url.searchParams.get("state") ?? undefined;
 		if (!code) return send(res, 400, signInFailedPage("The callback carries no authorization code."));
-		if (state !== options.expectedState) {
+		if (options.expectedState !== undefined && state !== options.expectedState) {
 			return send(res, 400, signInFailedPage("The callback does not belong to this sign-in (state mismatch)."));
 		}
 		send(res, 200, signedInPage(options.providerName));
@@ -101,6 +105,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
 	return {
 		listening: bindError === undefined,
 		bindError,
+		port: bindError ? options.port : ((server.address() as { port: number } | null)?.port ?? options.port),
 		result,
 		cancel: () => settle(null),
 		close: () =>

@@ -89,7 +89,7 @@ async function browserLogin(interaction: ProviderAuthInteraction): Promise<OAuth
 	for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
 	const code = await waitForAuthorizationCode(interaction, {
 		providerName: "OpenAI",
-		authorizeUrl: url.toString(),
+		authorizeUrl: () => url.toString(),
 		redirectUri: REDIRECT_URI,
 		port: CALLBACK_PORT,
 		path: CALLBACK_PATH,

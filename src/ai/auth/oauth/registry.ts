@@ -32,6 +32,15 @@ const PROVIDERS: readonly BuiltinOAuthProvider[] = [
 			load: async () => (await import("./openai-codex.ts")).openaiCodexOAuth,
 		}),
 	},
+	{
+		id: "openrouter",
+		providerName: "OpenRouter",
+		oauth: lazyOAuth({
+			name: "OpenRouter OAuth",
+			loginLabel: "Sign in with OpenRouter",
+			load: async () => (await import("./openrouter.ts")).openRouterOAuth,
+		}),
+	},
 	// Device-code logins (src/ai/auth/oauth/<provider>.ts), one line each:
 	// github-copilot:
 	// kimi-coding:

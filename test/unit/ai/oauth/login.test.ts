@@ -232,6 +232,34 @@ describe("OpenAI Codex device-code login", () => {
 	}, 15_000);
 });
 
+describe("OpenRouter login", () => {
+	test("a callback on a free port and random path; the code becomes a non-expiring key", async () => {
+		const dir = makeTempDir("pi-oauth-");
+		const storage = new AuthStorage(join(dir, "auth.json"));
+		let challenge = "";
+		server.route("POST", "/api/v1/auth/keys", async (_request, fields) =>
+			fields.code === "or-code" && (await pkceChallenge(fields.code_verifier ?? "")) === challenge
+				? Response.json({ key: "sk-or-v1-test" })
+				: Response.json({ error: { message: "bad code" } }, { status: 403 }),
+		);
+		const run = scripted(() => undefined);
+		const done = loginWithOAuth(storage, "openrouter", run.interaction);
+		const url = new URL(await run.authUrl);
+		expect(url.pathname).toBe("/auth");
+		challenge = url.searchParams.get("code_challenge") ?? "";
+		const callback = url.searchParams.get("callback_url") ?? "";
+		expect(callback).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback\/[0-9a-f-]{36}$/);
+		expect((await fetch(`${callback}?code=or-code`)).status).toBe(200);
+		expect(await done).toEqual({
+			type: "oauth",
+			access: "sk-or-v1-test",
+			refresh: "",
+			expires: Number.MAX_SAFE_INTEGER,
+		});
+		expect(storage.getApiKey("openrouter")).toBe("sk-or-v1-test");
+	});
+});
+
 describe("refresh through AuthStorage", () => {
 	const expired = (refresh: string) => ({
 		type: "oauth",
