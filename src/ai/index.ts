@@ -1,4 +1,6 @@
 export * from "./auth/credential-store.ts";
+export * from "./auth/oauth/login.ts";
+export { OAuthLoginRequiredError } from "./auth/oauth-refresh-error.ts";
 export * from "./auth/provider-auth.ts";
 export type * from "./auth/provider-auth-types.ts";
 export * from "./auth/resolve-value.ts";

@@ -55,6 +55,9 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 			packages.defaultPackageDeps({ cwd: process.cwd(), agentDir: getAgentDir(), selfUpdate }),
 		);
 	}
+	if (argv[0] === "login" || argv[0] === "logout") {
+		return (await import("./login/index.ts")).runLoginCommand(argv, { agentDir: getAgentDir(), out, err });
+	}
 	const args = parseArgs(argv);
 	if (args.flags.get("version")) {
 		out(args.flags.get("verbose") === true ? verboseVersion() : `${VERSION}\n`);

@@ -1,6 +1,6 @@
 /**
- * `pi-ai/oauth`: the OAuth type surface custom providers and extensions use. Built-in login flows (Claude
- * subscriptions, GitHub Copilot, ChatGPT) are not implemented yet; `getOAuthProviders()` lists none.
+ * `pi-ai/oauth`: the OAuth type surface custom providers and extensions use (type-only in pi 0.87.1), plus a
+ * registry for OAuth providers registered here. The built-in logins (src/ai/auth/oauth/) are not listed by it.
  */
 import type { Model } from "../ai/index.ts";
 

@@ -166,7 +166,10 @@ describe("model commands (ours, in a pseudo-terminal)", () => {
 			mock: [reply("first keyed answer")],
 		});
 		await command(app, "/login anthropic");
-		await app.waitFor("Anthropic");
+		// Anthropic has both an account login and API keys: pi asks which first.
+		await app.waitFor("Select authentication method for Anthropic:");
+		await app.press("down", "enter");
+		await app.waitFor("Enter Anthropic API key");
 		app.type("sk-first-run");
 		await app.press("enter");
 		const screen = await app.waitFor("Selected ");

@@ -29,6 +29,10 @@ import {
 	writeSync,
 } from "../../util/index.ts";
 import { getEnvApiKey } from "../env-keys.ts";
+import { credentialProblem, isRecord, type OAuthMethod, oauthMethodOf, stringEnv } from "./credential-shape.ts";
+import { builtinOAuth } from "./oauth/registry.ts";
+import { oauthRefreshFailure } from "./oauth-refresh-error.ts";
+import type { ModelAuth, OAuthAuth } from "./provider-auth-types.ts";
 import { resolveValue, type ValueEnv } from "./resolve-value.ts";
 import type {
 	ApiKeyResolution,
@@ -38,12 +42,14 @@ import type {
 	Credential,
 	OAuthCredential,
 	OAuthHandler,
-	OAuthTokens,
 } from "./types.ts";
 
 export type * from "./types.ts";
 
 const LOCK_STALE_MS = 10_000;
+/** OAuth tokens are refreshed when they expire within this window (pi-ai 0.87.1's minimum validity). */
+const OAUTH_REFRESH_WINDOW_MS = 5 * 60 * 1000;
+const OAUTH_REFRESH_TIMEOUT_MS = 15_000;
 const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true };
 
 /** In-process queue per file: writers here never race each other for the file lock. */
@@ -58,34 +64,6 @@ type Loaded =
 	| { ok: true; data: Record<string, unknown> }
 	| { ok: false; kind: "unreadable" | "syntax" | "shape"; reason: string };
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Why an entry cannot be used, or undefined when it is a valid credential. */
-function credentialProblem(value: unknown): string | undefined {
-	if (!isRecord(value)) return "expected an object";
-	if (value.type === "api_key") {
-		if (typeof value.key !== "string") return '"key" must be a string';
-		if (value.env !== undefined && !isRecord(value.env)) return '"env" must be an object';
-		return undefined;
-	}
-	if (value.type === "oauth") {
-		if (typeof value.access !== "string") return '"access" must be a string';
-		if (typeof value.refresh !== "string") return '"refresh" must be a string';
-		if (typeof value.expires !== "number") return '"expires" must be a number (ms since the epoch)';
-		return undefined;
-	}
-	return `unknown "type" ${JSON.stringify(value.type)} (expected "api_key" or "oauth")`;
-}
-
-function stringEnv(env: unknown): Record<string, string> | undefined {
-	if (!isRecord(env)) return undefined;
-	const out: Record<string, string> = {};
-	for (const [name, value] of Object.entries(env)) if (typeof value === "string") out[name] = value;
-	return out;
-}
-
 export class AuthStorage {
 	readonly path: string;
 	private readonly env: ValueEnv;
@@ -96,11 +74,15 @@ export class AuthStorage {
 	private readonly runtimeKeys = new Map<string, string>();
 	private configured: ConfiguredKeyResolver | undefined;
 	private readonly oauthHandlers = new Map<string, OAuthHandler>();
+	private readonly builtinOAuth: (provider: string) => OAuthAuth | undefined;
+	/** What a built-in OAuth method derived from the current access token (`toAuth`), per provider. */
+	private readonly oauthAuth = new Map<string, { access: string; auth: ModelAuth }>();
 
 	constructor(authPath: string, options: AuthStorageOptions = {}) {
 		this.path = resolve(authPath);
 		this.env = options.env ?? process.env;
 		this.now = options.now ?? Date.now;
+		this.builtinOAuth = options.oauthProviders ?? builtinOAuth;
 		this.reload();
 	}
 
@@ -155,12 +137,14 @@ export class AuthStorage {
 		const copy = structuredClone(credential);
 		await this.update((data) => {
 			data[provider] = copy;
+			return true;
 		});
 	}
 
 	async remove(provider: string): Promise<void> {
 		await this.update((data) => {
 			delete data[provider];
+			return true;
 		});
 	}
 
@@ -170,28 +154,70 @@ export class AuthStorage {
 		else this.oauthHandlers.delete(provider);
 	}
 
-	/** True when the provider's stored OAuth tokens have expired and its handler can refresh them. */
+	/** The OAuth method of `provider`: an extension's `registerProvider(…, {oauth})` wins over the built-in one. */
+	private oauthMethod(provider: string): OAuthMethod | undefined {
+		return oauthMethodOf(this.oauthHandlers.get(provider), this.builtinOAuth(provider), () => {
+			const derived = this.oauthAuth.get(provider);
+			return derived && { access: derived.access, apiKey: derived.auth.apiKey };
+		});
+	}
+
+	private expiresSoon(credential: OAuthCredential): boolean {
+		return this.now() + OAUTH_REFRESH_WINDOW_MS >= credential.expires;
+	}
+
+	/** True when the provider's stored OAuth tokens expire soon and its OAuth method can refresh them. */
 	canRefresh(provider: string): boolean {
 		const stored = this.credentials.get(provider);
-		return stored?.type === "oauth" && this.oauthHandlers.has(provider) && this.now() >= stored.expires;
+		return stored?.type === "oauth" && this.oauthMethod(provider) !== undefined && this.expiresSoon(stored);
 	}
 
 	/**
-	 * Refreshes expired OAuth tokens through the provider's handler and stores the new ones (locked write). A
-	 * failed refresh leaves the stored tokens as they were and rejects with a one-line reason.
+	 * Makes the provider's stored OAuth tokens usable for a request: when they expire within five minutes they are
+	 * refreshed through the provider's OAuth method by exactly one process. The refresh runs under the auth.json
+	 * lock after re-reading the file; when another process (or request) refreshed meanwhile its tokens are taken
+	 * and no refresh is sent. A failed refresh leaves auth.json as it was and rejects with one line; a refresh
+	 * token the provider no longer accepts says which provider to log in to again.
 	 */
 	async refreshOAuthIfExpired(provider: string, signal?: AbortSignal): Promise<void> {
-		if (!this.canRefresh(provider)) return;
-		const stored = this.credentials.get(provider) as OAuthCredential;
-		const handler = this.oauthHandlers.get(provider) as OAuthHandler;
-		const { type: _type, ...tokens } = stored;
-		let fresh: OAuthTokens;
-		try {
-			fresh = await handler.refreshToken(tokens as OAuthTokens, signal);
-		} catch (error) {
-			throw new Error(`OAuth token refresh for "${provider}" failed: ${errorMessage(error)}`);
+		const method = this.oauthMethod(provider);
+		const stored = this.credentials.get(provider);
+		if (!method || stored?.type !== "oauth") return;
+		if (this.expiresSoon(stored)) {
+			await this.update(async (data) => {
+				const current = data[provider];
+				// Checked again under the lock: another process may have refreshed, or logged out.
+				if (credentialProblem(current) !== undefined) return false;
+				const credential = current as Credential;
+				if (credential.type !== "oauth" || !this.expiresSoon(credential)) return false;
+				const timeout = AbortSignal.timeout(OAUTH_REFRESH_TIMEOUT_MS);
+				let fresh: OAuthCredential;
+				try {
+					fresh = await method.refresh(credential, signal ? AbortSignal.any([signal, timeout]) : timeout);
+				} catch (error) {
+					throw oauthRefreshFailure(provider, error);
+				}
+				const problem = credentialProblem(fresh);
+				if (problem) throw new Error(`OAuth token refresh for "${provider}" returned unusable tokens: ${problem}`);
+				data[provider] = fresh;
+				return true;
+			});
 		}
-		await this.set(provider, { ...fresh, type: "oauth" });
+		const current = this.credentials.get(provider);
+		if (current?.type !== "oauth" || !method.toAuth || this.oauthAuth.get(provider)?.access === current.access) return;
+		this.oauthAuth.set(provider, { access: current.access, auth: await method.toAuth(current) });
+	}
+
+	/** Headers a built-in OAuth method derived for the provider's current token (empty when none). */
+	getOAuthHeaders(provider: string): Record<string, string> {
+		const current = this.credentials.get(provider);
+		const derived = this.oauthAuth.get(provider);
+		return current?.type === "oauth" && derived?.access === current.access ? { ...derived.auth.headers } : {};
+	}
+
+	/** Whether `provider` has an OAuth method (built in or registered by an extension). */
+	hasOAuth(provider: string): boolean {
+		return this.oauthMethod(provider) !== undefined;
 	}
 
 	/** A key for this process only (`--api-key`); never written to disk. */
@@ -241,9 +267,8 @@ export class AuthStorage {
 	private resolveStored(provider: string, credential: Credential): ApiKeyResolution {
 		if (credential.type === "oauth") {
 			if (this.now() < credential.expires) {
-				const handler = this.oauthHandlers.get(provider);
-				const { type: _type, ...tokens } = credential;
-				return { apiKey: handler ? handler.getApiKey(tokens as OAuthTokens) : credential.access, source: "stored" };
+				const method = this.oauthMethod(provider);
+				return { apiKey: method ? method.apiKey(credential) : credential.access, source: "stored" };
 			}
 			const when = new Date(credential.expires).toISOString();
 			return {
@@ -292,7 +317,8 @@ export class AuthStorage {
 		this.credentials = next;
 	}
 
-	private update(change: (data: Record<string, unknown>) => void): Promise<void> {
+	/** Runs `change` on the file's current entries under the lock; it returns false to write nothing. */
+	private update(change: (data: Record<string, unknown>) => boolean | Promise<boolean>): Promise<void> {
 		const previous = writeQueues.get(this.path) ?? Promise.resolve();
 		const run = previous.then(
 			() => this.lockedUpdate(change),
@@ -309,7 +335,7 @@ export class AuthStorage {
 		return run;
 	}
 
-	private async lockedUpdate(change: (data: Record<string, unknown>) => void): Promise<void> {
+	private async lockedUpdate(change: (data: Record<string, unknown>) => boolean | Promise<boolean>): Promise<void> {
 		mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
 		let compromised: Error | undefined;
 		let release: () => Promise<void>;
@@ -334,7 +360,11 @@ export class AuthStorage {
 					`Refusing to write ${this.path}: ${loaded.reason}. The file was left unchanged; fix or remove it first.`,
 				);
 			}
-			change(loaded.data);
+			const write = await change(loaded.data);
+			if (write === false) {
+				this.adopt(loaded.data);
+				return;
+			}
 			if (compromised) throw new Error(`Lock on ${this.path} was lost: ${compromised.message}`);
 			this.writeAtomically(`${JSON.stringify(loaded.data, null, 2)}\n`);
 			this.diagnostics = [];

@@ -2,6 +2,7 @@
  * The credential shapes: what auth.json holds per provider, what an OAuth provider hands out, and how a key lookup
  * reports where its key came from. The store that reads and writes them is credential-store.ts.
  */
+import type { OAuthAuth } from "./provider-auth-types.ts";
 import type { ValueEnv } from "./resolve-value.ts";
 
 export interface ApiKeyCredential {
@@ -68,4 +69,6 @@ export interface AuthStorageOptions {
 	env?: ValueEnv;
 	/** Clock for OAuth expiry; default `Date.now`. */
 	now?: () => number;
+	/** The built-in OAuth method of a provider (refresh, request auth); default: pi's built-in logins. */
+	oauthProviders?: (provider: string) => OAuthAuth | undefined;
 }

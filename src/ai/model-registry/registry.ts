@@ -204,7 +204,7 @@ export class ModelRegistry {
 	 * `authHeader` is set. Throws a one-line error when a value or the required key cannot be resolved.
 	 */
 	getRequestHeaders(model: Pick<Model, "provider" | "id" | "headers">): Record<string, string> {
-		const out: Record<string, string> = { ...model.headers };
+		const out: Record<string, string> = { ...model.headers, ...this.authStorage.getOAuthHeaders(model.provider) };
 		const raw = this.composed.provider(model.provider).headers.get(model.id);
 		if (raw) Object.assign(out, resolveHeaderValues(raw, `model "${model.provider}/${model.id}"`, this.valueOptions()));
 		const ext = this.extensions.get(model.provider);

@@ -6,7 +6,9 @@
  * pi-ai 0.87.1's, since the login UI shows them as they are.
  */
 
-export const LOGIN_CANCELLED = "Login cancelled";
+import { LOGIN_CANCELLED } from "./cancel.ts";
+
+export { LOGIN_CANCELLED };
 export const DEVICE_FLOW_TIMED_OUT = "Device flow timed out";
 export const DEVICE_FLOW_TIMED_OUT_AFTER_SLOW_DOWN =
 	"Device flow timed out after one or more slow_down responses. This is often caused by clock drift in WSL or VM environments. Please sync or restart the VM clock and try again.";

@@ -1,8 +1,8 @@
 /**
  * `/login [provider]` and `/logout`: API keys saved to and removed from `auth.json` (through the credential store:
  * locked, written whole by rename, mode 0600). Without a provider `/login` asks how to sign in, then which
- * provider; the key is typed into a masked field. Signing in with an account (OAuth) is not available yet and says
- * so in one line.
+ * provider; the key is typed into a masked field, an account login (OAuth) runs in its own dialog
+ * (account-login.ts). `/logout` removes either.
  */
 import { agentPaths } from "../../../config/index.ts";
 import { applyModel, providerDefaultModel } from "../../../runtime/index.ts";
@@ -11,13 +11,13 @@ import { errorMessage, fuzzyFilter } from "../../../util/index.ts";
 import { ExtensionSelectorComponent } from "../dialogs/selector.ts";
 import { ApiKeyDialog } from "../selectors/login-dialog.ts";
 import { type ProviderEntry, ProviderPicker } from "../selectors/provider-picker.ts";
-import { ACCOUNT_ONLY_PROVIDERS, type LoginProvider, loginProviders, providerName } from "./login-providers.ts";
+import { type AccountProvider, accountProviders, loginWithAccount, pickAccountProvider } from "./account-login.ts";
+import { type LoginProvider, loginProviders, providerName } from "./login-providers.ts";
 import { settingsTarget } from "./target.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
 
 const ACCOUNT_LABEL = "Sign in with an account";
 const API_KEY_LABEL = "Sign in with an API key";
-const NO_ACCOUNT_LOGIN = "Signing in with an account (OAuth) is not available yet; use an API key instead.";
 
 function authPath(c: CommandContext): string {
 	return agentPaths.auth(c.agentDir);
@@ -38,7 +38,7 @@ function askForKey(c: CommandContext, provider: LoginProvider): void {
 			c.app.tui.requestRender();
 			storage
 				.set(provider.id, { type: "api_key", key })
-				.then(() => afterLogin(c, provider))
+				.then(() => afterLogin(c, provider, `Saved API key for ${provider.name}`))
 				.catch((error) => c.app.chat.showError(`Failed to save API key for ${provider.name}: ${errorMessage(error)}`))
 				.finally(() => c.app.tui.requestRender());
 		},
@@ -54,8 +54,7 @@ function askForKey(c: CommandContext, provider: LoginProvider): void {
  * After a key is saved. Without a session yet (no credentials at start-up) the runtime is rebuilt so the chat can
  * be used at once, and the provider's default model is selected and saved as the default, as pi does.
  */
-async function afterLogin(c: CommandContext, provider: LoginProvider): Promise<void> {
-	const saved = `Saved API key for ${provider.name}`;
+async function afterLogin(c: CommandContext, provider: { id: string }, saved: string): Promise<void> {
 	if (c.host.session) {
 		c.view.updateBorderColor();
 		c.app.chat.showStatus(`${saved}. Credentials saved to ${authPath(c)}`);
@@ -107,32 +106,22 @@ function pickProvider(c: CommandContext, initialSearch?: string): void {
 	restore = c.showSelector(picker);
 }
 
-function login(c: CommandContext, args: string): void {
-	if (args) {
-		const ref = args.toLowerCase();
-		const provider = loginProviders(c.registry).find((p) => p.id.toLowerCase() === ref || p.name.toLowerCase() === ref);
-		if (provider) {
-			askForKey(c, provider);
-			return;
-		}
-		const accountOnly = Object.entries(ACCOUNT_ONLY_PROVIDERS).find(
-			([id, name]) => id === ref || name.toLowerCase() === ref,
-		);
-		if (accountOnly) {
-			c.app.chat.showWarning(`${accountOnly[1]} takes an account sign-in (OAuth), which is not available yet.`);
-			return;
-		}
-		pickProvider(c, args);
-		return;
-	}
+function accountLogin(c: CommandContext, provider: AccountProvider): void {
+	const name = providerName(c.registry, provider.id);
+	void loginWithAccount(c, provider, () => afterLogin(c, provider, `Logged in to ${name}`));
+}
+
+/** "Select authentication method[ for <provider>]:" — account or API key. */
+function chooseMethod(c: CommandContext, title: string, account: () => void, apiKey: () => void, label?: string): void {
+	const accountLabel = label ?? ACCOUNT_LABEL;
 	let restore = () => {};
 	const methods = new ExtensionSelectorComponent(
-		"Select authentication method:",
-		[ACCOUNT_LABEL, API_KEY_LABEL],
+		title,
+		[accountLabel, API_KEY_LABEL],
 		(choice) => {
 			restore();
-			if (choice === API_KEY_LABEL) pickProvider(c);
-			else c.app.chat.showWarning(NO_ACCOUNT_LOGIN);
+			if (choice === API_KEY_LABEL) apiKey();
+			else account();
 			c.app.tui.requestRender();
 		},
 		() => {
@@ -141,6 +130,35 @@ function login(c: CommandContext, args: string): void {
 		},
 	);
 	restore = c.showSelector(methods);
+}
+
+function login(c: CommandContext, args: string): void {
+	if (args) {
+		const ref = args.toLowerCase();
+		const matches = (p: { id: string; name: string }) => p.id.toLowerCase() === ref || p.name.toLowerCase() === ref;
+		const keyProvider = loginProviders(c.registry).find(matches);
+		const account = accountProviders(c).find((p) => matches(p) || providerName(c.registry, p.id).toLowerCase() === ref);
+		if (keyProvider && account) {
+			chooseMethod(
+				c,
+				`Select authentication method for ${keyProvider.name}:`,
+				() => accountLogin(c, account),
+				() => askForKey(c, keyProvider),
+				account.loginLabel,
+			);
+			return;
+		}
+		if (account) accountLogin(c, account);
+		else if (keyProvider) askForKey(c, keyProvider);
+		else pickProvider(c, args);
+		return;
+	}
+	chooseMethod(
+		c,
+		"Select authentication method:",
+		() => pickAccountProvider(c, (provider) => accountLogin(c, provider)),
+		() => pickProvider(c),
+	);
 }
 
 function logout(c: CommandContext): void {
@@ -190,12 +208,16 @@ function logout(c: CommandContext): void {
 }
 
 function completeLogin(c: CommandContext, prefix: string): AutocompleteItem[] | null {
-	const found = fuzzyFilter(loginProviders(c.registry), prefix, (p) => `${p.id} ${p.name} api_key API key`);
+	const keys = loginProviders(c.registry).map((p) => ({ id: p.id, name: p.name, kind: "API key" }));
+	const accounts = accountProviders(c).map((p) => ({ id: p.id, name: p.name, kind: "account" }));
+	const found = fuzzyFilter([...accounts, ...keys], prefix, (p) =>
+		p.kind === "API key" ? `${p.id} ${p.name} api_key API key` : `${p.id} ${p.name} oauth account`,
+	);
 	if (found.length === 0) return null;
 	return found.map((p) => ({
 		value: p.id,
 		label: p.id,
-		description: p.name === p.id ? "API key" : `${p.name} · API key`,
+		description: p.name === p.id ? p.kind : `${p.name} · ${p.kind}`,
 	}));
 }
 

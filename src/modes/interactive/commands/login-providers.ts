@@ -1,7 +1,7 @@
 /**
  * Which providers `/login` can store an API key for, with the names pi 0.87.1 shows and what it asks for: the
  * built-in providers that take a key, plus every provider of models.json or an extension (asked for "API key").
- * Providers signed in to with an account (OAuth) are not here: that comes with the provider work (issue 22).
+ * Account logins (OAuth) are listed by account-login.ts from the built-in OAuth providers.
  */
 import { findEnvKeys, type ModelRegistry } from "../../../ai/index.ts";
 import type { ProviderEntry } from "../selectors/provider-picker.ts";
