@@ -66,7 +66,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function credentialProblem(value: unknown): string | undefined {
 	if (!isRecord(value)) return "expected an object";
 	if (value.type === "api_key") {
-		if (typeof value.key !== "string") return '"key" must be a string';
+		// pi 0.87.1 also stores entries without a key that only configure the provider (a llama.cpp router: `env`).
+		const keyless = value.key === undefined && isRecord(value.env);
+		if (!keyless && typeof value.key !== "string") return '"key" must be a string';
 		if (value.env !== undefined && !isRecord(value.env)) return '"env" must be an object';
 		return undefined;
 	}
@@ -223,7 +225,7 @@ export class AuthStorage {
 		const runtime = this.runtimeKeys.get(provider);
 		if (runtime !== undefined && runtime !== "") return { apiKey: runtime, source: "runtime" };
 		const stored = this.credentials.get(provider);
-		if (stored) return this.resolveStored(provider, stored);
+		if (stored && (stored.type === "oauth" || stored.key !== undefined)) return this.resolveStored(provider, stored);
 		// Order (issue 3 of this project, as pi 0.73): runtime → auth.json → environment → models.json/extension key.
 		const fromEnv = getEnvApiKey(provider, this.env as NodeJS.ProcessEnv);
 		if (fromEnv) return { apiKey: fromEnv, source: "environment" };
@@ -251,7 +253,7 @@ export class AuthStorage {
 				error: `OAuth token for "${provider}" in ${this.path} expired at ${when}; log in again (/login ${provider})`,
 			};
 		}
-		const result = resolveValue(credential.key, { cache: true, env: credential.env, baseEnv: this.env });
+		const result = resolveValue(credential.key ?? "", { cache: true, env: credential.env, baseEnv: this.env });
 		if (result.ok) return { apiKey: result.value, source: "stored" };
 		return { source: "stored", error: `${this.path}: key for "${provider}": ${result.error}` };
 	}
