@@ -13,6 +13,7 @@ export { generateImagesOpenRouter } from "./images/openrouter.ts";
 export * from "./images/registry.ts";
 export { LLAMA_PROVIDER_ID } from "./llama/models.ts";
 export { attachLlamaProvider, type LlamaConnection, llamaConnection } from "./llama/startup.ts";
+export type { HubDetails, HubModel, RouterModel, RouterProgress } from "./llama/types.ts";
 export * from "./model-registry/index.ts";
 export {
 	clampThinkingLevel,

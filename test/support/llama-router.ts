@@ -286,6 +286,10 @@ export function startLlamaRouter(options: LlamaRouterOptions = {}) {
 		entries,
 		/** Adds or replaces a model (another client of the router did something). */
 		put,
+		/** Where chat completions go from now on. */
+		setChatUpstream(url: string) {
+			options.chatUpstream = url;
+		},
 		/** Stops answering (connections refused) until `reconnect()`. */
 		disconnect() {
 			server.stop(true);
