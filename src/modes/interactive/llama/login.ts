@@ -5,7 +5,7 @@
  * leaves auth.json as it was and says why. Escape cancels at any step.
  */
 import { agentPaths } from "../../../config/index.ts";
-import { Container, Input, Text } from "../../../tui/index.ts";
+import { Container, Input, Spacer, Text } from "../../../tui/index.ts";
 import { errorMessage } from "../../../util/index.ts";
 import type { CommandContext } from "../commands/types.ts";
 import { dialogBorder } from "../dialogs/common.ts";
@@ -42,7 +42,7 @@ class PromptDialog extends Container {
 	ask(message: string, options: { placeholder?: string; masked?: boolean } = {}): Promise<string> {
 		const t = theme();
 		const input = options.masked ? new MaskedInput() : new Input();
-		this.body.addChild(new Text(""));
+		this.body.addChild(new Spacer(1));
 		this.body.addChild(new Text(t.fg("text", message), 1, 0));
 		if (options.placeholder) this.body.addChild(new Text(t.fg("dim", `e.g., ${options.placeholder}`), 1, 0));
 		this.body.addChild(input);
