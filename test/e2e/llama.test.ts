@@ -244,5 +244,13 @@ describe("pi -p with a llama.cpp model", () => {
 		const files = readdirSync(sessions, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
 		for (const file of files) expect(readFileSync(join(sessions, file), "utf8")).not.toContain(KEY);
 		expect(result.stdout + result.stderr).not.toContain(KEY);
+
+		// As in pi, /llama belongs to the terminal UI: in print mode it does nothing (and asks no model).
+		const slash = await runPiAsync(["-p", "--model", "llama.cpp/alpha", "/llama"], {
+			home,
+			env: { PI_CODING_AGENT_DIR: join(home, ".pi/agent"), PI_OFFLINE: "1" },
+		});
+		expect([slash.exitCode, slash.stdout, slash.stderr]).toEqual([0, "", ""]);
+		expect(r.requests.filter((q) => q.path === "/v1/chat/completions").length).toBe(1);
 	}, 60_000);
 });
