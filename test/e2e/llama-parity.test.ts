@@ -34,7 +34,9 @@ async function scenario(start: (o: PtyAppOptions) => Promise<PtyApp>): Promise<s
 	});
 	routers.push(r);
 	const app = await start({
-		homeFiles: { ".pi/agent/auth.json": JSON.stringify({ "llama.cpp": { type: "api_key", env: { LLAMA_BASE_URL: r.url } } }) },
+		homeFiles: {
+			".pi/agent/auth.json": JSON.stringify({ "llama.cpp": { type: "api_key", env: { LLAMA_BASE_URL: r.url } } }),
+		},
 	});
 	const shots: string[][] = [];
 	const shot = async (wait: string) => {
@@ -76,16 +78,20 @@ async function scenario(start: (o: PtyAppOptions) => Promise<PtyApp>): Promise<s
 
 describe("/llama parity with pi 0.87.1", () => {
 	const skip = piUnavailable();
-	test.skipIf(Boolean(skip))("the same dialog rows at each step", async () => {
-		const piShots = await scenario(async (o) => {
-			const app = await startPi(o);
-			if ("skip" in app) throw new Error(app.skip);
-			startOurs.track(app);
-			await app.ready();
-			return app;
-		});
-		const ourShots = await scenario(startOurs);
-		expect(ourShots).toEqual(piShots);
-	}, 120_000);
+	test.skipIf(Boolean(skip))(
+		"the same dialog rows at each step",
+		async () => {
+			const piShots = await scenario(async (o) => {
+				const app = await startPi(o);
+				if ("skip" in app) throw new Error(app.skip);
+				startOurs.track(app);
+				await app.ready();
+				return app;
+			});
+			const ourShots = await scenario(startOurs);
+			expect(ourShots).toEqual(piShots);
+		},
+		120_000,
+	);
 	if (skip) console.log(`skipped: ${skip}`);
 });

@@ -15,8 +15,8 @@ import { reply, settle, submit, turnDone } from "../helpers/interactive-scenario
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
 import { ourAppStarter, type PtyApp } from "../helpers/pty-app.ts";
 import { makeTempDir, writeTree } from "../helpers/tmp.ts";
-import { startMockLlm } from "../support/mock-llm/index.ts";
 import { type LlamaRouterStandIn, startLlamaRouter } from "../support/llama-router.ts";
+import { startMockLlm } from "../support/mock-llm/index.ts";
 
 const start = ourAppStarter();
 const routers: LlamaRouterStandIn[] = [];
@@ -241,7 +241,9 @@ describe("pi -p with a llama.cpp model", () => {
 		// Start-up never asks the router (the catalogue comes from the cache).
 		expect(r.requests.filter((q) => q.path.startsWith("/models"))).toEqual([]);
 		const sessions = join(home, ".pi/agent/sessions");
-		const files = readdirSync(sessions, { recursive: true }).map(String).filter((f) => f.endsWith(".jsonl"));
+		const files = readdirSync(sessions, { recursive: true })
+			.map(String)
+			.filter((f) => f.endsWith(".jsonl"));
 		for (const file of files) expect(readFileSync(join(sessions, file), "utf8")).not.toContain(KEY);
 		expect(result.stdout + result.stderr).not.toContain(KEY);
 
