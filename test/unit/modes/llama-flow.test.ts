@@ -65,7 +65,7 @@ function scripted(steps: Step[]) {
 		},
 		progress(state) {
 			if (!stopWhen && steps[0] && "stopWhen" in steps[0])
-				stopWhen = next<{ stopWhen: typeof stopWhen }>("stopWhen").stopWhen;
+				stopWhen = next<{ stopWhen: (s: ProgressState) => boolean }>("stopWhen").stopWhen;
 			return new Promise((resolve) => {
 				stop = resolve;
 				screen.updateProgress(state);
