@@ -10,7 +10,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { runPiAsync } from "../helpers/binary.ts";
+import { ensureBinary, runPiAsync } from "../helpers/binary.ts";
 import { reply, settle, submit, turnDone } from "../helpers/interactive-scenarios.ts";
 import { editorBox } from "../helpers/interactive-scenarios-screen.ts";
 import { ourAppStarter, type PtyApp } from "../helpers/pty-app.ts";
@@ -254,5 +254,55 @@ describe("pi -p with a llama.cpp model", () => {
 		});
 		expect([slash.exitCode, slash.stdout, slash.stderr]).toEqual([0, "", ""]);
 		expect(r.requests.filter((q) => q.path === "/v1/chat/completions").length).toBe(1);
+	}, 60_000);
+});
+
+describe("RPC mode with a llama.cpp router", () => {
+	test("not offline: the router's loaded models are refreshed in the background and offered", async () => {
+		const r = router();
+		const home = makeTempDir("pi-llama-rpc-");
+		writeTree(home, { ".pi/agent/auth.json": authEntry(r) });
+		const env: Record<string, string> = {};
+		for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("PI_")) env[k] = v;
+		Object.assign(env, {
+			HOME: home,
+			PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
+			HTTP_PROXY: "http://127.0.0.1:9",
+			HTTPS_PROXY: "http://127.0.0.1:9",
+			NO_PROXY: "127.0.0.1,localhost",
+		});
+		const proc = Bun.spawn([ensureBinary(), "--mode", "rpc", "--no-session"], {
+			cwd: home,
+			env,
+			stdin: "pipe",
+			stdout: "pipe",
+			stderr: "pipe",
+		});
+		try {
+			const deadline = Date.now() + 15_000;
+			while (!r.requests.some((q) => q.path.startsWith("/props?model=alpha"))) {
+				if (Date.now() > deadline) throw new Error(`no refresh; router saw ${JSON.stringify(r.requests)}`);
+				await Bun.sleep(50);
+			}
+			await Bun.sleep(200);
+			proc.stdin.write(`${JSON.stringify({ id: "1", type: "get_available_models" })}\n`);
+			proc.stdin.flush();
+			const reader = proc.stdout.getReader();
+			let text = "";
+			while (!text.includes('"id":"1"')) {
+				const chunk = await reader.read();
+				if (chunk.done) break;
+				text += new TextDecoder().decode(chunk.value);
+			}
+			const line = text.split("\n").find((l) => l.includes('"id":"1"')) ?? "{}";
+			const models = (JSON.parse(line).data?.models ?? []) as { provider: string; id: string; contextWindow: number }[];
+			expect(models.filter((m) => m.provider === "llama.cpp").map((m) => [m.id, m.contextWindow])).toEqual([
+				["alpha", 8192],
+			]);
+			expect(text).not.toContain(KEY);
+		} finally {
+			proc.kill();
+			await proc.exited;
+		}
 	}, 60_000);
 });

@@ -17,11 +17,12 @@ import {
 	rmSync,
 	writeSync,
 } from "../../util/index.ts";
+import type { AuthStorage } from "../auth/credential-store.ts";
 import type { ModelRegistry } from "../model-registry/index.ts";
 import type { Model } from "../types.ts";
 import { isSelectable, LLAMA_PROVIDER_ID, toModel } from "./models.ts";
-import type { RouterClient } from "./router-client.ts";
-import { applyLlamaModels, type LlamaConnection, modelsStorePath } from "./startup.ts";
+import { RouterClient } from "./router-client.ts";
+import { applyLlamaModels, type LlamaConnection, llamaConnection, modelsStorePath } from "./startup.ts";
 import type { RouterModel } from "./types.ts";
 
 async function autoloadEnabled(client: RouterClient, catalog: RouterModel[], signal?: AbortSignal): Promise<boolean> {
@@ -119,4 +120,22 @@ export async function refreshLlamaModels(
 	applyLlamaModels(registry, connection, models, options.env);
 	await writeStoredModels(modelsStorePath(options.agentDir), models);
 	return catalog;
+}
+
+/**
+ * The configured router's models, refreshed quietly (start-up of the terminal UI and RPC mode when not offline,
+ * as pi refreshes dynamic catalogues): on any failure the cached models stay.
+ */
+export async function refreshConfiguredRouter(
+	registry: ModelRegistry,
+	authStorage: AuthStorage,
+	agentDir: string,
+	env: Record<string, string | undefined> = process.env,
+): Promise<void> {
+	const connection = llamaConnection(authStorage, env);
+	if (!connection) return;
+	const client = new RouterClient(connection.serverUrl, connection.apiKey);
+	await refreshLlamaModels(registry, client, connection, { agentDir, signal: AbortSignal.timeout(15_000), env }).catch(
+		() => {},
+	);
 }

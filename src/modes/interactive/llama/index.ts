@@ -32,16 +32,5 @@ export async function openLlama(c: CommandContext): Promise<void> {
 /** Once the screen is up (not with PI_OFFLINE): the router's current models replace the cached ones, quietly. */
 export async function refreshAtStart(c: CommandContext): Promise<void> {
 	const deps = await flowDeps(c);
-	const connection = deps.llama.llamaConnection(deps.authStorage, deps.env);
-	if (!connection) return;
-	const client = new deps.llama.RouterClient(connection.serverUrl, connection.apiKey);
-	await deps.llama
-		.refreshLlamaModels(c.registry, client, connection, {
-			agentDir: c.agentDir,
-			signal: AbortSignal.timeout(15_000),
-			env: deps.env,
-		})
-		.catch(() => {
-			// The cached models stay; /llama reports an unreachable router.
-		});
+	await deps.llama.refreshConfiguredRouter(c.registry, deps.authStorage, c.agentDir, deps.env);
 }
