@@ -13,6 +13,9 @@ export * from "./frames.ts";
 export { joinUrl, ProviderError, postJson, preconnect } from "./http.ts";
 export { generateImagesOpenRouter } from "./images/openrouter.ts";
 export * from "./images/registry.ts";
+export { LLAMA_PROVIDER_ID } from "./llama/models.ts";
+export { attachLlamaProvider, type LlamaConnection, llamaConnection } from "./llama/startup.ts";
+export type { HubDetails, HubModel, RouterModel, RouterProgress } from "./llama/types.ts";
 export * from "./model-registry/index.ts";
 export {
 	clampThinkingLevel,
@@ -71,3 +74,6 @@ export {
 export { StringEnum, Type } from "./typebox-helpers.ts";
 export type * from "./types.ts";
 export { calculateCost, emptyUsage } from "./usage.ts";
+/** The llama.cpp router client, Hugging Face search and catalogue refresh, loaded on first use. */
+export const loadLlama = () => import("./llama/index.ts");
+export type LlamaModule = typeof import("./llama/index.ts");

@@ -29,10 +29,10 @@ import { createCredentials } from "./setup.ts";
 import { decideTrust } from "./trust.ts";
 
 /** Built-in commands of print and JSON modes (the terminal UI has many more). */
-const PRINT_MODE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload"]);
+const PRINT_MODE_COMMANDS: ReadonlySet<string> = new Set(["compact", "reload", "llama"]);
 /** Built-in commands of the interactive mode (extension commands of the same name are skipped). */
 const INTERACTIVE_COMMANDS: ReadonlySet<string> = new Set(
-	"settings model tree thinking scoped-models export import share bug copy name session changelog hotkeys fork clone trust login logout new compact resume reload quit".split(
+	"settings model tree thinking scoped-models export import share bug copy name session changelog hotkeys fork clone trust login logout new compact resume reload quit llama".split(
 		" ",
 	),
 );

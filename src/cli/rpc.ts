@@ -5,6 +5,7 @@
  * an extension's console.log included, go to stderr, from the first extension load to exit). `@file` arguments are refused: prompts arrive as `prompt`
  * commands.
  */
+import { llamaConnection, loadLlama } from "../ai/index.ts";
 import type { ExtensionError } from "../extensions/index.ts";
 import {
 	createRpcUi,
@@ -31,6 +32,12 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 	const stdout = o.stdout ?? takeOverStdout({ guardProcessStdout: o.host.extensions.length > 0 });
 	const send = (record: object) => stdout.write(`${JSON.stringify(record)}\n`);
 	const ui = createRpcUi(send);
+	// As pi: a llama.cpp router's models refresh in the background unless offline.
+	if (!process.env.PI_OFFLINE && llamaConnection(o.credentials.authStorage)) {
+		void loadLlama().then((m) =>
+			m.refreshConfiguredRouter(o.credentials.registry, o.credentials.authStorage, o.agentDir),
+		);
+	}
 	let shutdownHook: (() => void) | undefined;
 	const binding = {
 		mode: "rpc" as const,

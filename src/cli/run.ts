@@ -48,7 +48,7 @@ export function runNonInteractive(o: RunOptions): Promise<number> {
 	});
 }
 
-/** Built-in commands of print and JSON modes: `/compact [instructions]` and `/reload`. */
+/** Built-in commands of print and JSON modes: `/compact [instructions]`, `/reload` and `/llama` (a no-op here). */
 function builtinCommand(host: RuntimeHost, name: string, out: (text: string) => void) {
 	if (name === "compact" && host.current.compact) {
 		return {
@@ -59,6 +59,8 @@ function builtinCommand(host: RuntimeHost, name: string, out: (text: string) => 
 	if (name === "reload") {
 		return { description: "Reload extensions, skills, prompts and themes", handler: () => host.reload() };
 	}
+	// pi's /llama runs only in its terminal UI; elsewhere it only warns through the UI (nothing in print mode).
+	if (name === "llama") return { description: "Manage llama.cpp router models", handler: async () => {} };
 	return undefined;
 }
 

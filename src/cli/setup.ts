@@ -5,7 +5,7 @@
 
 import { resolve } from "node:path";
 import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
-import { AuthStorage, type Model, ModelRegistry, preconnect } from "../ai/index.ts";
+import { AuthStorage, attachLlamaProvider, type Model, ModelRegistry, preconnect } from "../ai/index.ts";
 import { agentPaths, type StartupSettings } from "../config/index.ts";
 import type { ResourceLoader } from "../resources/index.ts";
 import {
@@ -58,6 +58,7 @@ export function createCredentials(agentDir: string, warn: (line: string) => void
 	assertAuthFileUsable(authStorage.path, authStorage.getIssues());
 	const registry = new ModelRegistry({ modelsJsonPath: agentPaths.models(agentDir), authStorage });
 	for (const error of registry.getErrors()) warn(error);
+	for (const line of attachLlamaProvider(registry, authStorage, agentDir)) warn(line);
 	return { registry, authStorage };
 }
 

@@ -249,7 +249,7 @@ export class AuthStorage {
 		const runtime = this.runtimeKeys.get(provider);
 		if (runtime !== undefined && runtime !== "") return { apiKey: runtime, source: "runtime" };
 		const stored = this.credentials.get(provider);
-		if (stored) return this.resolveStored(provider, stored);
+		if (stored && (stored.type === "oauth" || stored.key !== undefined)) return this.resolveStored(provider, stored);
 		// Order (issue 3 of this project, as pi 0.73): runtime → auth.json → environment → models.json/extension key.
 		const fromEnv = getEnvApiKey(provider, this.env as NodeJS.ProcessEnv);
 		if (fromEnv) return { apiKey: fromEnv, source: "environment" };
@@ -276,7 +276,7 @@ export class AuthStorage {
 				error: `OAuth token for "${provider}" in ${this.path} expired at ${when}; log in again (/login ${provider})`,
 			};
 		}
-		const result = resolveValue(credential.key, { cache: true, env: credential.env, baseEnv: this.env });
+		const result = resolveValue(credential.key ?? "", { cache: true, env: credential.env, baseEnv: this.env });
 		if (result.ok) return { apiKey: result.value, source: "stored" };
 		return { source: "stored", error: `${this.path}: key for "${provider}": ${result.error}` };
 	}

@@ -7,8 +7,9 @@ import type { ValueEnv } from "./resolve-value.ts";
 
 export interface ApiKeyCredential {
 	type: "api_key";
-	/** Value-resolved: literal, `$NAME`/`${NAME}`, a set variable's bare name, or `!command` (cached). */
-	key: string;
+	/** Value-resolved: literal, `$NAME`/`${NAME}`, a set variable's bare name, or `!command` (cached). Absent in
+	 * an entry that only configures the provider (`env`); the key then comes from the next source. */
+	key?: string;
 	/** Variables for this provider; they take priority over the process environment. */
 	env?: Record<string, string>;
 	[field: string]: unknown;

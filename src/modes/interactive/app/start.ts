@@ -5,7 +5,13 @@
  * waits for the user to quit. Warnings raised before that are shown in the chat.
  */
 import { join } from "node:path";
-import type { AuthStorage, ImageContent, Model, ModelRegistry } from "../../../ai/index.ts";
+import {
+	type AuthStorage,
+	type ImageContent,
+	llamaConnection,
+	type Model,
+	type ModelRegistry,
+} from "../../../ai/index.ts";
 import { agentPaths, type SettingsStore } from "../../../config/index.ts";
 import type { ExtensionError } from "../../../extensions/index.ts";
 import { currentTheme, type ResourceLoader } from "../../../resources/index.ts";
@@ -312,6 +318,9 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 				app.chat.showWarning(warning);
 				app.tui.requestRender();
 			});
+			// As pi refreshes dynamic catalogues once the screen is up: the llama.cpp router's models (not offline).
+			if (!process.env.PI_OFFLINE && llamaConnection(context.registry.authStorage))
+				void import("../llama/index.ts").then((m) => m.refreshAtStart(builtin));
 			void sendInitial(context, app);
 			try {
 				return await app.done;

@@ -24,6 +24,8 @@ function authPath(c: CommandContext): string {
 }
 
 function askForKey(c: CommandContext, provider: LoginProvider): void {
+	// A llama.cpp router takes its URL and an optional key (ai/llama, modes/interactive/llama).
+	if (provider.id === "llama.cpp") return void import("../llama/index.ts").then((m) => m.loginLlamaCpp(c));
 	const storage = c.authStorage;
 	if (!storage) {
 		c.app.chat.showError(`Cannot save an API key: ${authPath(c)} is not in use in this session`);

@@ -9,6 +9,7 @@ import { BASIC_COMMANDS } from "./basic.ts";
 import { CONTEXT_COMMANDS } from "./context.ts";
 import { EXPORT_COMMANDS } from "./export.ts";
 import { INFO_COMMANDS } from "./info.ts";
+import { LLAMA_COMMANDS } from "./llama.ts";
 import { MODEL_COMMANDS } from "./models.ts";
 import { SESSION_COMMANDS } from "./sessions.ts";
 import { SETTINGS_COMMANDS } from "./settings.ts";
@@ -58,6 +59,7 @@ const GROUPS: readonly (readonly BuiltinCommand[])[] = [
 	SETTINGS_COMMANDS,
 	SESSION_COMMANDS,
 	TREE_COMMANDS,
+	LLAMA_COMMANDS,
 ];
 
 function byName(): Map<string, BuiltinCommand> {

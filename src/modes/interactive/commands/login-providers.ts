@@ -24,6 +24,7 @@ const BUILTIN: Record<string, [string, string]> = {
 	groq: ["Groq", "Groq API key"],
 	huggingface: ["Hugging Face", "Hugging Face token"],
 	"kimi-coding": ["Kimi For Coding", "Kimi API key"],
+	"llama.cpp": ["llama.cpp", "llama.cpp server"],
 	meta: ["Meta", "Meta Model API key"],
 	minimax: ["MiniMax", "MiniMax API key"],
 	"minimax-cn": ["MiniMax CN", "MiniMax CN API key"],
