@@ -243,6 +243,25 @@ describe("shell helpers", () => {
 		expect(textOf(text0)).toContain("beta.txt");
 	});
 
+	test.skipIf(process.platform !== "linux")("cmd & returns at once and names the PID it left running", async () => {
+		const started = performance.now();
+		const result = await run("sleep 37 & echo started");
+		expect(performance.now() - started).toBeLessThan(5_000);
+		const text = textOf(result);
+		const match = /Still running in the background: PID (\d+) \(sleep 37\)$/.exec(text);
+		expect(match).not.toBeNull();
+		const pid = Number(match?.[1]);
+		background.push(pid);
+		expect(text.startsWith("started\n")).toBe(true);
+		expect(() => process.kill(pid, 0)).not.toThrow();
+		// Nothing left running: no note.
+		expect(textOf(await run("true & wait; echo done"))).toBe("done\n");
+		const quiet = textOf(await run("sleep 36 >/dev/null 2>&1 &"));
+		const other = /^Still running in the background: PID (\d+) \(sleep 36\)$/.exec(quiet);
+		expect(other).not.toBeNull();
+		background.push(Number(other?.[1]));
+	});
+
 	test("sanitizeOutput drops escapes and control characters", () => {
 		expect(sanitizeOutput("\x1b[31mred\x1b[0m\r\nnext\x07\tok")).toBe("red\nnext\tok");
 	});
