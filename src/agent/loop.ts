@@ -5,6 +5,7 @@
  */
 import { type AssistantMessage, createAssistantMessageEventStream, EventStream, emptyUsage } from "../ai/index.ts";
 import { errorMessage, timing } from "../util/index.ts";
+import { abandonOnAbort } from "./abandon.ts";
 import { getDefaultStreamFn } from "./stream-fn.ts";
 import { declareToolChanges } from "./system-messages.ts";
 import { type Emit, executeToolCalls } from "./tool-execution.ts";
@@ -78,9 +79,13 @@ async function streamAssistant(
 ): Promise<AssistantMessage> {
 	let stream: ReturnType<StreamFn>;
 	try {
-		const messages = config.transformContext
-			? await config.transformContext(context.messages, signal)
-			: context.messages;
+		let messages = context.messages;
+		if (config.transformContext) {
+			// An extension's `context` handler that never settles must not hold an aborted run.
+			const step = await abandonOnAbort(config.transformContext(context.messages, signal), signal);
+			if (!step.settled) throw new Error("Request was aborted");
+			messages = step.value;
+		}
 		timing("llm call: context ready");
 		const llmMessages = await config.convertToLlm(messages);
 		const apiKey = await config.getApiKey?.(config.model.provider);

@@ -6,6 +6,7 @@
  */
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/index.ts";
 import { errorMessage } from "../util/index.ts";
+import { abandonOnAbort } from "./abandon.ts";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from "./types.ts";
 import { validateToolArguments } from "./validate.ts";
 
@@ -77,6 +78,10 @@ export async function executeToolCalls(
 	return { results, terminate };
 }
 
+/** A tool that has not finished this long after an abort is abandoned (its own abort result is preferred). */
+const TOOL_ABORT_GRACE_MS = 250;
+const ABORTED = "Operation aborted";
+
 function errorResult(text: string, terminate?: boolean): AgentToolResult {
 	return { content: [{ type: "text", text }], details: {}, ...(terminate ? { terminate } : {}) };
 }
@@ -99,12 +104,17 @@ async function preflight(
 	}
 	const validated = validateToolArguments(tool.name, tool.parameters, raw);
 	if (!validated.ok) return { kind: "done", final: { call, result: errorResult(validated.error), isError: true } };
+	const aborted = { kind: "done", final: { call, result: errorResult(ABORTED), isError: true } } as const;
+	if (signal?.aborted) return aborted;
 	if (config.beforeToolCall) {
 		try {
-			const decision = await config.beforeToolCall(
-				{ assistantMessage: assistant, toolCall: call, args: validated.value, context },
+			// A hook that never settles (an extension's tool_call handler) must not hold an aborted run.
+			const step = await abandonOnAbort(
+				config.beforeToolCall({ assistantMessage: assistant, toolCall: call, args: validated.value, context }, signal),
 				signal,
 			);
+			if (!step.settled || signal?.aborted) return aborted;
+			const decision = step.value;
 			if (decision?.block) {
 				const result = errorResult(decision.reason ?? "Tool execution was blocked", decision.terminate);
 				return { kind: "done", final: { call, result, isError: true } };
@@ -129,9 +139,15 @@ async function execute(
 	let result: AgentToolResult;
 	let isError = false;
 	try {
-		result = await tool.execute(call.id, args, signal, (partialResult) => {
-			void emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args, partialResult });
-		});
+		const step = await abandonOnAbort(
+			tool.execute(call.id, args, signal, (partialResult) => {
+				void emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args, partialResult });
+			}),
+			signal,
+			TOOL_ABORT_GRACE_MS,
+		);
+		if (!step.settled) return { call, result: errorResult(ABORTED), isError: true };
+		result = step.value;
 		if (!result || !Array.isArray(result.content)) {
 			throw new Error(`tool ${call.name} returned no content array`);
 		}
@@ -141,10 +157,12 @@ async function execute(
 	}
 	if (config.afterToolCall) {
 		try {
-			const patch = await config.afterToolCall(
-				{ assistantMessage: assistant, toolCall: call, args, result, isError, context },
+			const step = await abandonOnAbort(
+				config.afterToolCall({ assistantMessage: assistant, toolCall: call, args, result, isError, context }, signal),
 				signal,
+				TOOL_ABORT_GRACE_MS,
 			);
+			const patch = step.settled ? step.value : undefined;
 			if (patch) {
 				result = {
 					content: patch.content ?? result.content,

@@ -38,7 +38,16 @@ export type SessionEvent =
 	| { type: "entry_appended"; entry: unknown }
 	/** The session's display name changed; no `name` = cleared. */
 	| { type: "session_info_changed"; name?: string }
-	| { type: "thinking_level_changed"; level: ThinkingLevel };
+	| { type: "thinking_level_changed"; level: ThinkingLevel }
+	/**
+	 * Recording stopped: a message could not be appended to the session file (once per session; the run goes on).
+	 * `file_changed`: another program wrote to the file since this process last did; `read_only`: the session may
+	 * not be written (opened read-only, lock lost); `write_error`: the write itself failed (disk full, I/O error).
+	 */
+	| { type: "session_save_failed"; reason: SessionSaveFailure; sessionFile?: string; message: string };
+
+/** Why `session_save_failed` was sent. */
+export type SessionSaveFailure = "file_changed" | "read_only" | "write_error";
 
 /** What a summary request is for, as `summarization_retry_attempt_start` names it. */
 export type SummarizationSource =

@@ -149,17 +149,18 @@ export class ExtensionBridge {
 		this.session = session;
 		const agent = session.agent;
 		const ctx = () => this.scope.context();
-		agent.beforeToolCall = async ({ toolCall, args }) => {
+		agent.beforeToolCall = async ({ toolCall, args }, signal) => {
 			if (!this.runner.hasHandlers("tool_call")) return undefined;
 			const outcome = await this.runner.emit(
 				"tool_call",
 				{ toolCallId: toolCall.id, toolName: toolCall.name, input: args as Record<string, unknown> },
 				ctx(),
+				signal ? { signal } : {},
 			);
 			return outcome?.block ? { block: true, reason: outcome.reason ?? "Tool execution was blocked" } : undefined;
 		};
 		// Images in results are processed after the hook (the session's own afterToolCall), as pi does.
-		agent.afterToolCall = chainAfterToolCall(async ({ toolCall, args, result, isError }) => {
+		agent.afterToolCall = chainAfterToolCall(async ({ toolCall, args, result, isError }, signal) => {
 			if (!this.runner.hasHandlers("tool_result")) return undefined;
 			const patch = await this.runner.emit(
 				"tool_result",
@@ -172,6 +173,8 @@ export class ExtensionBridge {
 					isError,
 				},
 				ctx(),
+				// An aborted tool's result still reaches the handlers (as in pi); only a later abort abandons them.
+				signal && !signal.aborted ? { signal } : {},
 			);
 			if (!patch) return undefined;
 			return {
@@ -185,9 +188,11 @@ export class ExtensionBridge {
 		const previous = agent.transformContext;
 		agent.transformContext = async (messages, signal) => {
 			let current = previous ? await previous(messages, signal) : messages;
-			if (this.runner.hasHandlers("context")) current = await this.runner.emit("context", { messages: current }, ctx());
+			const options = signal ? { signal } : {};
+			if (this.runner.hasHandlers("context"))
+				current = await this.runner.emit("context", { messages: current }, ctx(), options);
 			if (this.runner.hasHandlers("context_with_system")) {
-				current = await this.runner.emit("context_with_system", { messages: current }, ctx());
+				current = await this.runner.emit("context_with_system", { messages: current }, ctx(), options);
 			}
 			return current;
 		};
@@ -260,7 +265,7 @@ export class ExtensionBridge {
 		}
 	}
 
-	/** `session_shutdown`, then every old `ctx` object becomes stale. */
+	/** `session_shutdown` (a handler is abandoned and reported after 3 s), then every old `ctx` becomes stale. */
 	async shutdown(
 		reason: "quit" | "reload" | "new" | "resume" | "fork" = "quit",
 		targetSessionFile?: string,
@@ -269,6 +274,7 @@ export class ExtensionBridge {
 			"session_shutdown",
 			{ reason, ...(targetSessionFile ? { targetSessionFile } : {}) },
 			this.scope.context(),
+			{ timeoutMs: 3_000 },
 		);
 		this.scope.invalidate();
 	}

@@ -73,7 +73,7 @@ export {
 	type DefaultResourceLoaderOptions,
 	type ResourceExtensionPaths,
 } from "./default-resource-loader.ts";
-export type { SessionEvent, SessionListener } from "./events.ts";
+export type { SessionEvent, SessionListener, SessionSaveFailure } from "./events.ts";
 export { type ActionContext, createExtensionActions } from "./extension-actions.ts";
 export {
 	ExtensionBridge,

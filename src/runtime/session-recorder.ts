@@ -5,13 +5,20 @@
  */
 import type { ThinkingLevel } from "../agent/index.ts";
 import type { Model } from "../ai/index.ts";
-import type { AppendableMessage, SessionManager } from "../session/index.ts";
+import {
+	type AppendableMessage,
+	SessionFileChangedError,
+	type SessionManager,
+	SessionReadOnlyError,
+} from "../session/index.ts";
 import { errorMessage } from "../util/index.ts";
 import type { AgentSession } from "./agent-session.ts";
+import type { SessionSaveFailure } from "./events.ts";
 
 /**
- * A failed write (the file changed under us, the disk is full, the session is read-only) is reported once through
- * `onError` and recording stops; the run itself goes on.
+ * A failed write (the file changed under us, the disk is full, the session is read-only) is reported once, through
+ * `onError` (stderr, or the chat in the interactive mode) and as a `session_save_failed` event (JSON and RPC
+ * clients), and recording stops; the run itself goes on.
  */
 export function recordSession(
 	session: AgentSession,
@@ -25,9 +32,22 @@ export function recordSession(
 			manager.appendMessage(event.message as AppendableMessage);
 		} catch (error) {
 			failed = true;
-			onError(`Session not saved from here on: ${errorMessage(error)}`);
+			const message = `Session not saved from here on: ${errorMessage(error)}`;
+			onError(message);
+			const sessionFile = manager.getSessionFile();
+			void session.emitEvent({
+				type: "session_save_failed",
+				reason: saveFailure(error),
+				...(sessionFile ? { sessionFile } : {}),
+				message,
+			});
 		}
 	});
+}
+
+function saveFailure(error: unknown): SessionSaveFailure {
+	if (!(error instanceof SessionReadOnlyError)) return "write_error";
+	return error.cause instanceof SessionFileChangedError ? "file_changed" : "read_only";
 }
 
 /** Appends model_change / thinking_level_change entries when the run starts with different settings. */

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { existsSync, mkdirSync, statSync } from "../util/index.ts";
 import type { ContextDefaults } from "./context.ts";
 import { headerLine } from "./entries.ts";
-import { rewriteWithBackup, SessionFile, SessionFileChangedError, writeNewFile } from "./file.ts";
+import { migrationBackupPath, rewriteWithBackup, SessionFile, SessionFileChangedError, writeNewFile } from "./file.ts";
 import { assertValidSessionId, newEntryId, uuidv7 } from "./ids.ts";
 import { type LoadedFile, loadSessionFile, type RawLine } from "./load.ts";
 import { lockSessionFile, type SessionLock, SessionLockedError } from "./lock.ts";
@@ -137,7 +137,10 @@ export abstract class SessionCore {
 			handle.setLoaded(loaded.size, loaded.validEnd, loaded.tail, loaded.bytes);
 			if (loaded.migratedFrom !== undefined && lock) {
 				handle = this.rewriteMigrated(file, loaded, handle);
-				diagnostics.push(`${file}: migrated from format ${loaded.migratedFrom} to ${CURRENT_SESSION_VERSION}`);
+				const backup = migrationBackupPath(file, loaded.migratedFrom);
+				diagnostics.push(
+					`${file}: migrated from format ${loaded.migratedFrom} to ${CURRENT_SESSION_VERSION}; the original is kept as ${backup}`,
+				);
 			}
 		} catch (error) {
 			handle?.close();
@@ -201,9 +204,14 @@ export abstract class SessionCore {
 				this.file!.append(JSON.stringify(entry));
 			} catch (error) {
 				if (!(error instanceof SessionFileChangedError)) throw error;
-				this.readOnlyReason = "the file was changed by another program";
+				// Nothing was written: appending after bytes we did not write could glue two entries together.
+				this.readOnlyReason = "another program wrote to the file";
 				this.diagnostics.push(error.message);
-				this.assertWritable();
+				throw new SessionReadOnlyError(
+					`another program wrote to ${error.file} (${error.size} bytes, expected ${error.expected}); ` +
+						"this session no longer writes to it",
+					{ cause: error },
+				);
 			}
 			return;
 		}

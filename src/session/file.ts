@@ -2,12 +2,13 @@
  * The session file on disk.
  * - `SessionFile` is an open file: it reads lines back by byte range (for entries parsed on first use) and appends
  *   an entry as ONE `write` of one whole line on a descriptor opened with O_APPEND. Before the first append after a
- *   load it cuts a torn last line back to the last "\n" (or completes a valid last line that lacks its "\n"), and
+ *   load it cuts a torn last line back to the last "\n", keeping the cut bytes as one line of `<file>.torn` (see
+ *   `keepTornTail`), or completes a valid last line that lacks its "\n"; and
  *   before every append it checks the file still has the size it last saw, so it never glues an entry onto bytes
  *   it did not write.
  * - `writeNewFile` creates a file atomically (`<file>.tmp`, fsync, rename) — used for the first flush and forks.
- * - `rewriteWithBackup` replaces an existing file atomically, keeping the original as `<file>.v<N>.bak` until the
- *   rename has succeeded — used once per file for migrations.
+ * - `rewriteWithBackup` replaces an existing file atomically and keeps the original as `<file>.v<N>.bak` — used
+ *   once per file for migrations.
  */
 
 import { dirname } from "node:path";
@@ -101,6 +102,7 @@ export class SessionFile implements LineSource {
 		if (size !== this.expected) throw new SessionFileChangedError(this.path, size, this.expected);
 		let text = `${line}\n`;
 		if (this.tail === "torn") {
+			keepTornTail(this.path, readRange(fd, this.validEnd, size - this.validEnd));
 			ftruncateSync(fd, this.validEnd);
 			this.expected = this.validEnd;
 		} else if (this.tail === "unterminated") {
@@ -128,6 +130,24 @@ export class SessionFile implements LineSource {
 		if (this.fd === undefined) return;
 		const fd = this.fd;
 		this.fd = undefined;
+		closeSync(fd);
+	}
+}
+
+/** Where the bytes of torn last lines go: beside the session, one line per cut (a torn line holds no "\n"). */
+export function tornSidecarPath(path: string): string {
+	return `${path}.torn`;
+}
+
+/** Appends `bytes` (a torn last line) as one line of the sidecar and forces it to disk before the cut. */
+function keepTornTail(path: string, bytes: Buffer): void {
+	const fd = openSync(tornSidecarPath(path), "a");
+	try {
+		const line = Buffer.concat([bytes, Buffer.from("\n")]);
+		let done = 0;
+		while (done < line.length) done += writeSync(fd, line, done, line.length - done);
+		fsyncSync(fd);
+	} finally {
 		closeSync(fd);
 	}
 }
@@ -198,13 +218,18 @@ export function writeNewFile(path: string, lines: Iterable<string>): number {
 	}
 }
 
+/** Where `rewriteWithBackup` keeps the original of a file migrated from `version`. */
+export function migrationBackupPath(path: string, version: number): string {
+	return `${path}.v${version}.bak`;
+}
+
 /**
- * Replaces the existing `path` with `lines` atomically; the original stays reachable as `<path>.v<version>.bak`
- * until the new file is in place, then the backup is removed. Returns the byte size written.
+ * Replaces the existing `path` with `lines` atomically; the original is kept as `<path>.v<version>.bak` (the user's
+ * data before pi changed its format, should they need it or an older pi). Returns the byte size written.
  */
 export function rewriteWithBackup(path: string, lines: Iterable<string>, version: number): number {
 	const tmp = `${path}.tmp`;
-	const backup = `${path}.v${version}.bak`;
+	const backup = migrationBackupPath(path, version);
 	try {
 		// A migration replaces data the user already has: it is made durable before the original goes.
 		const size = writeLines(tmp, lines, true);
@@ -217,7 +242,6 @@ export function rewriteWithBackup(path: string, lines: Iterable<string>, version
 		}
 		renameSync(tmp, path);
 		syncDir(path);
-		removeQuietly(backup);
 		return size;
 	} catch (error) {
 		removeQuietly(tmp);

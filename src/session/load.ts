@@ -130,7 +130,7 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 			if (!terminated) {
 				tail = "torn";
 				diagnostics.push(
-					`${file}:${line}: ignored torn last line (${end - start} bytes, no newline); it is cut off before the next write`,
+					`${file}:${line}: ignored torn last line (${end - start} bytes, no newline); before the next write it moves to ${file}.torn`,
 				);
 				return;
 			}
@@ -160,7 +160,9 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 		if (problem) {
 			if (!terminated) {
 				tail = "torn";
-				diagnostics.push(`${file}:${line}: ignored torn last line (${problem})`);
+				diagnostics.push(
+					`${file}:${line}: ignored torn last line (${problem}); before the next write it moves to ${file}.torn`,
+				);
 				return;
 			}
 			corrupt(line, problem, buf, start, end, offset);

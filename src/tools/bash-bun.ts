@@ -4,7 +4,8 @@
  * group so abort/timeout kill the whole tree; the result comes when the shell exits (a background child holding
  * the pipes open does not block), after at most DRAIN_MS of reading what is still in the pipes.
  */
-import type { BashExecOptions } from "./bash.ts";
+import type { BashExecOptions, BashExecResult } from "./bash.ts";
+import { leftRunning } from "./process-group.ts";
 import { killProcessTree } from "./shell.ts";
 
 const DRAIN_MS = 100;
@@ -14,7 +15,7 @@ export async function execWithBun(
 	command: string,
 	cwd: string,
 	{ onData, signal, timeout, env }: BashExecOptions,
-): Promise<{ exitCode: number | null }> {
+): Promise<BashExecResult> {
 	const child = Bun.spawn([shell.shell, ...shell.args, command], {
 		cwd,
 		...(env ? { env: env as Record<string, string> } : {}),
@@ -61,7 +62,8 @@ export async function execWithBun(
 	signal?.removeEventListener("abort", kill);
 	if (signal?.aborted) throw new Error("aborted");
 	if (timedOut) throw new Error(`timeout:${timeout}`);
-	return { exitCode: child.signalCode ? 128 + signalNumber(String(child.signalCode)) : exitCode };
+	const code = child.signalCode ? 128 + signalNumber(String(child.signalCode)) : exitCode;
+	return { exitCode: code, ...leftRunning(command, child.pid) };
 }
 
 function signalNumber(signal: string): number {

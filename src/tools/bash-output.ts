@@ -1,14 +1,40 @@
 /**
  * Collects a command's output with bounded memory: only a rolling tail (enough for the 2000-line / 50 KB result)
  * stays in memory, while everything is counted. Once the output outgrows the limits, the full output is spilled to
- * `<tmpdir>/pi-bash-<16 hex>.log` — what was received so far first, then every later chunk.
+ * `<tmpdir>/pi-bash-<16 hex>.log` — what was received so far first, then every later chunk. Output that is binary
+ * (its first or last 8 KB, as the `read` tool judges files) is not shown: the result says what it was and where the
+ * whole output is.
  */
 
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { closeSync, openSync, os, writeSync } from "../util/index.ts";
+import { isUtf8Prefix } from "./read-window.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.ts";
 import type { TruncationResult } from "./types.ts";
+
+/** Raw bytes kept from the start and the end of the output for the binary check. */
+const SAMPLE_BYTES = 8 * 1024;
+
+/** Control characters that ordinary text contains: backspace, tab, newline, form feed, carriage return, escape. */
+const TEXT_CONTROLS = new Set([0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x1b]);
+
+/**
+ * Whether output bytes are binary rather than text. Valid UTF-8 is text unless most of it is control characters
+ * (NUL-separated lists such as `find -print0` stay text); otherwise it is binary when more than a tenth of the
+ * characters are invalid sequences or control characters (text in a legacy 8-bit encoding has few of both).
+ */
+export function outputLooksBinary(sample: Uint8Array): boolean {
+	if (sample.length === 0) return false;
+	const valid = isUtf8Prefix(sample);
+	const text = new TextDecoder("utf-8").decode(sample, { stream: true });
+	let odd = 0;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if ((code < 0x20 && !TEXT_CONTROLS.has(code)) || code === 0x7f || code === 0xfffd) odd++;
+	}
+	return odd > text.length * (valid ? 0.3 : 0.1);
+}
 
 /** Characters of text kept in memory (each character is at least one byte, so this covers ≥ 2× the byte limit). */
 const TAIL_KEEP = DEFAULT_MAX_BYTES * 2;
@@ -44,8 +70,12 @@ export class OutputCollector {
 	private endsWithNewline = false;
 	private currentLineBytes = 0;
 	private previousLineBytes = 0;
+	private head = Buffer.alloc(0);
+	private last = Buffer.alloc(0);
 
 	push(chunk: Buffer): void {
+		if (this.head.length < SAMPLE_BYTES) this.head = Buffer.concat([this.head, chunk.subarray(0, SAMPLE_BYTES)]);
+		this.last = Buffer.concat([this.last, chunk.subarray(-SAMPLE_BYTES)]).subarray(-SAMPLE_BYTES);
 		this.totalBytes += chunk.length;
 		this.countLines(chunk);
 		const text = this.decoder.write(chunk);
@@ -94,8 +124,24 @@ export class OutputCollector {
 		return { text: truncation.content, truncation, fullOutputPath: this.path };
 	}
 
-	/** The final result text: the tail plus a notice when it was truncated, or "(no output)". */
+	/** The output looks binary (what the model would be shown is not text). */
+	get binary(): boolean {
+		return outputLooksBinary(this.head.subarray(0, SAMPLE_BYTES)) || outputLooksBinary(this.last);
+	}
+
+	/**
+	 * The final result text: the tail plus a notice when it was truncated, or "(no output)"; for binary output a
+	 * one-line summary (the whole output goes to the spill file, which it names).
+	 */
 	format(): { text: string; truncation?: TruncationResult; fullOutputPath?: string } {
+		if (this.totalBytes > 0 && this.binary) {
+			if (this.path === undefined) {
+				this.openSpill();
+				this.finish();
+			}
+			const text = `Binary output, ${this.totalBytes} bytes (not shown; full output: ${this.path}; inspect it with e.g. file or xxd)`;
+			return { text, fullOutputPath: this.path };
+		}
 		const snap = this.snapshot();
 		const { truncation } = snap;
 		let text = snap.text;

@@ -10,6 +10,7 @@ import type { AgentToolUpdateCallback } from "../agent/index.ts";
 import { childProcess, errorMessage, os, statSync } from "../util/index.ts";
 import { execWithBun } from "./bash-bun.ts";
 import { OutputCollector } from "./bash-output.ts";
+import { type BackgroundProcess, backgroundNote, leftRunning } from "./process-group.ts";
 import { bashSchema } from "./schemas.generated.ts";
 import { killProcessTree, resolveShell, type ShellConfig } from "./shell.ts";
 import type { BuiltinTool, TruncationResult } from "./types.ts";
@@ -28,7 +29,13 @@ export interface BashExecOptions {
  * `Error("aborted")` when the signal fired and `Error("timeout:<seconds>")` when the timeout hit (after killing).
  */
 export interface BashOperations {
-	exec(command: string, cwd: string, options: BashExecOptions): Promise<{ exitCode: number | null }>;
+	exec(command: string, cwd: string, options: BashExecOptions): Promise<BashExecResult>;
+}
+
+export interface BashExecResult {
+	exitCode: number | null;
+	/** Processes the command left running (`cmd &`), reported with the result; the local shell fills it in. */
+	background?: BackgroundProcess[];
 }
 
 export interface BashSpawnContext {
@@ -200,7 +207,7 @@ export function createLocalBashOperations(
 						settle(() => {
 							if (signal?.aborted) reject(new Error("aborted"));
 							else if (timedOut) reject(new Error(`timeout:${timeout}`));
-							else resolve({ exitCode: code ?? signalExitCode(sig) });
+							else resolve({ exitCode: code ?? signalExitCode(sig), ...leftRunning(command, child.pid) });
 						});
 					});
 				});
@@ -269,9 +276,10 @@ export function createShellTool(
 			const collector = new OutputCollector();
 			const updates = throttledUpdates(collector, onUpdate);
 			let exitCode: number | null = null;
+			let background: BackgroundProcess[] | undefined;
 			let failure: string | undefined;
 			try {
-				({ exitCode } = await operations.exec(spawnContext.command, spawnContext.cwd, {
+				({ exitCode, background } = await operations.exec(spawnContext.command, spawnContext.cwd, {
 					onData: updates.onData,
 					signal,
 					timeout,
@@ -288,6 +296,8 @@ export function createShellTool(
 			}
 
 			const output = collector.format();
+			const note = backgroundNote(background ?? []);
+			if (note) output.text = collector.bytes > 0 ? `${output.text}\n\n${note}` : note;
 			if (failure) throw new Error(collector.bytes > 0 ? `${output.text}\n\n${failure}` : failure);
 			if (exitCode !== 0 && exitCode !== null)
 				throw new Error(`${output.text}\n\nCommand exited with code ${exitCode}`);

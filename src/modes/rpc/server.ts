@@ -3,7 +3,8 @@
  * concurrently, each answered by one response carrying its `id`; a malformed line gets a `parse` (or unknown
  * command) response and never stops the loop. Extension dialogs travel as `extension_ui_request` /
  * `extension_ui_response`. Lifecycle: stdin EOF shuts down in order (the run is aborted, `session_shutdown`
- * fires, the session file is closed) and resolves 0; SIGTERM and SIGHUP do the same with 143 and 129; an
+ * fires, the session file is closed) and resolves 0 (a command or `session_shutdown` handler that never settles is
+ * given up on after 3 s); SIGTERM and SIGHUP do the same with 143 and 129; an
  * extension's `ctx.shutdown()` ends the process after the current command, or once the run has settled.
  */
 import { toWireEvent } from "../../runtime/index.ts";
@@ -34,6 +35,28 @@ const HANDLERS = { ...runHandlers, ...sessionHandlers, ...configHandlers } as Re
 	RpcHandler
 >;
 
+/** How long shutdown waits for commands already read to be answered. */
+const COMMAND_DRAIN_MS = 3_000;
+
+/** Waits for `running` to settle, at most `ms`; `onLate` gets how many were still running then. */
+async function settledWithin(running: Promise<unknown>[], ms: number, onLate: (left: number) => void): Promise<void> {
+	if (running.length === 0) return;
+	let left = running.length;
+	const settle = () => {
+		left--;
+	};
+	for (const one of running) one.then(settle, settle);
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	const late = new Promise<void>((resolve) => {
+		timer = setTimeout(() => {
+			if (left > 0) onLate(left);
+			resolve();
+		}, ms);
+	});
+	await Promise.race([Promise.allSettled(running), late]);
+	clearTimeout(timer);
+}
+
 export function runRpcMode(o: RpcModeOptions): Promise<number> {
 	const send = (record: object) => o.write(`${JSON.stringify(record)}\n`);
 	const ctx: RpcContext = { ...o.context, send, bash: undefined };
@@ -58,8 +81,13 @@ export function runRpcMode(o: RpcModeOptions): Promise<number> {
 		for (const off of signalHandlers) off();
 		o.ui.cancelAll();
 		ctx.bash?.abort();
-		// Commands already read get their responses first (a piped last line, then EOF).
-		await Promise.allSettled([...inFlight]);
+		// Commands already read get their responses first (a piped last line, then EOF), but one that never ends (an
+		// extension command whose promise never settles) must not keep the process alive after its input ended.
+		await settledWithin([...inFlight], COMMAND_DRAIN_MS, (left) =>
+			process.stderr.write(
+				`pi: shutdown: ${left} command(s) still running after ${COMMAND_DRAIN_MS} ms; not waiting\n`,
+			),
+		);
 		try {
 			await host.dispose();
 		} catch (error) {

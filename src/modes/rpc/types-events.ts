@@ -58,6 +58,8 @@ export type JsonAgentSessionEvent =
 	| { type: "auto_retry_end"; success: boolean; attempt: number; finalError?: string }
 	/** A compaction or branch summary request retried: as the session emits them. */
 	| Extract<SessionEvent, { type: `summarization_retry_${string}` }>
+	/** Recording stopped: a message could not be written to the session file (once; the run goes on). */
+	| Extract<SessionEvent, { type: "session_save_failed" }>
 	/** RPC only: one output chunk of a `bash` command; `id` repeats the command's id. */
 	| { type: "bash_execution_update"; id?: string; delta: string };
 

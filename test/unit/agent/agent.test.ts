@@ -191,6 +191,32 @@ describe("agent loop", () => {
 		expect(log).toEqual(["start y", "end y"]);
 	});
 
+	test("abort ends the turn at once while a hook or a tool never settles (each call: Operation aborted)", async () => {
+		const hang = () => new Promise<never>(() => {});
+		const stuck: AgentTool = { ...echoTool(), name: "stuck", execute: hang };
+		for (const extra of [{ beforeToolCall: hang }, { afterToolCall: hang }, {}]) {
+			const { agent, types } = makeAgent(
+				[
+					{ toolCalls: [{ name: "afterToolCall" in extra ? "echo" : "stuck", args: { text: "x" } }] },
+					{ text: "never" },
+				],
+				[echoTool(), stuck],
+				extra,
+			);
+			const run = agent.prompt("go");
+			while (!types().includes("tool_execution_start")) await Bun.sleep(1);
+			await Bun.sleep(20);
+			const started = performance.now();
+			agent.abort();
+			await run;
+			expect(performance.now() - started).toBeLessThan(500);
+			expect(types().at(-1)).toBe("agent_end");
+			const result = agent.state.messages.find((m: any) => m.role === "toolResult") as any;
+			// A result the tool produced stays; only what never came is replaced.
+			expect(result.content[0].text).toBe("afterToolCall" in extra ? "x" : "Operation aborted");
+		}
+	});
+
 	test("terminate on every result of a batch skips the follow-up request", async () => {
 		const stop: AgentTool = {
 			...echoTool(),

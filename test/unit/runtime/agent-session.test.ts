@@ -102,12 +102,26 @@ describe("session recording", () => {
 			appendMessage: () => {
 				throw new Error("disk full");
 			},
+			getSessionFile: () => "/tmp/s.jsonl",
 		};
 		const errors: string[] = [];
+		const notices: unknown[] = [];
+		s.subscribe((event) => {
+			if (event.type === "session_save_failed") notices.push(event);
+		});
 		recordSession(s, manager as never, (line) => errors.push(line));
 		await s.prompt("a");
 		await s.prompt("b");
 		expect(errors).toEqual(["Session not saved from here on: disk full"]);
+		// Event-stream clients (JSON, RPC) get it once as an event.
+		expect(notices).toEqual([
+			{
+				type: "session_save_failed",
+				reason: "write_error",
+				sessionFile: "/tmp/s.jsonl",
+				message: "Session not saved from here on: disk full",
+			},
+		]);
 		expect(s.lastAssistantMessage()?.stopReason).toBe("stop");
 	});
 });

@@ -74,7 +74,9 @@ describe.each(["large-session.jsonl", "v1-before-compaction.jsonl"])("fixture %s
 		const dir = tempDir();
 		const file = copyFixture(name, dir);
 		const m = SessionManager.open(file);
-		expect(m.getDiagnostics()).toEqual([`${file}: migrated from format 1 to 3`]);
+		expect(m.getDiagnostics()).toEqual([
+			`${file}: migrated from format 1 to 3; the original is kept as ${file}.v1.bak`,
+		]);
 
 		// The file on disk is now v3: same header fields plus version, ids chained in file order.
 		const lines = readJsonl(file);
@@ -89,7 +91,8 @@ describe.each(["large-session.jsonl", "v1-before-compaction.jsonl"])("fixture %s
 			if (e.type === "message") expect(e.message).toEqual(raw[i + 1]!.message);
 			expect(e.firstKeptEntryIndex).toBeUndefined();
 		});
-		expect(existsSync(`${file}.v1.bak`)).toBe(false);
+		// The original bytes stay beside it, for the user (or an older pi).
+		expect(readFileSync(`${file}.v1.bak`, "utf8")).toBe(readFileSync(join(FIXTURES, name), "utf8"));
 		expect(existsSync(`${file}.tmp`)).toBe(false);
 
 		const expected = expectedContext(raw);
@@ -226,7 +229,8 @@ describe("synthetic old files", () => {
 		const after = readFileSync(file, "utf8").split("\n");
 		expect(after[2]).toBe("{this is not json");
 		expect(existsSync(`${file}.tmp`)).toBe(false);
-		expect(existsSync(`${file}.v1.bak`)).toBe(false);
+		// The stale backup was replaced by this file's original.
+		expect(readFileSync(`${file}.v1.bak`, "utf8")).toBe(`${text}\n`);
 		m.close();
 	});
 });

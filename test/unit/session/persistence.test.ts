@@ -95,11 +95,14 @@ describe("damaged files", () => {
 		appendFileSync(file, fragment);
 		const again = SessionManager.open(file);
 		expect(again.getDiagnostics()).toEqual([
-			`${file}:5: ignored torn last line (${fragment.length} bytes, no newline); it is cut off before the next write`,
+			`${file}:5: ignored torn last line (${fragment.length} bytes, no newline); before the next write it moves to ${file}.torn`,
 		]);
 		expect(again.getLeafId()).toBe(u2);
 		expect(readFileSync(file, "utf8")).toBe(good + fragment);
+		expect(existsSync(`${file}.torn`)).toBe(false);
 		const next = again.appendMessage(assistant("after the crash"));
+		// The cut bytes are kept, one torn line per line of the sidecar.
+		expect(readFileSync(`${file}.torn`, "utf8")).toBe(`${fragment}\n`);
 		const lines = readJsonl(file);
 		expect(lines).toHaveLength(5);
 		expect(lines[4]).toMatchObject({ id: next, parentId: u2 });
@@ -321,7 +324,8 @@ describe("damaged files", () => {
 		const { m, file } = session(dir);
 		appendFileSync(file, '{"type":"custom","id":"11111111","parentId":null,"timestamp":"t","customType":"x"}\n');
 		const size = statSync(file).size;
-		expect(() => m.appendMessage(user("x"))).toThrow(/read-only \(the file was changed by another program\)/);
+		expect(() => m.appendMessage(user("x"))).toThrow(`another program wrote to ${file} (${size} bytes, expected `);
+		expect(() => m.appendMessage(user("y"))).toThrow(/read-only \(another program wrote to the file\)/);
 		expect(statSync(file).size).toBe(size);
 		expect(m.isReadOnly()).toBe(true);
 		expect(m.getDiagnostics()[0]).toContain("changed on disk by another program");

@@ -228,6 +228,40 @@ describe("shell helpers", () => {
 		expect(() => killProcessTree(2 ** 22 + 12345)).not.toThrow();
 	});
 
+	test("binary output is summarised, not sent as replacement characters; the whole output is kept", async () => {
+		const result = await run("head -c 102400 /dev/urandom");
+		const text = textOf(result);
+		expect(text).toMatch(/^Binary output, 102400 bytes \(not shown; full output: \S+pi-bash-[0-9a-f]{16}\.log; /);
+		expect(text).not.toContain("\uFFFD");
+		const path = result.details?.fullOutputPath as string;
+		expect(statSync(path).size).toBe(102400);
+		// Small binary output too, and text after a NUL-separated list stays text.
+		const small = await run("printf 'a\\000\\377\\376\\001\\002\\003\\004\\005\\006'");
+		expect(textOf(small)).toMatch(/^Binary output, 10 bytes/);
+		expect(statSync(small.details?.fullOutputPath as string).size).toBe(10);
+		const text0 = await run("printf 'alpha.txt\\000beta.txt\\000gamma-and-more-text.txt\\000'");
+		expect(textOf(text0)).toContain("beta.txt");
+	});
+
+	test.skipIf(process.platform !== "linux")("cmd & returns at once and names the PID it left running", async () => {
+		const started = performance.now();
+		const result = await run("sleep 37 & echo started");
+		expect(performance.now() - started).toBeLessThan(5_000);
+		const text = textOf(result);
+		const match = /Still running in the background: PID (\d+) \(sleep 37\)$/.exec(text);
+		expect(match).not.toBeNull();
+		const pid = Number(match?.[1]);
+		background.push(pid);
+		expect(text.startsWith("started\n")).toBe(true);
+		expect(() => process.kill(pid, 0)).not.toThrow();
+		// Nothing left running: no note.
+		expect(textOf(await run("true & wait; echo done"))).toBe("done\n");
+		const quiet = textOf(await run("sleep 36 >/dev/null 2>&1 &"));
+		const other = /^Still running in the background: PID (\d+) \(sleep 36\)$/.exec(quiet);
+		expect(other).not.toBeNull();
+		background.push(Number(other?.[1]));
+	});
+
 	test("sanitizeOutput drops escapes and control characters", () => {
 		expect(sanitizeOutput("\x1b[31mred\x1b[0m\r\nnext\x07\tok")).toBe("red\nnext\tok");
 	});
