@@ -56,7 +56,7 @@ test("Theme constructed as pi's does what pi 0.87.1's does", async () => {
 	const pi = piReference("Theme class");
 	if (!pi) return;
 	expect(mine).toEqual(pi.run(`const Theme = pi.Theme;\n${CASES}`));
-});
+}, 30_000);
 
 test("the run's theme is an instance of the exported Theme", () => {
 	expect(currentTheme()).toBeInstanceOf(ours.Theme);
