@@ -139,7 +139,6 @@ export function createRadiusOAuth(options: RadiusOAuthOptions, deps?: DeviceLogi
 			instructions: "Continue in your browser.",
 			env: resolved.env,
 		});
-		interaction.notify({ type: "progress", message: "Exchanging the authorization code for tokens…" });
 		const reply = await tokenRequest(
 			{
 				grant_type: "authorization_code",
