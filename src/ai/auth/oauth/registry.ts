@@ -80,6 +80,11 @@ const PROVIDERS: readonly BuiltinOAuthProvider[] = [
 			load: async () => (await import("./xai.ts")).xaiOAuth,
 		}),
 	},
+	{
+		id: "radius",
+		providerName: "Radius",
+		oauth: lazyOAuth({ name: "Radius", load: async () => (await import("./radius.ts")).radiusOAuth }),
+	},
 ];
 
 const BY_ID = new Map(PROVIDERS.map((p) => [p.id, p] as const));
