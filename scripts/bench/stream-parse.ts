@@ -9,7 +9,8 @@
  * the same machine load. Prints the load average, median ms, ms per 100 KB of stream (target for ours: < 1 ms)
  * and pi's time divided by ours.
  * A format is one row of FORMATS: its api id, the URL path it posts to, its renderer and any options it needs.
- * Usage: bun scripts/bench/stream-parse.ts [runs] [format…]   (default 5 runs, every format)
+ * Usage: bun scripts/bench/stream-parse.ts [runs] [--ours] [format…]   (default 5 runs, every format; `--ours`
+ * skips pi, e.g. under `bun --cpu-prof`)
  */
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -143,7 +144,8 @@ const TARGET_BYTES = 10 * 1024 * 1024;
 const CHUNK = 16 * 1024;
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
-const only = args.filter((a) => !/^\d+$/.test(a));
+const oursOnly = args.includes("--ours");
+const only = args.filter((a) => !/^\d+$/.test(a) && a !== "--ours");
 const formats = only.length > 0 ? FORMATS.filter((f) => only.includes(f.api)) : FORMATS;
 
 /** The reply: a thinking part, a long text and one tool call; `size` characters of text in 24-character deltas. */
@@ -339,7 +341,7 @@ const per100KB = (ms: number, bytes: number) => (ms / bytes) * 100 * 1024;
 const tempDir = await Bun.$`mktemp -d`.text().then((s) => s.trim());
 const loadBefore = loadavg()[0] as number;
 
-const pi = await startPi();
+const pi = oursOnly ? "--ours given" : await startPi();
 if (typeof pi === "string") console.log(`pi-ai 0.87.1 not available (${pi}): ours only`);
 const rows: string[] = [];
 let allMet = true;
