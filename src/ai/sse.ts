@@ -51,7 +51,7 @@ export class SseParser {
 		let start = end + 1;
 		end = input.indexOf("\n", start);
 		while (end !== -1) {
-			this.line(input.slice(start, end), out);
+			this.lineAt(input, start, end, out);
 			start = end + 1;
 			end = input.indexOf("\n", start);
 		}
@@ -68,6 +68,20 @@ export class SseParser {
 		if (rest !== "") this.line(rest, out);
 		this.dispatch(out);
 		return out;
+	}
+
+	/** The line `text[start, end)`: `data:` lines (nearly all of them) are read in place, others via `line`. */
+	private lineAt(text: string, start: number, end: number, out: SseMessage[]): void {
+		if (start === end) {
+			this.dispatch(out);
+			return;
+		}
+		if (text.charCodeAt(start + 4) === 58 && text.startsWith("data", start)) {
+			const valueStart = text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5;
+			this.data.push(valueStart >= end ? "" : text.slice(valueStart, end));
+			return;
+		}
+		this.line(text.slice(start, end), out);
 	}
 
 	private line(line: string, out: SseMessage[]): void {
