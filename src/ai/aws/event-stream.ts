@@ -140,7 +140,7 @@ export function decodeMessage(bytes: Uint8Array): EventStreamMessage {
  * a chunk holding many small messages is not copied once per message.
  */
 export class EventStreamDecoder {
-	private buffer = new Uint8Array(0);
+	private buffer: Uint8Array = new Uint8Array(0);
 	/** Where the first unread byte of `buffer` is. */
 	private offset = 0;
 
