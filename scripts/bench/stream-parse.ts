@@ -6,8 +6,8 @@
  * event-stream framing, JSON, events, the final message — not a socket. pi-ai's AWS SDK does not use `fetch`, so
  * pi's bedrock row reads the same bytes from a loopback server (marked "loopback"). Ours runs in this process,
  * pi-ai's `api/<format>.js` under Node 22 (a helper process); runs interleave (ours, pi, ours, pi, …) so both see
- * the same machine load. Prints the load average, median ms, ms per 100 KB of stream (target for ours: < 1 ms)
- * and pi's time divided by ours.
+ * the same machine load. Prints the load average, median wall ms, ms per 100 KB of stream (target for ours:
+ * < 1 ms), median CPU ms of the process (steadier on a loaded machine) and pi's times divided by ours.
  * A format is one row of FORMATS: its api id, the URL path it posts to, its renderer and any options it needs.
  * Usage: bun scripts/bench/stream-parse.ts [runs] [--ours] [format…]   (default 5 runs, every format; `--ours`
  * skips pi, e.g. under `bun --cpu-prof`)
@@ -228,6 +228,8 @@ const CONTEXT = { messages: [{ role: "user" as const, content: "go", timestamp: 
 
 interface RunResult {
 	ms: number;
+	/** CPU time of the whole process over the run (user + system, GC threads included): less moved by load. */
+	cpuMs: number;
 	events: number;
 	stopReason: string;
 	textLength: number;
@@ -235,15 +237,18 @@ interface RunResult {
 }
 
 async function runOurs(format: Format): Promise<RunResult> {
+	const cpu = process.cpuUsage();
 	const started = performance.now();
 	const s = stream(modelFor(format), CONTEXT, (format.options ?? { apiKey: "bench" }) as never);
 	let events = 0;
 	for await (const _ of s) events++;
 	const result = await s.result();
 	const ms = performance.now() - started;
+	const used = process.cpuUsage(cpu);
 	const text = result.content.find((block) => block.type === "text");
 	return {
 		ms,
+		cpuMs: (used.user + used.system) / 1000,
 		events,
 		stopReason: result.stopReason,
 		textLength: text?.type === "text" ? text.text.length : 0,
@@ -278,16 +283,18 @@ for await (const line of rl) {
 		if (file) bytes = new Uint8Array(readFileSync(file));
 		contentType = type;
 		if (!loaded.has(api)) loaded.set(api, await import(modules + "/@earendil-works/pi-ai/dist/api/" + api + ".js"));
+		const cpu = process.cpuUsage();
 		const started = performance.now();
 		const s = loaded.get(api).stream(model, context, options);
 		let events = 0;
 		for await (const _ of s) events++;
 		const result = await s.result();
 		const ms = performance.now() - started;
+		const used = process.cpuUsage(cpu);
 		const text = result.content.find((block) => block.type === "text");
-		out = { ms, events, stopReason: result.stopReason, textLength: text ? text.text.length : 0, error: result.errorMessage };
+		out = { ms, cpuMs: (used.user + used.system) / 1000, events, stopReason: result.stopReason, textLength: text ? text.text.length : 0, error: result.errorMessage };
 	} catch (error) {
-		out = { ms: 0, events: 0, stopReason: "error", textLength: 0, error: String(error && error.stack || error) };
+		out = { ms: 0, cpuMs: 0, events: 0, stopReason: "error", textLength: 0, error: String(error && error.stack || error) };
 	}
 	process.stdout.write(JSON.stringify(out) + "\\n");
 }
@@ -353,6 +360,8 @@ for (const format of formats) {
 	await Bun.write(file, current);
 	const ours: number[] = [];
 	const theirs: number[] = [];
+	const oursCpu: number[] = [];
+	const theirsCpu: number[] = [];
 	let oursEvents = 0;
 	let piEvents = 0;
 	// One warm-up each (module loading, JIT), then interleaved runs.
@@ -360,6 +369,7 @@ for (const format of formats) {
 		const a = await runOurs(format);
 		if (a.error || a.textLength === 0) throw new Error(`${format.api} (ours): ${a.stopReason} ${a.error ?? "no text"}`);
 		if (r >= 0) ours.push(a.ms);
+		if (r >= 0) oursCpu.push(a.cpuMs);
 		oursEvents = a.events;
 		if (typeof pi !== "string") {
 			const b = await pi.run(format, r === -1 ? file : undefined);
@@ -368,18 +378,21 @@ for (const format of formats) {
 				throw new Error(`${format.api}: text lengths differ (ours ${a.textLength}, pi ${b.textLength})`);
 			}
 			if (r >= 0) theirs.push(b.ms);
+			if (r >= 0) theirsCpu.push(b.cpuMs);
 			piEvents = b.events;
 		}
 	}
 	const o = median(ours.sort((x, y) => x - y));
 	const t = theirs.length > 0 ? median(theirs.sort((x, y) => x - y)) : undefined;
+	const oc = median(oursCpu.sort((x, y) => x - y));
+	const tc = theirsCpu.length > 0 ? median(theirsCpu.sort((x, y) => x - y)) : undefined;
 	const ours100 = per100KB(o, bytes);
 	if (ours100 >= 1) allMet = false;
 	rows.push(
-		`| ${format.api}${format.piLoopback && typeof pi !== "string" ? " (pi: loopback)" : ""} | ${(bytes / 1024 / 1024).toFixed(1)} | ${oursEvents.toLocaleString("en")} | ${o.toFixed(0)} | ${ours100.toFixed(3)} | ${
-			t === undefined
-				? "– | – | – | –"
-				: `${piEvents.toLocaleString("en")} | ${t.toFixed(0)} | ${per100KB(t, bytes).toFixed(3)} | ${(t / o).toFixed(2)}×`
+		`| ${format.api}${format.piLoopback && typeof pi !== "string" ? " (pi: loopback)" : ""} | ${(bytes / 1024 / 1024).toFixed(1)} | ${oursEvents.toLocaleString("en")} | ${o.toFixed(0)} | ${ours100.toFixed(3)} | ${oc.toFixed(0)} | ${
+			t === undefined || tc === undefined
+				? "– | – | – | – | – | –"
+				: `${piEvents.toLocaleString("en")} | ${t.toFixed(0)} | ${per100KB(t, bytes).toFixed(3)} | ${tc.toFixed(0)} | ${(t / o).toFixed(2)}× | ${(tc / oc).toFixed(2)}×`
 		} |`,
 	);
 }
@@ -391,9 +404,9 @@ console.log(
 	`median of ${runs} interleaved runs per format (after one warm-up), bytes fed from memory; Bun ${Bun.version} vs Node 22 (pi-ai 0.87.1); load average ${loadBefore.toFixed(2)} before, ${(loadavg()[0] as number).toFixed(2)} after`,
 );
 console.log(
-	"| format | MB | events (ours) | ours ms | ours ms/100 KB | events (pi) | pi ms | pi ms/100 KB | pi ÷ ours |",
+	"| format | MB | events (ours) | ours ms | ours ms/100 KB | ours CPU ms | events (pi) | pi ms | pi ms/100 KB | pi CPU ms | pi ÷ ours | pi ÷ ours (CPU) |",
 );
-console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const row of rows) console.log(row);
 console.log(
 	allMet ? "bench: target met (< 1 ms per 100 KB for every format)" : "bench: target missed (< 1 ms per 100 KB)",
