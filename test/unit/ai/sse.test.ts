@@ -39,7 +39,10 @@ describe("SSE parser", () => {
 	});
 	test("a long line over many chunks, a CR ending a chunk, and data lines of every shape", async () => {
 		const long = "x".repeat(100_000);
-		const pieces = [`event: big\ndata: ${long}`.slice(0, 7), ...`event: big\ndata: ${long}`.slice(7).match(/.{1,997}/gs)!];
+		const pieces = [
+			`event: big\ndata: ${long}`.slice(0, 7),
+			...`event: big\ndata: ${long}`.slice(7).match(/.{1,997}/gs)!,
+		];
 		const messages = await all(
 			bodyOf(...pieces, "\r", "\ndata\ndata:\ndata: \ndat\n\r\n", "dat", "a:tail\r", "data:  two\n", "\n"),
 		);
