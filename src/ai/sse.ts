@@ -12,43 +12,76 @@ export interface SseMessage {
 }
 
 export class SseParser {
-	private buffer = "";
+	/** Pieces of a line not yet ended (no line break in them): joined once its end arrives, never rescanned. */
+	private pending: string[] = [];
+	/** The last chunk ended in CR: an LF first in the next one is the rest of that CRLF. */
+	private skipLf = false;
 	private eventType = "";
 	private data: string[] = [];
 	private id: string | undefined;
 
-	/** Feeds decoded text; returns the messages completed by it. */
+	/**
+	 * Feeds decoded text; returns the messages completed by it. Only the new text is searched for line breaks, so
+	 * a long line (a final event holding the whole reply) arriving in many chunks costs its length once.
+	 */
 	feed(text: string): SseMessage[] {
 		const out: SseMessage[] = [];
-		let input = this.buffer === "" ? text : this.buffer + text;
-		this.buffer = "";
+		let input = text;
+		if (this.skipLf) {
+			this.skipLf = false;
+			if (input.charCodeAt(0) === 10) input = input.slice(1);
+		}
 		if (input.includes("\r")) {
-			// A CR at the very end may be the first half of a CRLF: keep it for the next chunk.
-			if (input.endsWith("\r")) {
-				this.buffer = "\r";
-				input = input.slice(0, -1);
-			}
+			// A CR ends its line now; an LF opening the next chunk belongs to it.
+			if (input.endsWith("\r")) this.skipLf = true;
 			input = input.replace(/\r\n?/g, "\n");
 		}
-		let start = 0;
 		let end = input.indexOf("\n");
+		if (end === -1) {
+			if (input !== "") this.pending.push(input);
+			return out;
+		}
+		let first = input.slice(0, end);
+		if (this.pending.length > 0) {
+			this.pending.push(first);
+			first = this.pending.join("");
+			this.pending = [];
+		}
+		this.line(first, out);
+		let start = end + 1;
+		end = input.indexOf("\n", start);
 		while (end !== -1) {
-			this.line(input.slice(start, end), out);
+			this.lineAt(input, start, end, out);
 			start = end + 1;
 			end = input.indexOf("\n", start);
 		}
-		if (start < input.length) this.buffer = input.slice(start) + this.buffer;
+		if (start < input.length) this.pending.push(input.slice(start));
 		return out;
 	}
 
 	/** End of stream: a last event without its blank line still counts. */
 	flush(): SseMessage[] {
 		const out: SseMessage[] = [];
-		const rest = this.buffer.replace(/\r$/, "");
-		this.buffer = "";
+		const rest = this.pending.join("");
+		this.pending = [];
+		this.skipLf = false;
 		if (rest !== "") this.line(rest, out);
 		this.dispatch(out);
 		return out;
+	}
+
+	/** The line `text[start, end)`: `data:` lines (nearly all of them) are read in place, others via `line`. */
+	private lineAt(text: string, start: number, end: number, out: SseMessage[]): void {
+		if (start === end) {
+			this.dispatch(out);
+			return;
+		}
+		if (text.charCodeAt(start + 4) === 58 && text.startsWith("data", start)) {
+			const valueStart = text.charCodeAt(start + 5) === 32 ? start + 6 : start + 5;
+			this.data.push(valueStart >= end ? "" : text.slice(valueStart, end));
+			return;
+		}
+		this.line(text.slice(start, end), out);
 	}
 
 	private line(line: string, out: SseMessage[]): void {

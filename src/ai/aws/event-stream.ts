@@ -135,35 +135,52 @@ export function decodeMessage(bytes: Uint8Array): EventStreamMessage {
 	return { headers, payload: bytes.slice(PRELUDE + headersLength, total - TRAILER) };
 }
 
-/** Incremental decoder: feed chunks in order, get whole messages back. */
+/**
+ * Incremental decoder: feed chunks in order, get whole messages back. Messages are read in place at an offset, so
+ * a chunk holding many small messages is not copied once per message.
+ */
 export class EventStreamDecoder {
-	private buffer = new Uint8Array(0);
+	private buffer: Uint8Array = new Uint8Array(0);
+	/** Where the first unread byte of `buffer` is. */
+	private offset = 0;
 
 	push(chunk: Uint8Array): EventStreamMessage[] {
 		if (chunk.length > 0) {
-			const joined = new Uint8Array(this.buffer.length + chunk.length);
-			joined.set(this.buffer);
-			joined.set(chunk, this.buffer.length);
-			this.buffer = joined;
+			const left = this.buffer.length - this.offset;
+			if (left === 0) this.buffer = chunk;
+			else {
+				const joined = new Uint8Array(left + chunk.length);
+				joined.set(this.buffer.subarray(this.offset));
+				joined.set(chunk, left);
+				this.buffer = joined;
+			}
+			this.offset = 0;
 		}
 		const out: EventStreamMessage[] = [];
-		while (this.buffer.length >= PRELUDE) {
-			const view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.byteLength);
-			const total = view.getUint32(0);
-			if (crc32(this.buffer, 0, 8) !== view.getUint32(8))
+		const buffer = this.buffer;
+		const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+		let at = this.offset;
+		while (buffer.length - at >= PRELUDE) {
+			const total = view.getUint32(at);
+			if (crc32(buffer, at, at + 8) !== view.getUint32(at + 8))
 				throw new EventStreamError("event stream prelude CRC mismatch");
-			if (total < PRELUDE + TRAILER || total > MAX_MESSAGE || view.getUint32(4) > MAX_HEADERS)
+			if (total < PRELUDE + TRAILER || total > MAX_MESSAGE || view.getUint32(at + 4) > MAX_HEADERS)
 				throw new EventStreamError(`event stream message length ${total} is out of range`);
-			if (this.buffer.length < total) break;
-			out.push(decodeMessage(this.buffer.subarray(0, total)));
-			this.buffer = this.buffer.slice(total);
+			if (buffer.length - at < total) break;
+			out.push(decodeMessage(buffer.subarray(at, at + total)));
+			at += total;
+			this.offset = at;
+		}
+		if (this.offset === buffer.length) {
+			this.buffer = new Uint8Array(0);
+			this.offset = 0;
 		}
 		return out;
 	}
 
 	/** Throws when the stream ended inside a message. */
 	end(): void {
-		if (this.buffer.length > 0)
-			throw new EventStreamError(`event stream ended inside a message (${this.buffer.length} bytes left over)`);
+		const left = this.buffer.length - this.offset;
+		if (left > 0) throw new EventStreamError(`event stream ended inside a message (${left} bytes left over)`);
 	}
 }

@@ -11,13 +11,17 @@ export function setBedrockProviderModule(module: ProviderStreams | undefined): v
 	override = module;
 }
 
+/** The imported implementation, once a request has loaded it. */
+let imported: ProviderStreams | undefined;
+
 async function load(): Promise<ProviderStreams> {
 	if (override) return override;
 	const m = await import("./bedrock.ts");
-	return { stream: m.streamBedrock, streamSimple: m.streamSimpleBedrock } as ProviderStreams;
+	imported = { stream: m.streamBedrock, streamSimple: m.streamSimpleBedrock } as ProviderStreams;
+	return imported;
 }
 
 /** The Bedrock API's stream pair (pi's `bedrockConverseStreamApi()`). */
 export function bedrockConverseStreamApi(): ProviderStreams {
-	return lazyApi(load);
+	return lazyApi(load, undefined, () => (override ? undefined : imported));
 }

@@ -11,12 +11,23 @@ export type { PiMessagesEvent, PiMessagesOptions, PiMessagesRewriteImpact } from
 
 type Entry = "streamPiMessages" | "streamSimplePiMessages";
 
+/** The stream module once a request has loaded it: later requests use it directly (no forwarding stream). */
+let loaded: typeof import("./pi-messages.ts") | undefined;
+
 function deferred(entry: Entry) {
 	return (model: Model, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream => {
+		if (loaded) {
+			try {
+				return loaded[entry](model, context, options);
+			} catch {
+				// A synchronous failure: the forwarding path below turns it into the stream's error event.
+			}
+		}
 		const outer = createAssistantMessageEventStream();
 		void (async () => {
 			try {
 				const module = await import("./pi-messages.ts");
+				loaded = module;
 				for await (const event of module[entry](model, context, options)) outer.push(event);
 			} catch (error) {
 				outer.push({

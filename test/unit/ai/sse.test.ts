@@ -37,6 +37,22 @@ describe("SSE parser", () => {
 		const messages = await all(bodyOf(bytes.slice(0, 9), bytes.slice(9, 15), bytes.slice(15)));
 		expect(messages).toEqual([{ event: "message", data: "héllo ✓" }]);
 	});
+	test("a long line over many chunks, a CR ending a chunk, and data lines of every shape", async () => {
+		const long = "x".repeat(100_000);
+		const pieces = [
+			`event: big\ndata: ${long}`.slice(0, 7),
+			...`event: big\ndata: ${long}`.slice(7).match(/.{1,997}/gs)!,
+		];
+		const messages = await all(
+			bodyOf(...pieces, "\r", "\ndata\ndata:\ndata: \ndat\n\r\n", "dat", "a:tail\r", "data:  two\n", "\n"),
+		);
+		expect(messages).toEqual([
+			{ event: "big", data: `${long}\n\n\n` },
+			{ event: "message", data: "tail\n two" },
+		]);
+		const parser = new SseParser();
+		expect([...parser.feed("data: a\r"), ...parser.flush()]).toEqual([{ event: "message", data: "a" }]);
+	});
 	test("a last event without its blank line is still delivered", async () => {
 		expect(await all(bodyOf("data: tail"))).toEqual([{ event: "message", data: "tail" }]);
 	});
