@@ -215,6 +215,23 @@ export class AuthStorage {
 		return current?.type === "oauth" && derived?.access === current.access ? { ...derived.auth.headers } : {};
 	}
 
+	/**
+	 * What a request for `provider` takes from its stored login besides key and headers, as pi applies it: the base
+	 * URL a built-in OAuth method derived for the current token (Copilot's `proxy-ep`), and an API-key entry's `env`
+	 * (`AWS_PROFILE`, `GOOGLE_CLOUD_PROJECT`, …) for the provider's stream. A `--api-key` for this process replaces
+	 * the stored login, so then there is nothing.
+	 */
+	getRequestOverrides(provider: string): { baseUrl?: string; env?: Record<string, string> } {
+		if (this.runtimeKeys.get(provider)) return {};
+		const current = this.credentials.get(provider);
+		if (current?.type === "api_key") {
+			return current.env && Object.keys(current.env).length > 0 ? { env: { ...current.env } } : {};
+		}
+		const derived = this.oauthAuth.get(provider);
+		const baseUrl = current && derived?.access === current.access ? derived.auth.baseUrl : undefined;
+		return baseUrl ? { baseUrl } : {};
+	}
+
 	/** Whether `provider` has an OAuth method (built in or registered by an extension). */
 	hasOAuth(provider: string): boolean {
 		return this.oauthMethod(provider) !== undefined;
