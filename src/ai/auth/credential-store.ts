@@ -215,12 +215,8 @@ export class AuthStorage {
 		return current?.type === "oauth" && derived?.access === current.access ? { ...derived.auth.headers } : {};
 	}
 
-	/**
-	 * What a request for `provider` takes from its stored login besides key and headers, as pi applies it: the base
-	 * URL a built-in OAuth method derived for the current token (Copilot's `proxy-ep`), and an API-key entry's `env`
-	 * (`AWS_PROFILE`, `GOOGLE_CLOUD_PROJECT`, …) for the provider's stream. A `--api-key` for this process replaces
-	 * the stored login, so then there is nothing.
-	 */
+	/** The stored login's base URL (derived by a built-in OAuth method, e.g. Copilot's `proxy-ep`) and API-key
+	 * entry `env` (AWS_PROFILE, GOOGLE_CLOUD_PROJECT…) for a request, as pi; none under a `--api-key`. */
 	getRequestOverrides(provider: string): { baseUrl?: string; env?: Record<string, string> } {
 		if (this.runtimeKeys.get(provider)) return {};
 		const current = this.credentials.get(provider);

@@ -29,19 +29,12 @@ import type {
 } from "../types.ts";
 import { type BuiltinCatalog, catalogFromList, ModelComposition } from "./compose.ts";
 import { type ModelsJson, readModelsJson } from "./schema.ts";
-import type { ModelRegistryOptions, ProviderConfig } from "./types.ts";
+import type { ModelRegistryOptions, ProviderAuthResult, ProviderConfig } from "./types.ts";
 
 /** What `getApiKeyAndHeaders` gives an extension: the request-time key and headers, or why they cannot be had. */
 export type RequestAuth =
 	| { ok: true; apiKey?: string; headers?: Record<string, string>; baseUrl?: string; env?: Record<string, string> }
 	| { ok: false; error: string };
-
-/** pi-ai's `AuthResult`: the request auth, the login's `env` for the provider's stream, and where the key came from. */
-export interface ProviderAuthResult {
-	auth: { apiKey?: string; headers?: Record<string, string>; baseUrl?: string };
-	env?: Record<string, string>;
-	source?: string;
-}
 
 export class ModelRegistry {
 	// Definitely assigned unless the constructor hands back an existing registry.
@@ -198,22 +191,18 @@ export class ModelRegistry {
 	/** `stream` with the registry's request-time auth; the caller's `apiKey`, `headers` and `env` win. */
 	stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
 		const request = this.withAuth(model, options);
-		if ("error" in request) return failedStream(model, request.error);
-		return stream(request.model, context, request.options);
+		return "error" in request ? failedStream(model, request.error) : stream(request.model, context, request.options);
 	}
 
 	/** `streamSimple` with the registry's request-time auth. */
 	streamSimple(model: Model, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream {
-		const request = this.withAuth(model, options);
-		if ("error" in request) return failedStream(model, request.error);
-		return streamSimple(request.model, context, request.options);
+		const r = this.withAuth(model, options);
+		return "error" in r ? failedStream(model, r.error) : streamSimple(r.model, context, r.options);
 	}
 
 	/**
-	 * What a request for `model` takes from the provider's stored login, as pi applies it: the model re-pointed at
-	 * the base URL the login derived (a Copilot token's `proxy-ep`), and the login's `env` for the provider's
-	 * stream (Bedrock's `AWS_PROFILE`, Vertex's `GOOGLE_CLOUD_PROJECT`). Call after `getApiKeyForRequest`, which
-	 * refreshes the login and derives them.
+	 * `model` re-pointed at the base URL its stored login derived (a Copilot token's `proxy-ep`), with the login's
+	 * `env` for the provider's stream (as pi). Call after `getApiKeyForRequest`, which refreshes and derives them.
 	 */
 	requestTarget(model: Model): { model: Model; env?: Record<string, string> } {
 		const { baseUrl, env } = this.authStorage.getRequestOverrides(model.provider);
@@ -339,18 +328,16 @@ export class ModelRegistry {
 
 	private withAuth<T extends StreamOptions>(
 		model: Model,
-		options: T | undefined,
+		options?: T,
 	): { model: Model; options: T } | { error: string } {
 		try {
 			const apiKey = options?.apiKey ?? this.getApiKey(model);
 			const headers = { ...this.getRequestHeaders(model), ...options?.headers };
 			const target = this.requestTarget(model);
-			const callerEnv = (options as { env?: Record<string, string | undefined> } | undefined)?.env;
-			const env = target.env || callerEnv ? { ...target.env, ...callerEnv } : undefined;
-			return {
-				model: target.model,
-				options: { ...options, ...(apiKey !== undefined ? { apiKey } : {}), headers, ...(env ? { env } : {}) } as T,
-			};
+			// The caller's env wins over the login's.
+			const env = target.env ? { env: { ...target.env, ...(options?.env as object | undefined) } } : {};
+			const keyed = apiKey !== undefined ? { apiKey } : {};
+			return { model: target.model, options: { ...options, ...keyed, headers, ...env } as T };
 		} catch (error) {
 			return { error: errorMessage(error) };
 		}

@@ -118,6 +118,20 @@ describe("stored env", () => {
 		expect(registry.requestTarget(bedrock)).toEqual({ model: bedrock });
 	});
 
+	test("registry.stream passes the env on, the caller's own env winning", async () => {
+		const registry = setup(bedrockProfile);
+		const seen: unknown[] = [];
+		const capture = (m: Model, _c: unknown, o?: SimpleStreamOptions) => {
+			seen.push(o?.env);
+			return failedStream(m, "captured");
+		};
+		registerApiProvider({ api: "bedrock-converse-stream", stream: capture, streamSimple: capture });
+		const bedrock = registry.find("amazon-bedrock", "claude-b") as Model;
+		await registry.streamSimple(bedrock, { messages: [] }).result();
+		await registry.streamSimple(bedrock, { messages: [] }, { env: { AWS_PROFILE: "mine", X: "1" } }).result();
+		expect(seen).toEqual([{ AWS_PROFILE: "work" }, { AWS_PROFILE: "mine", X: "1" }]);
+	});
+
 	test("an agent session hands the login's model and env to its stream", async () => {
 		const registry = setup({ ...bedrockProfile, ...copilotLogin() });
 		const seen: { provider: string; baseUrl: string; env?: unknown }[] = [];
