@@ -31,6 +31,7 @@ export {
 } from "./models/index.ts";
 export { getOverflowPatterns, isContextOverflow, isRecoverableLength } from "./overflow.ts";
 export { parseJsonWithRepair, parseStreamingJson, parseToolArguments, repairJson } from "./partial-json.ts";
+export { bedrockApiKeyAuth } from "./providers/bedrock-provider-auth.ts";
 export * from "./providers/index.ts";
 export {
 	getApiProvider,

@@ -138,6 +138,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 		},
 		getApiKey: (m) => registry.getApiKeyForRequest(m),
 		getHeaders: (m) => registry.getRequestHeaders(m),
+		prepareRequest: (m) => registry.requestTarget(m),
 		// Providers key prompt caches by it (OpenAI's prompt_cache_key), as pi does with its session id.
 		...(sessionFile ? { sessionId: sessionFile().sessionId } : {}),
 		retry: {

@@ -2,7 +2,7 @@
  * Composition root of a run's session: an `Agent` on the chosen model with its tools and system prompt, inside an
  * `AgentSession`. Credentials and request headers come from the caller (the model registry) per request.
  */
-import { Agent, type AgentTool, type StreamFn, type ThinkingLevel } from "../agent/index.ts";
+import { Agent, type AgentTool, getDefaultStreamFn, type StreamFn, type ThinkingLevel } from "../agent/index.ts";
 import type { Model } from "../ai/index.ts";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.ts";
 import { convertToLlm } from "./convert-to-llm.ts";
@@ -26,6 +26,11 @@ export interface CreateSessionOptions {
 	cwd?: string;
 	getApiKey: (model: Model) => string | undefined | Promise<string | undefined>;
 	getHeaders?: (model: Model) => Record<string, string>;
+	/**
+	 * Per request, after `getApiKey`: the model as the provider's login re-points it (base URL) and the login's
+	 * `env` for the provider's stream (the model registry's `requestTarget`).
+	 */
+	prepareRequest?: (model: Model) => { model: Model; env?: Record<string, string> };
 	retry?: RetrySettings;
 	sessionId?: string;
 	/** Tests and SDK users may replace the provider call. */
@@ -49,7 +54,11 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 		convertToLlm: (messages) => (images.block() ? withoutImages(convertToLlm(messages)) : convertToLlm(messages)),
 		afterToolCall: normalizingAfterToolCall(images),
 		getApiKey: async (): Promise<string | undefined> => options.getApiKey(agent.state.model),
-		...(options.streamFn ? { streamFn: options.streamFn } : {}),
+		...(options.prepareRequest
+			? { streamFn: preparedStreamFn(options.prepareRequest, options.streamFn) }
+			: options.streamFn
+				? { streamFn: options.streamFn }
+				: {}),
 		...(options.sessionId ? { sessionId: options.sessionId } : {}),
 		...(headers && Object.keys(headers).length > 0 ? { streamOptions: { headers } } : {}),
 	});
@@ -62,4 +71,17 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 	const session = options.construct ? options.construct(sessionOptions) : new AgentSession(sessionOptions);
 	if (options.prompt) session.promptState.enable(options.prompt);
 	return session;
+}
+
+/** `streamFn` (or the current default) on the model and `env` the login gives for each request. */
+function preparedStreamFn(
+	prepare: NonNullable<CreateSessionOptions["prepareRequest"]>,
+	streamFn: StreamFn | undefined,
+): StreamFn {
+	return (model, context, streamOptions) => {
+		const target = prepare(model);
+		const callerEnv = streamOptions?.env as Record<string, string | undefined> | undefined;
+		const merged = target.env ? { ...streamOptions, env: { ...target.env, ...callerEnv } } : streamOptions;
+		return (streamFn ?? getDefaultStreamFn())(target.model, context, merged);
+	};
 }

@@ -36,7 +36,8 @@ export interface ModelRuntimeAuthOverrides {
 }
 
 export interface ModelRuntimeAuth {
-	auth: { apiKey?: string; headers?: Record<string, string> };
+	auth: { apiKey?: string; headers?: Record<string, string>; baseUrl?: string };
+	env?: Record<string, string>;
 	source?: string;
 }
 

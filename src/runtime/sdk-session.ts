@@ -137,6 +137,7 @@ export async function createSdkSession(o: SdkSessionOptions): Promise<SdkSession
 		},
 		getApiKey: (m) => registry.getApiKeyForRequest(m),
 		getHeaders: (m) => registry.getRequestHeaders(m),
+		prepareRequest: (m) => registry.requestTarget(m),
 		retry: {
 			enabled: settings.getRetryEnabled(),
 			maxRetries: retry.maxRetries ?? DEFAULT_RETRY.maxRetries,

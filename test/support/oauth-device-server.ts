@@ -27,6 +27,8 @@ export interface DeviceServerOptions {
 	token?: Record<string, unknown>;
 	/** Copilot's `/models` data (default: two picker models and one unconfigured known model). */
 	copilotModels?: unknown[];
+	/** The `proxy-ep` field of issued Copilot tokens (where requests then go); default Copilot's individual proxy. */
+	copilotProxyEp?: string;
 	/** Makes the issued tokens repeatable across servers (side-by-side runs); default random. */
 	salt?: string;
 }
@@ -194,7 +196,7 @@ export function startOAuthDeviceServer(options: DeviceServerOptions = {}): OAuth
 			if (path === "/copilot_internal/v2/token") {
 				const github = bearer(request);
 				if (!issued.includes(github) || revoked.has(github)) return json({ message: "Bad credentials" }, 401);
-				const token = `tid=${mint("tid")};exp=1999999999;sku=copilot_individual;proxy-ep=proxy.individual.githubcopilot.com;8kp=1`;
+				const token = `tid=${mint("tid")};exp=1999999999;sku=copilot_individual;proxy-ep=${options.copilotProxyEp ?? "proxy.individual.githubcopilot.com"};8kp=1`;
 				issued.push(token);
 				return json({ token, expires_at: 1_999_999_999, refresh_in: 1500 });
 			}

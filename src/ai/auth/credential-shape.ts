@@ -14,9 +14,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export function credentialProblem(value: unknown): string | undefined {
 	if (!isRecord(value)) return "expected an object";
 	if (value.type === "api_key") {
-		// pi 0.87.1 also stores entries without a key that only configure the provider (a llama.cpp router: `env`).
-		const keyless = value.key === undefined && isRecord(value.env);
-		if (!keyless && typeof value.key !== "string") return '"key" must be a string';
+		// pi 0.87.1 also stores entries without a key: ones that only configure the provider (a llama.cpp router or
+		// an AWS profile: `env`), and Amazon Bedrock's "existing AWS credential chain" choice (`{"type":"api_key"}`).
+		if (value.key !== undefined && typeof value.key !== "string") return '"key" must be a string';
 		if (value.env !== undefined && !isRecord(value.env)) return '"env" must be an object';
 		return undefined;
 	}

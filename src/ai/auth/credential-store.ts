@@ -215,6 +215,19 @@ export class AuthStorage {
 		return current?.type === "oauth" && derived?.access === current.access ? { ...derived.auth.headers } : {};
 	}
 
+	/** The stored login's base URL (derived by a built-in OAuth method, e.g. Copilot's `proxy-ep`) and API-key
+	 * entry `env` (AWS_PROFILE, GOOGLE_CLOUD_PROJECT…) for a request, as pi; none under a `--api-key`. */
+	getRequestOverrides(provider: string): { baseUrl?: string; env?: Record<string, string> } {
+		if (this.runtimeKeys.get(provider)) return {};
+		const current = this.credentials.get(provider);
+		if (current?.type === "api_key") {
+			return current.env && Object.keys(current.env).length > 0 ? { env: { ...current.env } } : {};
+		}
+		const derived = this.oauthAuth.get(provider);
+		const baseUrl = current && derived?.access === current.access ? derived.auth.baseUrl : undefined;
+		return baseUrl ? { baseUrl } : {};
+	}
+
 	/** Whether `provider` has an OAuth method (built in or registered by an extension). */
 	hasOAuth(provider: string): boolean {
 		return this.oauthMethod(provider) !== undefined;

@@ -7,6 +7,7 @@
 
 import { errorMessage } from "../../util/index.ts";
 import type { ApiKeyResolution, AuthStatus, AuthStorage, ConfiguredKeyResolver } from "../auth/credential-store.ts";
+import { filterProviderModels } from "../auth/provider-model-filters.ts";
 import {
 	isValueConfigured,
 	resolveHeaderValues,
@@ -28,11 +29,11 @@ import type {
 } from "../types.ts";
 import { type BuiltinCatalog, catalogFromList, ModelComposition } from "./compose.ts";
 import { type ModelsJson, readModelsJson } from "./schema.ts";
-import type { ModelRegistryOptions, ProviderConfig } from "./types.ts";
+import type { ModelRegistryOptions, ProviderAuthResult, ProviderConfig } from "./types.ts";
 
 /** What `getApiKeyAndHeaders` gives an extension: the request-time key and headers, or why they cannot be had. */
 export type RequestAuth =
-	| { ok: true; apiKey?: string; headers?: Record<string, string> }
+	| { ok: true; apiKey?: string; headers?: Record<string, string>; baseUrl?: string; env?: Record<string, string> }
 	| { ok: false; error: string };
 
 export class ModelRegistry {
@@ -111,7 +112,9 @@ export class ModelRegistry {
 		// Only providers with a usable key are composed (and have their built-in models loaded).
 		return this.composed.providers
 			.filter((provider) => this.isProviderAvailable(provider))
-			.flatMap((provider) => this.composed.provider(provider).models);
+			.flatMap((provider) =>
+				filterProviderModels(provider, this.composed.provider(provider).models, this.authStorage.get(provider)),
+			);
 	}
 
 	/** One provider's models (only that provider's built-ins are loaded). */
@@ -168,29 +171,42 @@ export class ModelRegistry {
 	 */
 	async getApiKeyAndHeaders(model: Pick<Model, "provider" | "id" | "headers">): Promise<RequestAuth> {
 		try {
+			await this.authStorage.refreshOAuthIfExpired(model.provider);
 			const key = this.resolveApiKey(model);
 			if (key.error !== undefined) return { ok: false, error: key.error };
 			const headers = this.getRequestHeaders(model);
+			const { baseUrl, env } = this.authStorage.getRequestOverrides(model.provider);
 			return {
 				ok: true,
 				...(key.apiKey !== undefined ? { apiKey: key.apiKey } : {}),
 				...(Object.keys(headers).length > 0 ? { headers } : {}),
+				...(baseUrl ? { baseUrl } : {}),
+				...(env ? { env } : {}),
 			};
 		} catch (error) {
 			return { ok: false, error: errorMessage(error) };
 		}
 	}
 
-	/** `stream` with the registry's request-time auth; the caller's `apiKey` and `headers` win. */
+	/** `stream` with the registry's request-time auth; the caller's `apiKey`, `headers` and `env` win. */
 	stream(model: Model, context: Context, options?: StreamOptions): AssistantMessageEventStream {
 		const request = this.withAuth(model, options);
-		return "error" in request ? failedStream(model, request.error) : stream(model, context, request.options);
+		return "error" in request ? failedStream(model, request.error) : stream(request.model, context, request.options);
 	}
 
 	/** `streamSimple` with the registry's request-time auth. */
 	streamSimple(model: Model, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream {
-		const request = this.withAuth(model, options);
-		return "error" in request ? failedStream(model, request.error) : streamSimple(model, context, request.options);
+		const r = this.withAuth(model, options);
+		return "error" in r ? failedStream(model, r.error) : streamSimple(r.model, context, r.options);
+	}
+
+	/**
+	 * `model` re-pointed at the base URL its stored login derived (a Copilot token's `proxy-ep`), with the login's
+	 * `env` for the provider's stream (as pi). Call after `getApiKeyForRequest`, which refreshes and derives them.
+	 */
+	requestTarget(model: Model): { model: Model; env?: Record<string, string> } {
+		const { baseUrl, env } = this.authStorage.getRequestOverrides(model.provider);
+		return { model: baseUrl && baseUrl !== model.baseUrl ? { ...model, baseUrl } : model, ...(env ? { env } : {}) };
 	}
 
 	/** The final message of `stream` (an error ends it with stopReason "error", as pi-ai's `complete` does). */
@@ -283,14 +299,17 @@ export class ModelRegistry {
 	}
 
 	/** The provider's key as a pi-ai `AuthResult` (`{ auth: { apiKey }, source }`), or undefined without one. */
-	async getProviderAuth(
-		provider: string,
-	): Promise<{ auth: { apiKey?: string; headers?: Record<string, string> }; source?: string } | undefined> {
+	async getProviderAuth(provider: string): Promise<ProviderAuthResult | undefined> {
 		await this.authStorage.refreshOAuthIfExpired(provider);
 		const key = this.authStorage.resolveApiKey(provider);
 		if (key.error !== undefined) throw new Error(key.error);
 		if (key.apiKey === undefined) return undefined;
-		return { auth: { apiKey: key.apiKey }, ...(key.source ? { source: key.source } : {}) };
+		const { baseUrl, env } = this.authStorage.getRequestOverrides(provider);
+		return {
+			auth: { apiKey: key.apiKey, ...(baseUrl ? { baseUrl } : {}) },
+			...(env ? { env } : {}),
+			...(key.source ? { source: key.source } : {}),
+		};
 	}
 
 	isUsingOAuth(model: Pick<Model, "provider">): boolean {
@@ -307,11 +326,18 @@ export class ModelRegistry {
 
 	// ---- internals -----------------------------------------------------------------------------------------
 
-	private withAuth<T extends StreamOptions>(model: Model, options: T | undefined): { options: T } | { error: string } {
+	private withAuth<T extends StreamOptions>(
+		model: Model,
+		options?: T,
+	): { model: Model; options: T } | { error: string } {
 		try {
 			const apiKey = options?.apiKey ?? this.getApiKey(model);
 			const headers = { ...this.getRequestHeaders(model), ...options?.headers };
-			return { options: { ...options, ...(apiKey !== undefined ? { apiKey } : {}), headers } as T };
+			const target = this.requestTarget(model);
+			// The caller's env wins over the login's.
+			const env = target.env ? { env: { ...target.env, ...(options?.env as object | undefined) } } : {};
+			const keyed = apiKey !== undefined ? { apiKey } : {};
+			return { model: target.model, options: { ...options, ...keyed, headers, ...env } as T };
 		} catch (error) {
 			return { error: errorMessage(error) };
 		}

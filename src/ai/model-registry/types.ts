@@ -86,3 +86,10 @@ export interface ModelRegistryOptions {
 	/** Environment for value resolution; default `process.env`. */
 	env?: ValueEnv;
 }
+
+/** pi-ai's `AuthResult`: the request auth, the login's `env` for the provider's stream, and where the key came from. */
+export interface ProviderAuthResult {
+	auth: { apiKey?: string; headers?: Record<string, string>; baseUrl?: string };
+	env?: Record<string, string>;
+	source?: string;
+}

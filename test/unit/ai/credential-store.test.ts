@@ -101,7 +101,7 @@ describe("auth.json storage", () => {
 			path,
 			JSON.stringify({
 				a: 5,
-				b: { type: "api_key" },
+				b: { type: "api_key", key: 5 },
 				c: { type: "oauth", access: "x", refresh: "r" },
 				d: apiKey("ok"),
 			}),
@@ -117,7 +117,7 @@ describe("auth.json storage", () => {
 
 	test("set rejects a malformed credential", async () => {
 		const store = new AuthStorage(authPath());
-		await expect(store.set("x", { type: "api_key" } as unknown as Credential)).rejects.toThrow(
+		await expect(store.set("x", { type: "api_key", key: 5 } as unknown as Credential)).rejects.toThrow(
 			'Cannot store credential for "x": "key" must be a string',
 		);
 	});

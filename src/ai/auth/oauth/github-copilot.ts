@@ -188,13 +188,4 @@ export function createGitHubCopilotOAuth(deps?: DeviceLoginDeps): OAuthAuth {
 
 export const githubCopilotOAuth: OAuthAuth = createGitHubCopilotOAuth();
 
-/** pi's model filter for a Copilot login: only the account's `availableModelIds` when the credential lists them. */
-export function filterCopilotModels<M extends { id: string }>(
-	models: readonly M[],
-	credential: { type: string; [field: string]: unknown } | undefined,
-): M[] {
-	const ids = credential?.type === "oauth" ? credential.availableModelIds : undefined;
-	if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string")) return [...models];
-	const available = new Set(ids);
-	return models.filter((model) => available.has(model.id));
-}
+export { filterCopilotModels } from "../provider-model-filters.ts";

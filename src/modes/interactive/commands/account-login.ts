@@ -4,6 +4,7 @@
  * auth.json only when the login completes. Escape cancels and leaves auth.json as it was.
  */
 import {
+	type ApiKeyAuth,
 	LOGIN_CANCELLED,
 	loginWithOAuth,
 	oauthLoginProviders,
@@ -65,19 +66,60 @@ export function pickAccountProvider(
 }
 
 /** Runs the provider's account login in the dialog; `onSaved` runs after the tokens are in auth.json. */
-export async function loginWithAccount(
-	c: CommandContext,
-	provider: AccountProvider,
-	onSaved: () => Promise<void>,
-): Promise<void> {
+export function loginWithAccount(c: CommandContext, provider: AccountProvider, onSaved: () => Promise<void>) {
 	const storage = c.authStorage;
 	if (!storage) {
 		c.app.chat.showError(`Cannot log in: auth.json is not in use in this session`);
-		return;
+		return Promise.resolve();
 	}
+	return runLoginDialog(
+		c,
+		provider.name,
+		async (interaction) => void (await loginWithOAuth(storage, provider.id, interaction)),
+		{
+			onSaved,
+			failure: `Failed to login to ${provider.name}`,
+		},
+	);
+}
+
+/**
+ * A provider's own `/login` steps (its `login(interaction)`; prompts and notices in the login dialog, a select as a
+ * list) with the credential it returns saved to auth.json — Amazon Bedrock's bearer token, AWS profile or
+ * credential chain.
+ */
+export function loginWithApiKeyMethod(
+	c: CommandContext,
+	provider: AccountProvider,
+	login: NonNullable<ApiKeyAuth["login"]>,
+	onSaved: () => Promise<void>,
+) {
+	const storage = c.authStorage;
+	if (!storage) {
+		c.app.chat.showError(`Cannot save an API key: auth.json is not in use in this session`);
+		return Promise.resolve();
+	}
+	return runLoginDialog(
+		c,
+		provider.name,
+		async (interaction) => {
+			const { type: _type, ...fields } = await login(interaction);
+			interaction.signal.throwIfAborted();
+			await storage.set(provider.id, { type: "api_key", ...fields });
+		},
+		{ onSaved, failure: `Failed to save API key for ${provider.name}` },
+	);
+}
+
+async function runLoginDialog(
+	c: CommandContext,
+	name: string,
+	run: (interaction: ProviderAuthInteraction) => Promise<void>,
+	outcome: { onSaved: () => Promise<void>; failure: string },
+): Promise<void> {
 	let restore = () => {};
 	const render = () => c.app.tui.requestRender();
-	const dialog = new OAuthLoginDialog(provider.name, render);
+	const dialog = new OAuthLoginDialog(name, render);
 	const show = () => {
 		restore = c.showSelector(dialog);
 		render();
@@ -121,20 +163,20 @@ export async function loginWithAccount(
 					render();
 				});
 			}
-			const answer = dialog.ask(prompt.message, prompt.placeholder);
+			const answer = dialog.ask(prompt.message, prompt.placeholder, prompt.type === "secret");
 			prompt.signal?.addEventListener("abort", () => dialog.withdraw(), { once: true });
 			render();
 			return answer;
 		},
 	};
 	try {
-		await loginWithOAuth(storage, provider.id, interaction);
+		await run(interaction);
 		restore();
-		await onSaved();
+		await outcome.onSaved();
 	} catch (error) {
 		restore();
 		const message = dialog.signal.aborted ? LOGIN_CANCELLED : errorMessage(error);
-		if (message !== LOGIN_CANCELLED) c.app.chat.showError(`Failed to login to ${provider.name}: ${message}`);
+		if (message !== LOGIN_CANCELLED) c.app.chat.showError(`${outcome.failure}: ${message}`);
 	} finally {
 		render();
 	}

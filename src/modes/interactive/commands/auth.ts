@@ -4,6 +4,7 @@
  * provider; the key is typed into a masked field, an account login (OAuth) runs in its own dialog
  * (account-login.ts). `/logout` removes either.
  */
+import { bedrockApiKeyAuth } from "../../../ai/index.ts";
 import { agentPaths } from "../../../config/index.ts";
 import { applyModel, providerDefaultModel } from "../../../runtime/index.ts";
 import type { AutocompleteItem } from "../../../tui/index.ts";
@@ -11,7 +12,13 @@ import { errorMessage, fuzzyFilter } from "../../../util/index.ts";
 import { ExtensionSelectorComponent } from "../dialogs/selector.ts";
 import { ApiKeyDialog } from "../selectors/login-dialog.ts";
 import { type ProviderEntry, ProviderPicker } from "../selectors/provider-picker.ts";
-import { type AccountProvider, accountProviders, loginWithAccount, pickAccountProvider } from "./account-login.ts";
+import {
+	type AccountProvider,
+	accountProviders,
+	loginWithAccount,
+	loginWithApiKeyMethod,
+	pickAccountProvider,
+} from "./account-login.ts";
 import { type LoginProvider, loginProviders, providerName } from "./login-providers.ts";
 import { settingsTarget } from "./target.ts";
 import type { BuiltinCommand, CommandContext } from "./types.ts";
@@ -26,6 +33,11 @@ function authPath(c: CommandContext): string {
 function askForKey(c: CommandContext, provider: LoginProvider): void {
 	// A llama.cpp router takes its URL and an optional key (ai/llama, modes/interactive/llama).
 	if (provider.id === "llama.cpp") return void import("../llama/index.ts").then((m) => m.loginLlamaCpp(c));
+	// Amazon Bedrock asks how to authenticate: a bearer token, an AWS profile or the AWS credential chain.
+	if (provider.id === "amazon-bedrock" && bedrockApiKeyAuth.login) {
+		const saved = `Saved API key for ${provider.name}`;
+		return void loginWithApiKeyMethod(c, provider, bedrockApiKeyAuth.login, () => afterLogin(c, provider, saved));
+	}
 	const storage = c.authStorage;
 	if (!storage) {
 		c.app.chat.showError(`Cannot save an API key: ${authPath(c)} is not in use in this session`);

@@ -6,7 +6,17 @@
  */
 import { Container, Input, Spacer, Text } from "../../../tui/index.ts";
 import { dialogBorder } from "../dialogs/common.ts";
+import { MaskedInput } from "./login-dialog.ts";
 import { keyPlain, matches, theme } from "./model-common.ts";
+
+/** The dialog's input line: shown as typed, or as dots while a secret is asked. */
+class DialogInput extends MaskedInput {
+	masked = false;
+
+	override render(width: number): string[] {
+		return this.masked ? super.render(width) : Input.prototype.render.call(this, width);
+	}
+}
 
 const OSC = "\u001b]8;;";
 const BEL = "\u0007";
@@ -17,7 +27,7 @@ function link(url: string, text: string): string {
 
 export class OAuthLoginDialog extends Container {
 	private readonly content = new Container();
-	private readonly input = new Input();
+	private readonly input = new DialogInput();
 	private readonly controller = new AbortController();
 	private pending: { resolve(value: string): void; reject(error: Error): void } | undefined;
 	private _focused = false;
@@ -37,7 +47,7 @@ export class OAuthLoginDialog extends Container {
 			if (!pending) return;
 			this.pending = undefined;
 			this.content.children = this.content.children.map((child) =>
-				child === this.input ? new Text(`> ${value}`, 1, 0) : child,
+				child === this.input ? new Text(`> ${this.input.masked ? "•".repeat(value.length) : value}`, 1, 0) : child,
 			);
 			pending.resolve(value);
 		};
@@ -94,10 +104,11 @@ export class OAuthLoginDialog extends Container {
 	}
 
 	/** An input line under what is shown; resolves with the submitted text, rejects when the login is cancelled. */
-	ask(message: string, placeholder?: string): Promise<string> {
+	ask(message: string, placeholder?: string, masked = false): Promise<string> {
 		const t = theme();
 		this.pending?.reject(new Error("superseded"));
 		this.input.setValue("");
+		this.input.masked = masked;
 		this.content.addChild(new Spacer(1));
 		this.content.addChild(new Text(t.fg("dim", message), 1, 0));
 		if (placeholder) this.content.addChild(new Text(t.fg("dim", `e.g., ${placeholder}`), 1, 0));
