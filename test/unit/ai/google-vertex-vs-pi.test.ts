@@ -6,16 +6,16 @@
  * runs use an API key (express mode) and the checks before any request; the bearer-token mode is covered against
  * a loopback token endpoint in google-vertex.test.ts. Without the cache the tests skip, saying why.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import {
 	isContextOverflow,
 	isRetryableAssistantError,
 	streamGoogleVertex,
 	streamSimpleGoogleVertex,
 } from "../../../src/ai/index.ts";
-import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
+import { piSkipReason, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
 import { googleFormat } from "../../support/mock-llm/google.ts";
-import { type MockLlmServer, type MockReply, type MockStep, startMockLlm } from "../../support/mock-llm/index.ts";
+import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
 
 interface Scenario {
@@ -43,16 +43,7 @@ const tool = {
 	description: "read a file",
 	parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
 };
-const system = { role: "system", content: "be brief", toolsAdded: [tool], timestamp: 1 };
-const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
-const usage = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const system = systemWith(tool);
 const SIG = "c2lnbmF0dXJl";
 const richContext = {
 	messages: [
@@ -271,18 +262,6 @@ function maskErrors(run: any): any {
 	return copy;
 }
 
-const servers: MockLlmServer[] = [];
-afterAll(() => {
-	for (const server of servers) server.stop();
-});
-
-function serverWithSteps(): MockLlmServer {
-	const server = startMockLlm();
-	servers.push(server);
-	server.push(...SCENARIOS.flatMap((sc) => (sc.step ? [sc.step] : [])));
-	return server;
-}
-
 const input = (url: string) => ({
 	url,
 	model: MODEL,
@@ -291,24 +270,17 @@ const input = (url: string) => ({
 	scenarios: SCENARIOS.map(({ step: _step, ...sc }) => sc),
 });
 
-let runs: Promise<{ pi: any[]; ours: any[]; piServer: MockLlmServer; ourServer: MockLlmServer }> | undefined;
-function runBoth() {
-	runs ??= (async () => {
-		const piServer = serverWithSteps();
-		const pi = await runInPi("@earendil-works/pi-ai/dist/api/google-vertex.js", input(piServer.url), RUN);
-		const ourServer = serverWithSteps();
-		const api = { stream: streamGoogleVertex, streamSimple: streamSimpleGoogleVertex };
-		const run = new Function(`return ${RUN}`)() as (api: unknown, input: unknown) => Promise<any[]>;
-		const ours = await run(api, JSON.parse(JSON.stringify(input(ourServer.url))));
-		return { pi, ours, piServer, ourServer };
-	})();
-	return runs;
-}
+const runBoth = sideBySide({
+	modulePath: "@earendil-works/pi-ai/dist/api/google-vertex.js",
+	api: () => ({ stream: streamGoogleVertex, streamSimple: streamSimpleGoogleVertex }),
+	run: RUN,
+	input,
+	load: (server) => {
+		server.push(...SCENARIOS.flatMap((sc) => (sc.step ? [sc.step] : [])));
+	},
+});
 
-const skip = (() => {
-	const pi = runnablePi();
-	return "error" in pi ? pi.error : undefined;
-})();
+const skip = piSkipReason();
 
 describe("google-vertex behaves as pi-ai 0.87.1's", () => {
 	if (skip) {

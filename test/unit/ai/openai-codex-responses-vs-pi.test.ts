@@ -4,21 +4,15 @@
  * must give the same events and final message, and the requests both send must have the same path, headers and
  * (decompressed) body. Without the cache the tests skip, saying why.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import {
 	isContextOverflow,
 	isRetryableAssistantError,
 	streamOpenAICodexResponses,
 	streamSimpleOpenAICodexResponses,
 } from "../../../src/ai/index.ts";
-import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
-import {
-	codexFailedStream,
-	type MockLlmServer,
-	type MockReply,
-	type MockStep,
-	startMockLlm,
-} from "../../support/mock-llm/index.ts";
+import { piSkipReason, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import { codexFailedStream, type MockReply, type MockStep } from "../../support/mock-llm/index.ts";
 import { codexToken, openaiCodexFormat } from "../../support/mock-llm/openai-codex.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
 
@@ -54,16 +48,7 @@ const tool = {
 	description: "read a file",
 	parameters: { type: "object", properties: { path: { type: "string" } } },
 };
-const system = { role: "system", content: "be brief", toolsAdded: [tool], timestamp: 1 };
-const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
-const usage = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const system = systemWith(tool);
 const richContext = {
 	messages: [
 		system,
@@ -300,18 +285,6 @@ function maskShared(run: any): any {
 	return copy;
 }
 
-const servers: MockLlmServer[] = [];
-afterAll(() => {
-	for (const server of servers) server.stop();
-});
-
-function serverWithSteps(): MockLlmServer {
-	const server = startMockLlm();
-	servers.push(server);
-	for (const sc of SCENARIOS) if (sc.step) server.push(sc.step);
-	return server;
-}
-
 const input = (url: string) => ({
 	url,
 	token: TOKEN,
@@ -320,24 +293,17 @@ const input = (url: string) => ({
 	scenarios: SCENARIOS.map(({ step: _step, ...sc }) => sc),
 });
 
-let runs: Promise<{ pi: any[]; ours: any[]; piServer: MockLlmServer; ourServer: MockLlmServer }> | undefined;
-function runBoth() {
-	runs ??= (async () => {
-		const piServer = serverWithSteps();
-		const pi = await runInPi("@earendil-works/pi-ai/dist/api/openai-codex-responses.js", input(piServer.url), RUN);
-		const ourServer = serverWithSteps();
-		const api = { stream: streamOpenAICodexResponses, streamSimple: streamSimpleOpenAICodexResponses };
-		const run = new Function(`return ${RUN}`)() as (api: unknown, input: unknown) => Promise<any[]>;
-		const ours = await run(api, JSON.parse(JSON.stringify(input(ourServer.url))));
-		return { pi, ours, piServer, ourServer };
-	})();
-	return runs;
-}
+const runBoth = sideBySide({
+	modulePath: "@earendil-works/pi-ai/dist/api/openai-codex-responses.js",
+	api: () => ({ stream: streamOpenAICodexResponses, streamSimple: streamSimpleOpenAICodexResponses }),
+	run: RUN,
+	input,
+	load: (server) => {
+		for (const sc of SCENARIOS) if (sc.step) server.push(sc.step);
+	},
+});
 
-const skip = (() => {
-	const pi = runnablePi();
-	return "error" in pi ? pi.error : undefined;
-})();
+const skip = piSkipReason();
 
 const HEADERS = [
 	"authorization",

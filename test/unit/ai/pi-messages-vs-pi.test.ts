@@ -4,10 +4,10 @@
  * message, and both must send the same request (URL, headers, body bytes). Without the cache the tests skip, saying
  * why.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { isContextOverflow, isRetryableAssistantError, piMessagesApi } from "../../../src/ai/index.ts";
-import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
-import { type MockLlmServer, type MockReply, type MockStep, startMockLlm } from "../../support/mock-llm/index.ts";
+import { piSkipReason, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { piMessagesFormat } from "../../support/mock-llm/pi-messages.ts";
 import { sseFrame } from "../../support/mock-llm/types.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
@@ -31,21 +31,12 @@ function bytes(reply: Omit<MockReply, "kind">): MockStep {
 }
 const raw = (...events: unknown[]): MockStep => ({ kind: "raw", body: events.map((e) => sseFrame(e)).join("") });
 
-const usage = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 const tool = {
 	name: "read",
 	description: "read a file",
 	parameters: { type: "object", properties: { path: { type: "string" } } },
 };
-const system = { role: "system", content: "be brief", toolsAdded: [tool], timestamp: 1 };
-const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
+const system = systemWith(tool);
 const richContext = {
 	messages: [
 		system,
@@ -255,18 +246,6 @@ function scrub(value: unknown, key = ""): unknown {
 	return typeof value === "string" ? value.replace(/127\.0\.0\.1:\d+/g, "HOST") : value;
 }
 
-const servers: MockLlmServer[] = [];
-afterAll(() => {
-	for (const server of servers) server.stop();
-});
-
-function serverWithSteps(): MockLlmServer {
-	const server = startMockLlm();
-	servers.push(server);
-	server.push(...SCENARIOS.filter((sc) => sc.options?.apiKey !== "").map((sc) => sc.step));
-	return server;
-}
-
 const input = (url: string) => ({
 	url,
 	model: MODEL,
@@ -274,23 +253,17 @@ const input = (url: string) => ({
 	scenarios: SCENARIOS.map(({ step: _step, ...sc }) => sc),
 });
 
-let runs: Promise<{ pi: any[]; ours: any[]; piServer: MockLlmServer; ourServer: MockLlmServer }> | undefined;
-function runBoth() {
-	runs ??= (async () => {
-		const piServer = serverWithSteps();
-		const pi = await runInPi("@earendil-works/pi-ai/dist/api/pi-messages.js", input(piServer.url), RUN);
-		const ourServer = serverWithSteps();
-		const run = new Function(`return ${RUN}`)() as (api: unknown, input: unknown) => Promise<any[]>;
-		const ours = await run(piMessagesApi(), JSON.parse(JSON.stringify(input(ourServer.url))));
-		return { pi, ours, piServer, ourServer };
-	})();
-	return runs;
-}
+const runBoth = sideBySide({
+	modulePath: "@earendil-works/pi-ai/dist/api/pi-messages.js",
+	api: () => piMessagesApi(),
+	run: RUN,
+	input,
+	load: (server) => {
+		server.push(...SCENARIOS.filter((sc) => sc.options?.apiKey !== "").map((sc) => sc.step));
+	},
+});
 
-const skip = (() => {
-	const pi = runnablePi();
-	return "error" in pi ? pi.error : undefined;
-})();
+const skip = piSkipReason();
 
 describe("pi-messages behaves as pi-ai 0.87.1's", () => {
 	if (skip) {

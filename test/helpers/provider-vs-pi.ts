@@ -1,0 +1,76 @@
+/**
+ * Shared pieces of the provider side-by-side tests (`test/unit/ai/*-vs-pi.test.ts`): the common context fixtures, and
+ * the harness that replays one scenario list through pi-ai 0.87.1 under Node 22 and through ours, each against its own
+ * mock LLM loaded with the same steps.
+ */
+import { afterAll } from "bun:test";
+import { type MockLlmServer, startMockLlm } from "../support/mock-llm/index.ts";
+import { runInPi, runnablePi } from "./side-by-side.ts";
+
+/** The usage every fixture assistant message carries. */
+export const usage = {
+	input: 1,
+	output: 1,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 2,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+/** The system message of every fixture context, declaring `tool`. */
+export const systemWith = (tool: unknown) => ({
+	role: "system",
+	content: "be brief",
+	toolsAdded: [tool],
+	timestamp: 1,
+});
+export const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
+
+/** Why pi 0.87.1 cannot run here, or undefined when it can. */
+export function piSkipReason(): string | undefined {
+	const pi = runnablePi();
+	return "error" in pi ? pi.error : undefined;
+}
+
+export interface BothRuns {
+	pi: any[];
+	ours: any[];
+	piServer: MockLlmServer;
+	ourServer: MockLlmServer;
+}
+
+/**
+ * Memoised side-by-side run: `run` (the source of `async (api, input) => results[]`) runs under pi's Node with the
+ * module at `modulePath`, then here with `api()`; each gets a fresh mock LLM loaded by `load` and `input(url)`.
+ * The servers are stopped after the file's tests.
+ */
+export function sideBySide(options: {
+	modulePath: string;
+	api: () => unknown;
+	run: string;
+	input: (url: string) => unknown;
+	load: (server: MockLlmServer) => void;
+}): () => Promise<BothRuns> {
+	const servers: MockLlmServer[] = [];
+	afterAll(() => {
+		for (const server of servers) server.stop();
+	});
+	const serverWithSteps = () => {
+		const server = startMockLlm();
+		servers.push(server);
+		options.load(server);
+		return server;
+	};
+	let runs: Promise<BothRuns> | undefined;
+	return () => {
+		runs ??= (async () => {
+			const piServer = serverWithSteps();
+			const pi = await runInPi(options.modulePath, options.input(piServer.url), options.run);
+			const ourServer = serverWithSteps();
+			const run = new Function(`return ${options.run}`)() as (api: unknown, input: unknown) => Promise<any[]>;
+			const ours = await run(options.api(), JSON.parse(JSON.stringify(options.input(ourServer.url))));
+			return { pi, ours, piServer, ourServer };
+		})();
+		return runs;
+	};
+}
