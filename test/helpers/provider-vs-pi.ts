@@ -74,3 +74,42 @@ export function sideBySide(options: {
 		return runs;
 	};
 }
+
+/**
+ * The source of `async (api, input) => results[]` that streams each of `input.scenarios` in order and records its
+ * events (without `partial`) and final message, or what it threw. `setup` is source run per scenario `sc` that
+ * declares `model`, `controller` and `options`; `before` and `after` run once around the loop.
+ */
+export function scenarioRunner(setup: string, around: { before?: string; after?: string } = {}): string {
+	return `async (api, input) => {
+${around.before ?? ""}	const out = [];
+	for (const sc of input.scenarios) {
+${setup}
+		const context = sc.context ?? input.context;
+		const events = [];
+		try {
+			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
+			for await (const e of s) {
+				const { partial, ...rest } = e;
+				events.push(JSON.parse(JSON.stringify(rest)));
+				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
+			}
+			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
+		} catch (error) {
+			out.push({ events, thrown: String(error && error.message) });
+		}
+	}
+${around.after ?? ""}	return out;
+}`;
+}
+
+/** Drops every `timestamp` and masks the mock LLM's random ids (`_mock_…`), so two runs compare equal. */
+export function scrubTimestampsAndIds(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(scrubTimestampsAndIds);
+	if (value && typeof value === "object") {
+		const out: Record<string, unknown> = {};
+		for (const [key, v] of Object.entries(value)) if (key !== "timestamp") out[key] = scrubTimestampsAndIds(v);
+		return out;
+	}
+	return typeof value === "string" ? value.replace(/_mock_[a-z0-9]+/g, "_mock_ID") : value;
+}

@@ -10,7 +10,15 @@ import {
 	streamAzureOpenAIResponses,
 	streamSimpleAzureOpenAIResponses,
 } from "../../../src/ai/index.ts";
-import { piSkipReason, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import {
+	piSkipReason,
+	scenarioRunner,
+	scrubTimestampsAndIds,
+	sideBySide,
+	systemWith,
+	usage,
+	user,
+} from "../../helpers/provider-vs-pi.ts";
 import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { openaiResponsesFormat } from "../../support/mock-llm/openai-responses.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
@@ -182,38 +190,14 @@ const MODEL = {
 const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const model = { ...input.model, baseUrl: input.url + "/openai/v1", ...(sc.model ?? {}) };
 		const controller = new AbortController();
-		const options = { apiKey: "azure-key", signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	return out;
-}`;
+		const options = { apiKey: "azure-key", signal: controller.signal, ...(sc.options ?? {}) };`,
+);
 
-function scrub(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(scrub);
-	if (value && typeof value === "object") {
-		const out: Record<string, unknown> = {};
-		for (const [key, v] of Object.entries(value)) if (key !== "timestamp") out[key] = scrub(v);
-		return out;
-	}
-	return typeof value === "string" ? value.replace(/_mock_[a-z0-9]+/g, "_mock_ID") : value;
-}
+const scrub = scrubTimestampsAndIds;
 
 /**
  * Known differences, all in the stream consumer shared with `openai-responses` (not Azure's own): pi adds an

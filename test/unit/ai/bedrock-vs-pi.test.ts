@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { isContextOverflow } from "../../../src/ai/index.ts";
 import { streamBedrock, streamSimpleBedrock } from "../../../src/ai/providers/bedrock.ts";
-import { piSkipReason, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import { piSkipReason, scenarioRunner, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
 import { bedrockFormat } from "../../support/mock-llm/bedrock.ts";
 import {
 	encodeEventMessage,
@@ -388,29 +388,13 @@ const MODEL = {
 const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const model = { ...input.model, baseUrl: input.url, ...(sc.model ?? {}) };
 		const controller = new AbortController();
 		const options = { env: input.env, signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		if (sc.abortAfterMs) setTimeout(() => controller.abort(), sc.abortAfterMs);
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	return out;
-}`;
+		if (sc.abortAfterMs) setTimeout(() => controller.abort(), sc.abortAfterMs);`,
+);
 
 function scrub(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(scrub);

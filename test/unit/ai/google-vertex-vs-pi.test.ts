@@ -13,7 +13,7 @@ import {
 	streamGoogleVertex,
 	streamSimpleGoogleVertex,
 } from "../../../src/ai/index.ts";
-import { piSkipReason, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import { piSkipReason, scenarioRunner, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
 import { googleFormat } from "../../support/mock-llm/google.ts";
 import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
@@ -208,32 +208,20 @@ const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 const CLEARED_ENV = ["GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_CLOUD_API_KEY"];
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const saved = {};
-	for (const name of input.clearedEnv) { saved[name] = process.env[name]; delete process.env[name]; }
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const { baseUrlSuffix, ...overrides } = sc.model ?? {};
 		const model = { ...input.model, baseUrl: input.url + (baseUrlSuffix ?? ""), ...overrides };
 		const controller = new AbortController();
-		const options = { apiKey: "vertex-key", signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	for (const name of input.clearedEnv) if (saved[name] !== undefined) process.env[name] = saved[name];
-	return out;
-}`;
+		const options = { apiKey: "vertex-key", signal: controller.signal, ...(sc.options ?? {}) };`,
+	{
+		before: `	const saved = {};
+	for (const name of input.clearedEnv) { saved[name] = process.env[name]; delete process.env[name]; }
+`,
+		after: `	for (const name of input.clearedEnv) if (saved[name] !== undefined) process.env[name] = saved[name];
+`,
+	},
+);
 
 /** Generated tool-call ids differ by design (pi: `<name>_<time>_<n>`, ours: `<name>_<n>_<random>`). */
 function scrub(value: unknown): unknown {

@@ -11,7 +11,15 @@ import {
 	streamOpenAICodexResponses,
 	streamSimpleOpenAICodexResponses,
 } from "../../../src/ai/index.ts";
-import { piSkipReason, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import {
+	piSkipReason,
+	scenarioRunner,
+	scrubTimestampsAndIds,
+	sideBySide,
+	systemWith,
+	usage,
+	user,
+} from "../../helpers/provider-vs-pi.ts";
 import { codexFailedStream, type MockReply, type MockStep } from "../../support/mock-llm/index.ts";
 import { codexToken, openaiCodexFormat } from "../../support/mock-llm/openai-codex.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
@@ -241,39 +249,15 @@ const MODEL = {
 const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const baseUrl = (sc.model && sc.model.baseUrl) ? sc.model.baseUrl.replace("{url}", input.url) : input.url + "/backend-api";
 		const model = { ...input.model, ...(sc.model ?? {}), baseUrl };
 		const controller = new AbortController();
-		const options = { apiKey: input.token, transport: "sse", signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	return out;
-}`;
+		const options = { apiKey: input.token, transport: "sse", signal: controller.signal, ...(sc.options ?? {}) };`,
+);
 
-function scrub(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(scrub);
-	if (value && typeof value === "object") {
-		const out: Record<string, unknown> = {};
-		for (const [key, v] of Object.entries(value)) if (key !== "timestamp") out[key] = scrub(v);
-		return out;
-	}
-	return typeof value === "string" ? value.replace(/_mock_[a-z0-9]+/g, "_mock_ID") : value;
-}
+const scrub = scrubTimestampsAndIds;
 
 /**
  * The one known difference, in the stream consumer shared with `openai-responses`: pi adds an empty-line thinking

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { isContextOverflow, isRetryableAssistantError, piMessagesApi } from "../../../src/ai/index.ts";
-import { piSkipReason, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import { piSkipReason, scenarioRunner, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
 import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { piMessagesFormat } from "../../support/mock-llm/pi-messages.ts";
 import { sseFrame } from "../../support/mock-llm/types.ts";
@@ -208,28 +208,12 @@ const MODEL = {
 const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const model = { ...input.model, baseUrl: input.url + "/pi/", ...(sc.model ?? {}) };
 		const controller = new AbortController();
-		const options = { apiKey: "radius-secret-key", signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	return out;
-}`;
+		const options = { apiKey: "radius-secret-key", signal: controller.signal, ...(sc.options ?? {}) };`,
+);
 
 /** Drops what differs by run (times, stacks, the mock's port); masks the runtime's own abort wording. */
 function scrub(value: unknown, key = ""): unknown {
