@@ -3,7 +3,7 @@
  * the harness that replays one scenario list through pi-ai 0.87.1 under Node 22 and through ours, each against its own
  * mock LLM loaded with the same steps.
  */
-import { afterAll } from "bun:test";
+import { afterAll, expect } from "bun:test";
 import { type MockLlmServer, startMockLlm } from "../support/mock-llm/index.ts";
 import { runInPi, runnablePi } from "./side-by-side.ts";
 
@@ -112,4 +112,19 @@ export function scrubTimestampsAndIds(value: unknown): unknown {
 		return out;
 	}
 	return typeof value === "string" ? value.replace(/_mock_[a-z0-9]+/g, "_mock_ID") : value;
+}
+
+/** Both sides sent the same requests, in order: method, path, the given headers and the body bytes. */
+export function expectSameRequests(piServer: MockLlmServer, ourServer: MockLlmServer, headers: string[]): void {
+	expect(ourServer.requests.length).toBe(piServer.requests.length);
+	piServer.requests.forEach((theirs, i) => {
+		const mine = ourServer.requests[i];
+		if (!mine) throw new Error(`request ${i} missing`);
+		expect(mine.method).toBe(theirs.method);
+		expect(mine.path).toBe(theirs.path);
+		for (const header of headers) {
+			expect({ header, value: mine.headers[header] }).toEqual({ header, value: theirs.headers[header] });
+		}
+		expect(JSON.stringify(mine.body)).toBe(JSON.stringify(theirs.body));
+	});
 }

@@ -11,6 +11,7 @@ import {
 	streamSimpleAzureOpenAIResponses,
 } from "../../../src/ai/index.ts";
 import {
+	expectSameRequests,
 	piSkipReason,
 	scenarioRunner,
 	scrubTimestampsAndIds,
@@ -254,17 +255,7 @@ describe("azure-openai-responses behaves as pi-ai 0.87.1's", () => {
 
 	test("same requests: URL, auth and body bytes", async () => {
 		const { piServer, ourServer } = await runBoth();
-		expect(ourServer.requests.length).toBe(piServer.requests.length);
-		piServer.requests.forEach((theirs, i) => {
-			const mine = ourServer.requests[i];
-			if (!mine) throw new Error(`request ${i} missing`);
-			expect(mine.method).toBe(theirs.method);
-			expect(mine.path).toBe(theirs.path);
-			for (const header of ["api-key", "authorization", "content-type", "x-extra"]) {
-				expect({ header, value: mine.headers[header] }).toEqual({ header, value: theirs.headers[header] });
-			}
-			expect(JSON.stringify(mine.body)).toBe(JSON.stringify(theirs.body));
-		});
+		expectSameRequests(piServer, ourServer, ["api-key", "authorization", "content-type", "x-extra"]);
 	}, 60_000);
 
 	test("a context overflow is classified as one; a rate limit is not", async () => {

@@ -13,7 +13,15 @@ import {
 	streamGoogleVertex,
 	streamSimpleGoogleVertex,
 } from "../../../src/ai/index.ts";
-import { piSkipReason, scenarioRunner, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import {
+	expectSameRequests,
+	piSkipReason,
+	scenarioRunner,
+	sideBySide,
+	systemWith,
+	usage,
+	user,
+} from "../../helpers/provider-vs-pi.ts";
 import { googleFormat } from "../../support/mock-llm/google.ts";
 import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
@@ -285,17 +293,7 @@ describe("google-vertex behaves as pi-ai 0.87.1's", () => {
 
 	test("same requests: URL, key header and body bytes", async () => {
 		const { piServer, ourServer } = await runBoth();
-		expect(ourServer.requests.length).toBe(piServer.requests.length);
-		piServer.requests.forEach((theirs, i) => {
-			const mine = ourServer.requests[i];
-			if (!mine) throw new Error(`request ${i} missing`);
-			expect(mine.method).toBe(theirs.method);
-			expect(mine.path).toBe(theirs.path);
-			for (const header of ["x-goog-api-key", "authorization", "content-type", "x-extra"]) {
-				expect({ header, value: mine.headers[header] }).toEqual({ header, value: theirs.headers[header] });
-			}
-			expect(JSON.stringify(mine.body)).toBe(JSON.stringify(theirs.body));
-		});
+		expectSameRequests(piServer, ourServer, ["x-goog-api-key", "authorization", "content-type", "x-extra"]);
 	}, 60_000);
 
 	test("failures are classified alike: retryable, context overflow", async () => {

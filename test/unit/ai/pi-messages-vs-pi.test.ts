@@ -6,7 +6,15 @@
  */
 import { describe, expect, test } from "bun:test";
 import { isContextOverflow, isRetryableAssistantError, piMessagesApi } from "../../../src/ai/index.ts";
-import { piSkipReason, scenarioRunner, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
+import {
+	expectSameRequests,
+	piSkipReason,
+	scenarioRunner,
+	sideBySide,
+	systemWith,
+	usage,
+	user,
+} from "../../helpers/provider-vs-pi.ts";
 import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { piMessagesFormat } from "../../support/mock-llm/pi-messages.ts";
 import { sseFrame } from "../../support/mock-llm/types.ts";
@@ -264,17 +272,7 @@ describe("pi-messages behaves as pi-ai 0.87.1's", () => {
 
 	test("same requests: URL, headers and body bytes", async () => {
 		const { piServer, ourServer } = await runBoth();
-		expect(ourServer.requests.length).toBe(piServer.requests.length);
-		piServer.requests.forEach((theirs, i) => {
-			const mine = ourServer.requests[i];
-			if (!mine) throw new Error(`request ${i} missing`);
-			expect(mine.method).toBe(theirs.method);
-			expect(mine.path).toBe(theirs.path);
-			for (const header of ["authorization", "accept", "content-type", "x-extra", "x-dropped"]) {
-				expect({ header, value: mine.headers[header] }).toEqual({ header, value: theirs.headers[header] });
-			}
-			expect(JSON.stringify(mine.body)).toBe(JSON.stringify(theirs.body));
-		});
+		expectSameRequests(piServer, ourServer, ["authorization", "accept", "content-type", "x-extra", "x-dropped"]);
 	}, 60_000);
 
 	test("errors are classified: overflow, retryable rate limit and 5xx, not a 401", async () => {
