@@ -10,7 +10,8 @@ import type {
 import { emptyUsage } from "../usage.ts";
 import type { DeferredHandle, ProviderStreams } from "./types.ts";
 
-function setupFailure(model: Model, error: unknown): AssistantMessage {
+/** The error message for a stream whose setup (auth, loading its module) failed before any request. */
+export function setupFailure(model: Model, error: unknown): AssistantMessage {
 	return {
 		role: "assistant",
 		content: [],

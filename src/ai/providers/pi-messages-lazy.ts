@@ -3,9 +3,9 @@
  * request is made, so runs that never use the Radius gateway do not load it. The returned stream forwards every
  * event of the real one; a failure to load ends it with an error message.
  */
+import { setupFailure } from "../collection/lazy.ts";
 import { createAssistantMessageEventStream } from "../event-stream.ts";
 import type { ApiProvider, AssistantMessageEventStream, Context, Model, SimpleStreamOptions } from "../types.ts";
-import { emptyUsage } from "../usage.ts";
 
 export type { PiMessagesEvent, PiMessagesOptions, PiMessagesRewriteImpact } from "./pi-messages.ts";
 
@@ -30,21 +30,7 @@ function deferred(entry: Entry) {
 				loaded = module;
 				for await (const event of module[entry](model, context, options)) outer.push(event);
 			} catch (error) {
-				outer.push({
-					type: "error",
-					reason: "error",
-					error: {
-						role: "assistant",
-						content: [],
-						api: model.api,
-						provider: model.provider,
-						model: model.id,
-						usage: emptyUsage(),
-						stopReason: "error",
-						errorMessage: error instanceof Error ? error.message : String(error),
-						timestamp: Date.now(),
-					},
-				});
+				outer.push({ type: "error", reason: "error", error: setupFailure(model, error) });
 			}
 			outer.end();
 		})();

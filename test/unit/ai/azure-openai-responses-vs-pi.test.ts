@@ -4,14 +4,23 @@
  * same events and final message, and the requests both send must have the same URL, auth header and body (bytes).
  * Without the cache the tests skip, saying why.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import {
 	isContextOverflow,
 	streamAzureOpenAIResponses,
 	streamSimpleAzureOpenAIResponses,
 } from "../../../src/ai/index.ts";
-import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
-import { type MockLlmServer, type MockReply, type MockStep, startMockLlm } from "../../support/mock-llm/index.ts";
+import {
+	expectSameRequests,
+	piSkipReason,
+	scenarioRunner,
+	scrubTimestampsAndIds,
+	sideBySide,
+	systemWith,
+	usage,
+	user,
+} from "../../helpers/provider-vs-pi.ts";
+import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { openaiResponsesFormat } from "../../support/mock-llm/openai-responses.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
 
@@ -46,16 +55,7 @@ const tool = {
 	description: "read a file",
 	parameters: { type: "object", properties: { path: { type: "string" } } },
 };
-const system = { role: "system", content: "be brief", toolsAdded: [tool], timestamp: 1 };
-const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
-const usage = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const system = systemWith(tool);
 const richContext = {
 	messages: [
 		system,
@@ -191,38 +191,14 @@ const MODEL = {
 const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const model = { ...input.model, baseUrl: input.url + "/openai/v1", ...(sc.model ?? {}) };
 		const controller = new AbortController();
-		const options = { apiKey: "azure-key", signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	return out;
-}`;
+		const options = { apiKey: "azure-key", signal: controller.signal, ...(sc.options ?? {}) };`,
+);
 
-function scrub(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(scrub);
-	if (value && typeof value === "object") {
-		const out: Record<string, unknown> = {};
-		for (const [key, v] of Object.entries(value)) if (key !== "timestamp") out[key] = scrub(v);
-		return out;
-	}
-	return typeof value === "string" ? value.replace(/_mock_[a-z0-9]+/g, "_mock_ID") : value;
-}
+const scrub = scrubTimestampsAndIds;
 
 /**
  * Known differences, all in the stream consumer shared with `openai-responses` (not Azure's own): pi adds an
@@ -245,18 +221,6 @@ function maskShared(run: any): any {
 	return copy;
 }
 
-const servers: MockLlmServer[] = [];
-afterAll(() => {
-	for (const server of servers) server.stop();
-});
-
-function serverWithSteps(): MockLlmServer {
-	const server = startMockLlm();
-	servers.push(server);
-	server.push(...SCENARIOS.filter((sc) => !(sc.options?.apiKey === "")).map((sc) => sc.step));
-	return server;
-}
-
 const input = (url: string) => ({
 	url,
 	model: MODEL,
@@ -264,24 +228,17 @@ const input = (url: string) => ({
 	scenarios: SCENARIOS.map(({ step: _step, ...sc }) => sc),
 });
 
-let runs: Promise<{ pi: any[]; ours: any[]; piServer: MockLlmServer; ourServer: MockLlmServer }> | undefined;
-function runBoth() {
-	runs ??= (async () => {
-		const piServer = serverWithSteps();
-		const pi = await runInPi("@earendil-works/pi-ai/dist/api/azure-openai-responses.js", input(piServer.url), RUN);
-		const ourServer = serverWithSteps();
-		const api = { stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses };
-		const run = new Function(`return ${RUN}`)() as (api: unknown, input: unknown) => Promise<any[]>;
-		const ours = await run(api, JSON.parse(JSON.stringify(input(ourServer.url))));
-		return { pi, ours, piServer, ourServer };
-	})();
-	return runs;
-}
+const runBoth = sideBySide({
+	modulePath: "@earendil-works/pi-ai/dist/api/azure-openai-responses.js",
+	api: () => ({ stream: streamAzureOpenAIResponses, streamSimple: streamSimpleAzureOpenAIResponses }),
+	run: RUN,
+	input,
+	load: (server) => {
+		server.push(...SCENARIOS.filter((sc) => !(sc.options?.apiKey === "")).map((sc) => sc.step));
+	},
+});
 
-const skip = (() => {
-	const pi = runnablePi();
-	return "error" in pi ? pi.error : undefined;
-})();
+const skip = piSkipReason();
 
 describe("azure-openai-responses behaves as pi-ai 0.87.1's", () => {
 	if (skip) {
@@ -298,17 +255,7 @@ describe("azure-openai-responses behaves as pi-ai 0.87.1's", () => {
 
 	test("same requests: URL, auth and body bytes", async () => {
 		const { piServer, ourServer } = await runBoth();
-		expect(ourServer.requests.length).toBe(piServer.requests.length);
-		piServer.requests.forEach((theirs, i) => {
-			const mine = ourServer.requests[i];
-			if (!mine) throw new Error(`request ${i} missing`);
-			expect(mine.method).toBe(theirs.method);
-			expect(mine.path).toBe(theirs.path);
-			for (const header of ["api-key", "authorization", "content-type", "x-extra"]) {
-				expect({ header, value: mine.headers[header] }).toEqual({ header, value: theirs.headers[header] });
-			}
-			expect(JSON.stringify(mine.body)).toBe(JSON.stringify(theirs.body));
-		});
+		expectSameRequests(piServer, ourServer, ["api-key", "authorization", "content-type", "x-extra"]);
 	}, 60_000);
 
 	test("a context overflow is classified as one; a rate limit is not", async () => {

@@ -5,20 +5,18 @@
  * both sides must give the same events and final message and send the same request path and body bytes. Without
  * the cache the tests skip, saying why.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { isContextOverflow } from "../../../src/ai/index.ts";
 import { streamBedrock, streamSimpleBedrock } from "../../../src/ai/providers/bedrock.ts";
-import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
+import { piSkipReason, scenarioRunner, sideBySide, systemWith, usage, user } from "../../helpers/provider-vs-pi.ts";
 import { bedrockFormat } from "../../support/mock-llm/bedrock.ts";
 import {
 	encodeEventMessage,
 	eventFrame,
 	exceptionFrame,
 	MOCK_AWS_KEYS,
-	type MockLlmServer,
 	type MockReply,
 	type MockStep,
-	startMockLlm,
 } from "../../support/mock-llm/index.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
 
@@ -75,16 +73,7 @@ const tool = {
 	description: "read a file",
 	parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
 };
-const system = { role: "system", content: "be brief", toolsAdded: [tool], timestamp: 1 };
-const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
-const usage = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const system = systemWith(tool);
 const assistant = (content: unknown[], extra: Record<string, unknown> = {}) => ({
 	role: "assistant",
 	api: "bedrock-converse-stream",
@@ -399,29 +388,13 @@ const MODEL = {
 const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const model = { ...input.model, baseUrl: input.url, ...(sc.model ?? {}) };
 		const controller = new AbortController();
 		const options = { env: input.env, signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		if (sc.abortAfterMs) setTimeout(() => controller.abort(), sc.abortAfterMs);
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	return out;
-}`;
+		if (sc.abortAfterMs) setTimeout(() => controller.abort(), sc.abortAfterMs);`,
+);
 
 function scrub(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(scrub);
@@ -441,18 +414,6 @@ function maskError(run: any): any {
 	return copy;
 }
 
-const servers: MockLlmServer[] = [];
-afterAll(() => {
-	for (const server of servers) server.stop();
-});
-
-function serverWithSteps(): MockLlmServer {
-	const server = startMockLlm();
-	servers.push(server);
-	for (const sc of SCENARIOS) server.push(...sc.steps);
-	return server;
-}
-
 const input = (url: string) => ({
 	url,
 	model: MODEL,
@@ -461,24 +422,17 @@ const input = (url: string) => ({
 	scenarios: SCENARIOS.map(({ steps: _steps, ...sc }) => sc),
 });
 
-let runs: Promise<{ pi: any[]; ours: any[]; piServer: MockLlmServer; ourServer: MockLlmServer }> | undefined;
-function runBoth() {
-	runs ??= (async () => {
-		const piServer = serverWithSteps();
-		const pi = await runInPi("@earendil-works/pi-ai/dist/api/bedrock-converse-stream.js", input(piServer.url), RUN);
-		const ourServer = serverWithSteps();
-		const api = { stream: streamBedrock, streamSimple: streamSimpleBedrock };
-		const run = new Function(`return ${RUN}`)() as (api: unknown, input: unknown) => Promise<any[]>;
-		const ours = await run(api, JSON.parse(JSON.stringify(input(ourServer.url))));
-		return { pi, ours, piServer, ourServer };
-	})();
-	return runs;
-}
+const runBoth = sideBySide({
+	modulePath: "@earendil-works/pi-ai/dist/api/bedrock-converse-stream.js",
+	api: () => ({ stream: streamBedrock, streamSimple: streamSimpleBedrock }),
+	run: RUN,
+	input,
+	load: (server) => {
+		for (const sc of SCENARIOS) server.push(...sc.steps);
+	},
+});
 
-const skip = (() => {
-	const pi = runnablePi();
-	return "error" in pi ? pi.error : undefined;
-})();
+const skip = piSkipReason();
 
 describe("bedrock-converse-stream behaves as pi-ai 0.87.1's", () => {
 	if (skip) {

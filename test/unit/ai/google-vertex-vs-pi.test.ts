@@ -6,16 +6,24 @@
  * runs use an API key (express mode) and the checks before any request; the bearer-token mode is covered against
  * a loopback token endpoint in google-vertex.test.ts. Without the cache the tests skip, saying why.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import {
 	isContextOverflow,
 	isRetryableAssistantError,
 	streamGoogleVertex,
 	streamSimpleGoogleVertex,
 } from "../../../src/ai/index.ts";
-import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
+import {
+	expectSameRequests,
+	piSkipReason,
+	scenarioRunner,
+	sideBySide,
+	systemWith,
+	usage,
+	user,
+} from "../../helpers/provider-vs-pi.ts";
 import { googleFormat } from "../../support/mock-llm/google.ts";
-import { type MockLlmServer, type MockReply, type MockStep, startMockLlm } from "../../support/mock-llm/index.ts";
+import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
 
 interface Scenario {
@@ -43,16 +51,7 @@ const tool = {
 	description: "read a file",
 	parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
 };
-const system = { role: "system", content: "be brief", toolsAdded: [tool], timestamp: 1 };
-const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
-const usage = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const system = systemWith(tool);
 const SIG = "c2lnbmF0dXJl";
 const richContext = {
 	messages: [
@@ -217,32 +216,20 @@ const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 const CLEARED_ENV = ["GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_CLOUD_API_KEY"];
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const saved = {};
-	for (const name of input.clearedEnv) { saved[name] = process.env[name]; delete process.env[name]; }
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const { baseUrlSuffix, ...overrides } = sc.model ?? {};
 		const model = { ...input.model, baseUrl: input.url + (baseUrlSuffix ?? ""), ...overrides };
 		const controller = new AbortController();
-		const options = { apiKey: "vertex-key", signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	for (const name of input.clearedEnv) if (saved[name] !== undefined) process.env[name] = saved[name];
-	return out;
-}`;
+		const options = { apiKey: "vertex-key", signal: controller.signal, ...(sc.options ?? {}) };`,
+	{
+		before: `	const saved = {};
+	for (const name of input.clearedEnv) { saved[name] = process.env[name]; delete process.env[name]; }
+`,
+		after: `	for (const name of input.clearedEnv) if (saved[name] !== undefined) process.env[name] = saved[name];
+`,
+	},
+);
 
 /** Generated tool-call ids differ by design (pi: `<name>_<time>_<n>`, ours: `<name>_<n>_<random>`). */
 function scrub(value: unknown): unknown {
@@ -271,18 +258,6 @@ function maskErrors(run: any): any {
 	return copy;
 }
 
-const servers: MockLlmServer[] = [];
-afterAll(() => {
-	for (const server of servers) server.stop();
-});
-
-function serverWithSteps(): MockLlmServer {
-	const server = startMockLlm();
-	servers.push(server);
-	server.push(...SCENARIOS.flatMap((sc) => (sc.step ? [sc.step] : [])));
-	return server;
-}
-
 const input = (url: string) => ({
 	url,
 	model: MODEL,
@@ -291,24 +266,17 @@ const input = (url: string) => ({
 	scenarios: SCENARIOS.map(({ step: _step, ...sc }) => sc),
 });
 
-let runs: Promise<{ pi: any[]; ours: any[]; piServer: MockLlmServer; ourServer: MockLlmServer }> | undefined;
-function runBoth() {
-	runs ??= (async () => {
-		const piServer = serverWithSteps();
-		const pi = await runInPi("@earendil-works/pi-ai/dist/api/google-vertex.js", input(piServer.url), RUN);
-		const ourServer = serverWithSteps();
-		const api = { stream: streamGoogleVertex, streamSimple: streamSimpleGoogleVertex };
-		const run = new Function(`return ${RUN}`)() as (api: unknown, input: unknown) => Promise<any[]>;
-		const ours = await run(api, JSON.parse(JSON.stringify(input(ourServer.url))));
-		return { pi, ours, piServer, ourServer };
-	})();
-	return runs;
-}
+const runBoth = sideBySide({
+	modulePath: "@earendil-works/pi-ai/dist/api/google-vertex.js",
+	api: () => ({ stream: streamGoogleVertex, streamSimple: streamSimpleGoogleVertex }),
+	run: RUN,
+	input,
+	load: (server) => {
+		server.push(...SCENARIOS.flatMap((sc) => (sc.step ? [sc.step] : [])));
+	},
+});
 
-const skip = (() => {
-	const pi = runnablePi();
-	return "error" in pi ? pi.error : undefined;
-})();
+const skip = piSkipReason();
 
 describe("google-vertex behaves as pi-ai 0.87.1's", () => {
 	if (skip) {
@@ -325,17 +293,7 @@ describe("google-vertex behaves as pi-ai 0.87.1's", () => {
 
 	test("same requests: URL, key header and body bytes", async () => {
 		const { piServer, ourServer } = await runBoth();
-		expect(ourServer.requests.length).toBe(piServer.requests.length);
-		piServer.requests.forEach((theirs, i) => {
-			const mine = ourServer.requests[i];
-			if (!mine) throw new Error(`request ${i} missing`);
-			expect(mine.method).toBe(theirs.method);
-			expect(mine.path).toBe(theirs.path);
-			for (const header of ["x-goog-api-key", "authorization", "content-type", "x-extra"]) {
-				expect({ header, value: mine.headers[header] }).toEqual({ header, value: theirs.headers[header] });
-			}
-			expect(JSON.stringify(mine.body)).toBe(JSON.stringify(theirs.body));
-		});
+		expectSameRequests(piServer, ourServer, ["x-goog-api-key", "authorization", "content-type", "x-extra"]);
 	}, 60_000);
 
 	test("failures are classified alike: retryable, context overflow", async () => {

@@ -4,21 +4,23 @@
  * must give the same events and final message, and the requests both send must have the same path, headers and
  * (decompressed) body. Without the cache the tests skip, saying why.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import {
 	isContextOverflow,
 	isRetryableAssistantError,
 	streamOpenAICodexResponses,
 	streamSimpleOpenAICodexResponses,
 } from "../../../src/ai/index.ts";
-import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
 import {
-	codexFailedStream,
-	type MockLlmServer,
-	type MockReply,
-	type MockStep,
-	startMockLlm,
-} from "../../support/mock-llm/index.ts";
+	piSkipReason,
+	scenarioRunner,
+	scrubTimestampsAndIds,
+	sideBySide,
+	systemWith,
+	usage,
+	user,
+} from "../../helpers/provider-vs-pi.ts";
+import { codexFailedStream, type MockReply, type MockStep } from "../../support/mock-llm/index.ts";
 import { codexToken, openaiCodexFormat } from "../../support/mock-llm/openai-codex.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
 
@@ -54,16 +56,7 @@ const tool = {
 	description: "read a file",
 	parameters: { type: "object", properties: { path: { type: "string" } } },
 };
-const system = { role: "system", content: "be brief", toolsAdded: [tool], timestamp: 1 };
-const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
-const usage = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const system = systemWith(tool);
 const richContext = {
 	messages: [
 		system,
@@ -256,39 +249,15 @@ const MODEL = {
 const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const baseUrl = (sc.model && sc.model.baseUrl) ? sc.model.baseUrl.replace("{url}", input.url) : input.url + "/backend-api";
 		const model = { ...input.model, ...(sc.model ?? {}), baseUrl };
 		const controller = new AbortController();
-		const options = { apiKey: input.token, transport: "sse", signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	return out;
-}`;
+		const options = { apiKey: input.token, transport: "sse", signal: controller.signal, ...(sc.options ?? {}) };`,
+);
 
-function scrub(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(scrub);
-	if (value && typeof value === "object") {
-		const out: Record<string, unknown> = {};
-		for (const [key, v] of Object.entries(value)) if (key !== "timestamp") out[key] = scrub(v);
-		return out;
-	}
-	return typeof value === "string" ? value.replace(/_mock_[a-z0-9]+/g, "_mock_ID") : value;
-}
+const scrub = scrubTimestampsAndIds;
 
 /**
  * The one known difference, in the stream consumer shared with `openai-responses`: pi adds an empty-line thinking
@@ -300,18 +269,6 @@ function maskShared(run: any): any {
 	return copy;
 }
 
-const servers: MockLlmServer[] = [];
-afterAll(() => {
-	for (const server of servers) server.stop();
-});
-
-function serverWithSteps(): MockLlmServer {
-	const server = startMockLlm();
-	servers.push(server);
-	for (const sc of SCENARIOS) if (sc.step) server.push(sc.step);
-	return server;
-}
-
 const input = (url: string) => ({
 	url,
 	token: TOKEN,
@@ -320,24 +277,17 @@ const input = (url: string) => ({
 	scenarios: SCENARIOS.map(({ step: _step, ...sc }) => sc),
 });
 
-let runs: Promise<{ pi: any[]; ours: any[]; piServer: MockLlmServer; ourServer: MockLlmServer }> | undefined;
-function runBoth() {
-	runs ??= (async () => {
-		const piServer = serverWithSteps();
-		const pi = await runInPi("@earendil-works/pi-ai/dist/api/openai-codex-responses.js", input(piServer.url), RUN);
-		const ourServer = serverWithSteps();
-		const api = { stream: streamOpenAICodexResponses, streamSimple: streamSimpleOpenAICodexResponses };
-		const run = new Function(`return ${RUN}`)() as (api: unknown, input: unknown) => Promise<any[]>;
-		const ours = await run(api, JSON.parse(JSON.stringify(input(ourServer.url))));
-		return { pi, ours, piServer, ourServer };
-	})();
-	return runs;
-}
+const runBoth = sideBySide({
+	modulePath: "@earendil-works/pi-ai/dist/api/openai-codex-responses.js",
+	api: () => ({ stream: streamOpenAICodexResponses, streamSimple: streamSimpleOpenAICodexResponses }),
+	run: RUN,
+	input,
+	load: (server) => {
+		for (const sc of SCENARIOS) if (sc.step) server.push(sc.step);
+	},
+});
 
-const skip = (() => {
-	const pi = runnablePi();
-	return "error" in pi ? pi.error : undefined;
-})();
+const skip = piSkipReason();
 
 const HEADERS = [
 	"authorization",

@@ -4,10 +4,18 @@
  * message, and both must send the same request (URL, headers, body bytes). Without the cache the tests skip, saying
  * why.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { isContextOverflow, isRetryableAssistantError, piMessagesApi } from "../../../src/ai/index.ts";
-import { runInPi, runnablePi } from "../../helpers/side-by-side.ts";
-import { type MockLlmServer, type MockReply, type MockStep, startMockLlm } from "../../support/mock-llm/index.ts";
+import {
+	expectSameRequests,
+	piSkipReason,
+	scenarioRunner,
+	sideBySide,
+	systemWith,
+	usage,
+	user,
+} from "../../helpers/provider-vs-pi.ts";
+import type { MockReply, MockStep } from "../../support/mock-llm/index.ts";
 import { piMessagesFormat } from "../../support/mock-llm/pi-messages.ts";
 import { sseFrame } from "../../support/mock-llm/types.ts";
 import { RED_PIXEL_PNG } from "../../support/models.ts";
@@ -31,21 +39,12 @@ function bytes(reply: Omit<MockReply, "kind">): MockStep {
 }
 const raw = (...events: unknown[]): MockStep => ({ kind: "raw", body: events.map((e) => sseFrame(e)).join("") });
 
-const usage = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 const tool = {
 	name: "read",
 	description: "read a file",
 	parameters: { type: "object", properties: { path: { type: "string" } } },
 };
-const system = { role: "system", content: "be brief", toolsAdded: [tool], timestamp: 1 };
-const user = (content: unknown, timestamp = 2) => ({ role: "user", content, timestamp });
+const system = systemWith(tool);
 const richContext = {
 	messages: [
 		system,
@@ -217,28 +216,12 @@ const MODEL = {
 const DEFAULT_CONTEXT = { messages: [system, user("hi")] };
 
 /** Runs every scenario in order against `url`; the same source runs under pi's Node and here. */
-const RUN = `async (api, input) => {
-	const out = [];
-	for (const sc of input.scenarios) {
+const RUN = scenarioRunner(
+	`
 		const model = { ...input.model, baseUrl: input.url + "/pi/", ...(sc.model ?? {}) };
 		const controller = new AbortController();
-		const options = { apiKey: "radius-secret-key", signal: controller.signal, ...(sc.options ?? {}) };
-		const context = sc.context ?? input.context;
-		const events = [];
-		try {
-			const s = (sc.simple ? api.streamSimple : api.stream)(model, context, options);
-			for await (const e of s) {
-				const { partial, ...rest } = e;
-				events.push(JSON.parse(JSON.stringify(rest)));
-				if (e.type === "text_delta" && sc.abortAtDelta) controller.abort();
-			}
-			out.push({ events, result: JSON.parse(JSON.stringify(await s.result())) });
-		} catch (error) {
-			out.push({ events, thrown: String(error && error.message) });
-		}
-	}
-	return out;
-}`;
+		const options = { apiKey: "radius-secret-key", signal: controller.signal, ...(sc.options ?? {}) };`,
+);
 
 /** Drops what differs by run (times, stacks, the mock's port); masks the runtime's own abort wording. */
 function scrub(value: unknown, key = ""): unknown {
@@ -255,18 +238,6 @@ function scrub(value: unknown, key = ""): unknown {
 	return typeof value === "string" ? value.replace(/127\.0\.0\.1:\d+/g, "HOST") : value;
 }
 
-const servers: MockLlmServer[] = [];
-afterAll(() => {
-	for (const server of servers) server.stop();
-});
-
-function serverWithSteps(): MockLlmServer {
-	const server = startMockLlm();
-	servers.push(server);
-	server.push(...SCENARIOS.filter((sc) => sc.options?.apiKey !== "").map((sc) => sc.step));
-	return server;
-}
-
 const input = (url: string) => ({
 	url,
 	model: MODEL,
@@ -274,23 +245,17 @@ const input = (url: string) => ({
 	scenarios: SCENARIOS.map(({ step: _step, ...sc }) => sc),
 });
 
-let runs: Promise<{ pi: any[]; ours: any[]; piServer: MockLlmServer; ourServer: MockLlmServer }> | undefined;
-function runBoth() {
-	runs ??= (async () => {
-		const piServer = serverWithSteps();
-		const pi = await runInPi("@earendil-works/pi-ai/dist/api/pi-messages.js", input(piServer.url), RUN);
-		const ourServer = serverWithSteps();
-		const run = new Function(`return ${RUN}`)() as (api: unknown, input: unknown) => Promise<any[]>;
-		const ours = await run(piMessagesApi(), JSON.parse(JSON.stringify(input(ourServer.url))));
-		return { pi, ours, piServer, ourServer };
-	})();
-	return runs;
-}
+const runBoth = sideBySide({
+	modulePath: "@earendil-works/pi-ai/dist/api/pi-messages.js",
+	api: () => piMessagesApi(),
+	run: RUN,
+	input,
+	load: (server) => {
+		server.push(...SCENARIOS.filter((sc) => sc.options?.apiKey !== "").map((sc) => sc.step));
+	},
+});
 
-const skip = (() => {
-	const pi = runnablePi();
-	return "error" in pi ? pi.error : undefined;
-})();
+const skip = piSkipReason();
 
 describe("pi-messages behaves as pi-ai 0.87.1's", () => {
 	if (skip) {
@@ -307,17 +272,7 @@ describe("pi-messages behaves as pi-ai 0.87.1's", () => {
 
 	test("same requests: URL, headers and body bytes", async () => {
 		const { piServer, ourServer } = await runBoth();
-		expect(ourServer.requests.length).toBe(piServer.requests.length);
-		piServer.requests.forEach((theirs, i) => {
-			const mine = ourServer.requests[i];
-			if (!mine) throw new Error(`request ${i} missing`);
-			expect(mine.method).toBe(theirs.method);
-			expect(mine.path).toBe(theirs.path);
-			for (const header of ["authorization", "accept", "content-type", "x-extra", "x-dropped"]) {
-				expect({ header, value: mine.headers[header] }).toEqual({ header, value: theirs.headers[header] });
-			}
-			expect(JSON.stringify(mine.body)).toBe(JSON.stringify(theirs.body));
-		});
+		expectSameRequests(piServer, ourServer, ["authorization", "accept", "content-type", "x-extra", "x-dropped"]);
 	}, 60_000);
 
 	test("errors are classified: overflow, retryable rate limit and 5xx, not a 401", async () => {

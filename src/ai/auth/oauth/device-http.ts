@@ -4,7 +4,14 @@
  * verification URL is safe to open in a browser, and the injectable pieces (fetch, clock, environment) the tests
  * replace.
  */
-import { type DeviceFlowClock, LOGIN_CANCELLED, systemClock } from "./device-code.ts";
+import type { ProviderAuthInteraction } from "../provider-auth-types.ts";
+import {
+	type DeviceFlowClock,
+	type DevicePoll,
+	LOGIN_CANCELLED,
+	pollDeviceAuthorization,
+	systemClock,
+} from "./device-code.ts";
 import { oauthEndpoint } from "./endpoints.ts";
 
 export type JsonObject = Record<string, unknown>;
@@ -129,4 +136,34 @@ export function standardPoll(
 	if (json?.error === "authorization_pending") return { status: "pending" };
 	if (json?.error === "slow_down") return { status: "slow_down", intervalSeconds: positiveNumber(json.interval) };
 	return undefined;
+}
+
+/** The code a device authorization reply handed out, as shown to the user. */
+export interface DeviceCodeShown {
+	userCode: string;
+	verificationUri: string;
+	intervalSeconds: number | undefined;
+	expiresInSeconds: number | undefined;
+}
+
+/**
+ * Shows the user code and where to enter it, then polls the token endpoint (first after one interval: the user
+ * cannot have approved yet) until `poll` settles, the code expires or the login is cancelled.
+ */
+export function showCodeAndPoll<T>(
+	deps: ResolvedDeps,
+	interaction: ProviderAuthInteraction,
+	code: DeviceCodeShown,
+	poll: () => Promise<DevicePoll<T>>,
+): Promise<T> {
+	const { userCode, verificationUri, intervalSeconds, expiresInSeconds } = code;
+	interaction.notify({ type: "device_code", userCode, verificationUri, intervalSeconds, expiresInSeconds });
+	return pollDeviceAuthorization<T>({
+		intervalSeconds,
+		expiresInSeconds,
+		waitBeforeFirstPoll: true,
+		signal: interaction.signal,
+		clock: deps.clock,
+		poll,
+	});
 }

@@ -7,7 +7,6 @@
  */
 import type { OAuthAuth, ProviderAuthInteraction } from "../provider-auth-types.ts";
 import type { OAuthCredential } from "../types.ts";
-import { pollDeviceAuthorization } from "./device-code.ts";
 import {
 	type DeviceLoginDeps,
 	type JsonObject,
@@ -16,6 +15,7 @@ import {
 	type ResolvedDeps,
 	requestJson,
 	resolveDeps,
+	showCodeAndPoll,
 	standardPoll,
 	trustedUrl,
 } from "./device-http.ts";
@@ -68,54 +68,41 @@ async function login(deps: ResolvedDeps, interaction: ProviderAuthInteraction): 
 		);
 	const intervalSeconds = positiveNumber(start.json?.interval) ?? DEFAULT_INTERVAL_SECONDS;
 	const expiresInSeconds = positiveNumber(start.json?.expires_in) ?? DEFAULT_EXPIRES_SECONDS;
-	interaction.notify({
-		type: "device_code",
-		userCode,
-		verificationUri: completeUri,
-		intervalSeconds,
-		expiresInSeconds,
-	});
-	return pollDeviceAuthorization({
-		intervalSeconds,
-		expiresInSeconds,
-		waitBeforeFirstPoll: true,
-		signal,
-		clock: deps.clock,
-		poll: async () => {
-			const reply = await requestJson(deps, `${host}/api/oauth/token`, {
-				headers: HEADERS,
-				form: {
-					client_id: KIMI_CLIENT_ID,
-					device_code: deviceCode,
-					grant_type: "urn:ietf:params:oauth:grant-type:device_code",
-				},
-				signal,
-				timeoutMs: TIMEOUT_MS,
-			});
-			if (reply.status >= 500)
-				return {
-					status: "failed",
-					message: `Kimi Code device token request failed with status ${reply.status}${reply.text ? `: ${reply.text}` : ""}`,
-				};
-			if (reply.ok && typeof reply.json?.access_token === "string") {
-				try {
-					return { status: "complete", value: tokenFrom(reply.json, "poll", deps.clock.now()) };
-				} catch (error) {
-					return { status: "failed", message: (error as Error).message };
-				}
-			}
-			const standard = standardPoll(reply.json);
-			if (standard) return standard;
-			const error = reply.json?.error;
-			if (error === "expired_token")
-				return { status: "failed", message: "Kimi Code device authorization expired. Please restart login." };
-			if (error === "access_denied") return { status: "failed", message: "Kimi Code login was denied." };
-			const description = typeof reply.json?.error_description === "string" ? `: ${reply.json.error_description}` : "";
+	const code = { userCode, verificationUri: completeUri, intervalSeconds, expiresInSeconds };
+	return showCodeAndPoll(deps, interaction, code, async () => {
+		const reply = await requestJson(deps, `${host}/api/oauth/token`, {
+			headers: HEADERS,
+			form: {
+				client_id: KIMI_CLIENT_ID,
+				device_code: deviceCode,
+				grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+			},
+			signal,
+			timeoutMs: TIMEOUT_MS,
+		});
+		if (reply.status >= 500)
 			return {
 				status: "failed",
-				message: `Kimi Code device token request failed (status ${reply.status})${typeof error === "string" ? `: ${error}${description}` : ""}`,
+				message: `Kimi Code device token request failed with status ${reply.status}${reply.text ? `: ${reply.text}` : ""}`,
 			};
-		},
+		if (reply.ok && typeof reply.json?.access_token === "string") {
+			try {
+				return { status: "complete", value: tokenFrom(reply.json, "poll", deps.clock.now()) };
+			} catch (error) {
+				return { status: "failed", message: (error as Error).message };
+			}
+		}
+		const standard = standardPoll(reply.json);
+		if (standard) return standard;
+		const error = reply.json?.error;
+		if (error === "expired_token")
+			return { status: "failed", message: "Kimi Code device authorization expired. Please restart login." };
+		if (error === "access_denied") return { status: "failed", message: "Kimi Code login was denied." };
+		const description = typeof reply.json?.error_description === "string" ? `: ${reply.json.error_description}` : "";
+		return {
+			status: "failed",
+			message: `Kimi Code device token request failed (status ${reply.status})${typeof error === "string" ? `: ${error}${description}` : ""}`,
+		};
 	});
 }
 

@@ -7,7 +7,7 @@
  */
 import type { OAuthAuth, ProviderAuthInteraction } from "../provider-auth-types.ts";
 import type { OAuthCredential } from "../types.ts";
-import { LOGIN_CANCELLED, pollDeviceAuthorization } from "./device-code.ts";
+import { LOGIN_CANCELLED } from "./device-code.ts";
 import {
 	type DeviceLoginDeps,
 	type JsonObject,
@@ -16,6 +16,7 @@ import {
 	type ResolvedDeps,
 	requestJson,
 	resolveDeps,
+	showCodeAndPoll,
 	standardPoll,
 	trustedUrl,
 } from "./device-http.ts";
@@ -81,36 +82,29 @@ async function signIn(deps: ResolvedDeps, interaction: ProviderAuthInteraction):
 		);
 	const intervalSeconds = positiveNumber(start.json?.interval);
 	const expiresInSeconds = positiveNumber(start.json?.expires_in);
-	interaction.notify({ type: "device_code", userCode, verificationUri, intervalSeconds, expiresInSeconds });
-	const identityToken = await pollDeviceAuthorization<string>({
-		intervalSeconds,
-		expiresInSeconds,
-		waitBeforeFirstPoll: true,
-		signal,
-		clock: deps.clock,
-		poll: async () => {
-			const reply = await requestJson(deps, META_DEVICE_TOKEN_URL, {
-				headers: HEADERS,
-				form: {
-					grant_type: "urn:ietf:params:oauth:grant-type:device_code",
-					device_code: deviceCode,
-					client_id: META_CLIENT_ID,
-				},
-				signal,
-				timeoutMs: TIMEOUT_MS,
-			});
-			const token = nonEmptyString(reply.json?.access_token);
-			if (reply.ok && token) return { status: "complete", value: token };
-			const standard = standardPoll(reply.json);
-			if (standard) return standard;
-			if (reply.json?.error === "access_denied") return { status: "failed", message: "Meta login was denied." };
-			if (reply.json?.error === "expired_token")
-				return { status: "failed", message: "Meta device authorization expired. Please restart login." };
-			return {
-				status: "failed",
-				message: `Meta device token request failed with status ${reply.status}${detail(reply.json)}`,
-			};
-		},
+	const code = { userCode, verificationUri, intervalSeconds, expiresInSeconds };
+	const identityToken = await showCodeAndPoll<string>(deps, interaction, code, async () => {
+		const reply = await requestJson(deps, META_DEVICE_TOKEN_URL, {
+			headers: HEADERS,
+			form: {
+				grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+				device_code: deviceCode,
+				client_id: META_CLIENT_ID,
+			},
+			signal,
+			timeoutMs: TIMEOUT_MS,
+		});
+		const token = nonEmptyString(reply.json?.access_token);
+		if (reply.ok && token) return { status: "complete", value: token };
+		const standard = standardPoll(reply.json);
+		if (standard) return standard;
+		if (reply.json?.error === "access_denied") return { status: "failed", message: "Meta login was denied." };
+		if (reply.json?.error === "expired_token")
+			return { status: "failed", message: "Meta device authorization expired. Please restart login." };
+		return {
+			status: "failed",
+			message: `Meta device token request failed with status ${reply.status}${detail(reply.json)}`,
+		};
 	});
 	interaction.notify({ type: "progress", message: "Enabling Meta Model API access..." });
 	return mintApiKey(deps, identityToken, signal);

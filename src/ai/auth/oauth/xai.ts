@@ -6,7 +6,6 @@
  */
 import type { OAuthAuth, ProviderAuthInteraction } from "../provider-auth-types.ts";
 import type { OAuthCredential } from "../types.ts";
-import { pollDeviceAuthorization } from "./device-code.ts";
 import {
 	type DeviceLoginDeps,
 	type JsonObject,
@@ -14,6 +13,7 @@ import {
 	type ResolvedDeps,
 	requestJson,
 	resolveDeps,
+	showCodeAndPoll,
 	standardPoll,
 	trustedUrl,
 } from "./device-http.ts";
@@ -92,41 +92,28 @@ async function login(deps: ResolvedDeps, interaction: ProviderAuthInteraction): 
 	const expiresInSeconds = requirePositive(body, "expires_in");
 	const intervalSeconds =
 		typeof interval === "number" && Number.isFinite(interval) && interval > 0 ? interval : undefined;
-	interaction.notify({
-		type: "device_code",
-		userCode,
-		verificationUri: complete ?? verificationUri,
-		intervalSeconds,
-		expiresInSeconds,
-	});
-	return pollDeviceAuthorization({
-		intervalSeconds,
-		expiresInSeconds,
-		waitBeforeFirstPoll: true,
-		signal,
-		clock: deps.clock,
-		poll: async () => {
-			const reply = await post(
-				deps,
-				XAI_TOKEN_URL,
-				{ grant_type: DEVICE_GRANT, client_id: XAI_CLIENT_ID, device_code: deviceCode },
-				signal,
-			);
-			if (reply.ok) return { status: "complete", value: toCredential(reply.json, deps.clock.now()) };
-			const standard = standardPoll(reply.json);
-			if (standard) {
-				// xAI's slow_down may carry any numeric interval; the loop ignores non-positive ones.
-				const raw = reply.json.interval;
-				return standard.status === "slow_down"
-					? { status: "slow_down", intervalSeconds: typeof raw === "number" ? raw : undefined }
-					: standard;
-			}
-			const error = reply.json.error;
-			if (error === "access_denied" || error === "authorization_denied")
-				return { status: "failed", message: "xAI device authorization was denied" };
-			if (error === "expired_token") return { status: "failed", message: "xAI device code expired" };
-			return { status: "failed", message: failure("device token polling", reply).message };
-		},
+	const code = { userCode, verificationUri: complete ?? verificationUri, intervalSeconds, expiresInSeconds };
+	return showCodeAndPoll(deps, interaction, code, async () => {
+		const reply = await post(
+			deps,
+			XAI_TOKEN_URL,
+			{ grant_type: DEVICE_GRANT, client_id: XAI_CLIENT_ID, device_code: deviceCode },
+			signal,
+		);
+		if (reply.ok) return { status: "complete", value: toCredential(reply.json, deps.clock.now()) };
+		const standard = standardPoll(reply.json);
+		if (standard) {
+			// xAI's slow_down may carry any numeric interval; the loop ignores non-positive ones.
+			const raw = reply.json.interval;
+			return standard.status === "slow_down"
+				? { status: "slow_down", intervalSeconds: typeof raw === "number" ? raw : undefined }
+				: standard;
+		}
+		const error = reply.json.error;
+		if (error === "access_denied" || error === "authorization_denied")
+			return { status: "failed", message: "xAI device authorization was denied" };
+		if (error === "expired_token") return { status: "failed", message: "xAI device code expired" };
+		return { status: "failed", message: failure("device token polling", reply).message };
 	});
 }
 
