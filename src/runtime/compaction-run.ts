@@ -141,6 +141,8 @@ export async function compactSession(
 			{
 				model,
 				...(apiKey ? { apiKey } : {}),
+				// As pi does: the session's stream function (a login's base URL and env are applied there).
+				...(deps.session.agent.streamFn ? { streamFn: deps.session.agent.streamFn } : {}),
 				...(options.customInstructions ? { customInstructions: options.customInstructions } : {}),
 				signal,
 				thinkingLevel: deps.session.agent.state.thinkingLevel,

@@ -95,6 +95,7 @@ export async function navigateTree(
 			const result = await generateBranchSummary(entriesToSummarize, {
 				model,
 				...(apiKey ? { apiKey } : {}),
+				...(session.agent.streamFn ? { streamFn: session.agent.streamFn } : {}),
 				signal: controller.signal,
 				...(customInstructions ? { customInstructions } : {}),
 				...(replaceInstructions !== undefined ? { replaceInstructions } : {}),

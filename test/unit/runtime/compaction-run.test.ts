@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { fauxAssistantMessage, fauxText, registerFauxProvider } from "../../../src/ai/index.ts";
+import { fauxAssistantMessage, fauxText, registerFauxProvider, streamSimple } from "../../../src/ai/index.ts";
 import { DEFAULT_COMPACTION_SETTINGS } from "../../../src/compaction/index.ts";
 import { compactSession, createAgentSession } from "../../../src/runtime/index.ts";
 import { SessionManager } from "../../../src/session/index.ts";
@@ -38,6 +38,20 @@ describe("compactSession", () => {
 		const roles = session.messages.map((m) => (m as { role: string }).role);
 		expect(roles[0]).toBe("compactionSummary");
 		expect(session.messages.length).toBeLessThan(before);
+	});
+
+	test("the summary goes through the session's stream function, as pi's does (a login's base URL applies)", async () => {
+		const { manager, session } = await longSession();
+		const seen: string[] = [];
+		session.agent.streamFn = (model, context, options) => {
+			seen.push(model.baseUrl);
+			return streamSimple({ ...model, baseUrl: model.baseUrl }, context, options);
+		};
+		faux.setResponses([fauxAssistantMessage([fauxText("## Goal")]), fauxAssistantMessage([fauxText("prefix")])]);
+		const settings = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 3000 };
+		const outcome = await compactSession({ session, manager, settings, getApiKey: () => "k" }, { reason: "manual" });
+		expect(outcome?.summary).toContain("## Goal");
+		expect(seen.length).toBeGreaterThan(0);
 	});
 
 	test("a failed summary changes nothing", async () => {
