@@ -10,21 +10,8 @@
  * object is never replaced: the write is refused with an error naming the file.
  */
 
-import { basename, dirname, join, resolve } from "node:path";
-import {
-	closeSync,
-	errorMessage,
-	fchmodSync,
-	firstLine,
-	fsyncSync,
-	mkdirSync,
-	openSync,
-	readFileSync,
-	renameSync,
-	rmSync,
-	statSync,
-	writeSync,
-} from "../util/index.ts";
+import { dirname, resolve } from "node:path";
+import { errorMessage, firstLine, mkdirSync, readFileSync, statSync, writeFileAtomic } from "../util/index.ts";
 
 /** A held lock whose mtime is older than this is considered abandoned (proper-lockfile's minimum is 2000). */
 export const LOCK_STALE_MS = 3000;
@@ -58,36 +45,7 @@ export function readJsonObject(path: string): JsonRead {
 	return { ok: true, data: parsed as JsonObject };
 }
 
-function existingMode(path: string): number | undefined {
-	try {
-		return statSync(path).mode & 0o777;
-	} catch {
-		// No file yet: the default mode applies.
-		return undefined;
-	}
-}
-
-/** Writes `text` to `path` by temp file + fsync + rename (same folder, so the rename is atomic); keeps the mode. */
-export function writeFileAtomic(path: string, text: string): void {
-	const dir = dirname(path);
-	mkdirSync(dir, { recursive: true });
-	const mode = existingMode(path) ?? 0o644;
-	const temp = join(dir, `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
-	let fd: number | undefined;
-	try {
-		fd = openSync(temp, "w", mode);
-		fchmodSync(fd, mode);
-		writeSync(fd, text);
-		fsyncSync(fd);
-		closeSync(fd);
-		fd = undefined;
-		renameSync(temp, path);
-	} catch (error) {
-		if (fd !== undefined) closeSync(fd);
-		rmSync(temp, { force: true });
-		throw error;
-	}
-}
+export { writeFileAtomic };
 
 /** Edits `data` in place, or returns a replacement object; returning `false` skips the write. */
 export type JsonChange = (data: JsonObject) => unknown;

@@ -1,3 +1,4 @@
+export * from "./atomic-write.ts";
 export { childProcess, fsPromises, os } from "./builtins.ts";
 export { copyToClipboard } from "./clipboard.ts";
 export { errorMessage, firstLine, UserError } from "./errors.ts";

@@ -5,18 +5,8 @@
  * pi's shape (`{"llama.cpp": {"models": [...], "checkedAt": <ms>}}`; other providers' entries are kept). The write
  * is locked and atomic, like auth.json's.
  */
-import { basename, dirname, join } from "node:path";
-import {
-	closeSync,
-	errorMessage,
-	fsyncSync,
-	mkdirSync,
-	openSync,
-	readFileSync,
-	renameSync,
-	rmSync,
-	writeSync,
-} from "../../util/index.ts";
+import { dirname } from "node:path";
+import { errorMessage, mkdirSync, readFileSync, writeFileAtomic } from "../../util/index.ts";
 import type { AuthStorage } from "../auth/credential-store.ts";
 import type { ModelRegistry } from "../model-registry/index.ts";
 import type { Model } from "../types.ts";
@@ -77,18 +67,9 @@ export async function writeStoredModels(path: string, models: readonly Model[]):
 			// missing or unreadable: the cache starts again
 		}
 		data[LLAMA_PROVIDER_ID] = { models, checkedAt: Date.now() };
-		const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
 		try {
-			const fd = openSync(temp, "wx", 0o600);
-			try {
-				writeSync(fd, JSON.stringify(data, null, 2));
-				fsyncSync(fd);
-			} finally {
-				closeSync(fd);
-			}
-			renameSync(temp, path);
+			writeFileAtomic(path, JSON.stringify(data, null, 2), 0o600);
 		} catch (error) {
-			rmSync(temp, { force: true });
 			throw new Error(`Cannot write ${path}: ${errorMessage(error)}`);
 		}
 	} finally {

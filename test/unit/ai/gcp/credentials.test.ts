@@ -222,7 +222,7 @@ describe("gcloud user credentials: refresh grant", () => {
 
 	test("a revoked refresh token says how to log in again, without the secrets it sent", async () => {
 		server.fail({ status: 400, error: "invalid_grant", description: "Token has been expired or revoked." });
-		const credentials = parseAdcCredentials(authorizedUserJson({ token_uri: server.tokenUri }), "/home/u/adc.json");
+		const credentials = parseAdcCredentials(authorizedUserJson({ token_uri: server.tokenUri }), "adc.json");
 		let message = "";
 		try {
 			await googleAccessToken(credentials);
@@ -230,7 +230,7 @@ describe("gcloud user credentials: refresh grant", () => {
 			message = (error as Error).message;
 		}
 		expect(message).toBe(
-			`Google token API error 400 from ${server.tokenUri} for the user credentials in /home/u/adc.json: invalid_grant: Token has been expired or revoked.; run \`gcloud auth application-default login\` again`,
+			`Google token API error 400 from ${server.tokenUri} for the user credentials in adc.json: invalid_grant: Token has been expired or revoked.; run \`gcloud auth application-default login\` again`,
 		);
 	});
 
