@@ -1,0 +1,4 @@
+/** Every area of the reliability bench, in report order. Add an area here when its file lands. */
+import type { ReliabilityArea } from "./types.ts";
+
+export const AREAS: ReliabilityArea[] = [];
