@@ -4,6 +4,15 @@ export { OAuthLoginRequiredError } from "./auth/oauth-refresh-error.ts";
 export * from "./auth/provider-auth.ts";
 export type * from "./auth/provider-auth-types.ts";
 export * from "./auth/resolve-value.ts";
+export {
+	builtinImagesModels,
+	builtinImagesProviders,
+	builtinModels,
+	builtinProviders,
+	type RadiusProviderOptions,
+	radiusProvider,
+} from "./builtin/index.ts";
+export { adjustBuiltinRequest } from "./builtin/wrappers.ts";
 export * from "./collection/index.ts";
 export * from "./diagnostics.ts";
 export * from "./env-keys.ts";

@@ -3,7 +3,7 @@
  * `AgentSession`. Credentials and request headers come from the caller (the model registry) per request.
  */
 import { Agent, type AgentTool, getDefaultStreamFn, type StreamFn, type ThinkingLevel } from "../agent/index.ts";
-import type { Model } from "../ai/index.ts";
+import { adjustBuiltinRequest, type Model } from "../ai/index.ts";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.ts";
 import { convertToLlm } from "./convert-to-llm.ts";
 import type { PromptSources } from "./prompt-state.ts";
@@ -82,6 +82,7 @@ function preparedStreamFn(
 		const target = prepare(model);
 		const callerEnv = streamOptions?.env as Record<string, string | undefined> | undefined;
 		const merged = target.env ? { ...streamOptions, env: { ...target.env, ...callerEnv } } : streamOptions;
-		return (streamFn ?? getDefaultStreamFn())(target.model, context, merged);
+		const adjusted = adjustBuiltinRequest(target.model, merged);
+		return (streamFn ?? getDefaultStreamFn())(adjusted.model, context, adjusted.options);
 	};
 }

@@ -8,4 +8,12 @@ import { getModel, getModels, getProviders } from "../ai/index.ts";
 export const getBuiltinModel = getModel;
 export const getBuiltinModels = getModels;
 export const getBuiltinProviders = getProviders;
-export { getApiProviders as builtinProviders, getBuiltinModelDataGeneratedAt } from "../ai/index.ts";
+export {
+	builtinImagesModels,
+	builtinImagesProviders,
+	builtinModels,
+	builtinProviders,
+	getBuiltinModelDataGeneratedAt,
+	type RadiusProviderOptions,
+	radiusProvider,
+} from "../ai/index.ts";

@@ -1,8 +1,6 @@
 const INTERACTIVE =
 	"the interactive-mode issue (issue 16 item 8 leaves the components to it): pi's constructor takes pi's session, settings, registry or tree objects, which ours must accept first";
 const LOGIN = "issue 22 (subscription logins): the login dialog and OAuth provider list come with /login";
-const PROVIDERS =
-	"issue 22 (every provider): APIs not implemented yet (Azure OpenAI, Bedrock, Vertex, Mistral, Codex, pi-messages) and the built-in collection providers with their auth";
 const SINCLAIR =
 	"pi 0.87.1 aliases it to TypeBox 1.x (served here as `typebox`); ours keeps the real @sinclair/typebox 0.34 that extensions written for pi <= 0.73 import (0.34's `Kind`, `TypeGuard`, `/compiler`)";
 
@@ -26,13 +24,6 @@ export const NOT_YET: Record<string, string> = {
 	"pi-coding-agent:ThemeSelectorComponent":
 		"the interactive-mode issue: pi lists built-in, theme-folder and package-registered themes from a process-wide registry that ours does not keep",
 	"pi-coding-agent:TreeSelectorComponent": INTERACTIVE,
-	// pi-ai (root and /compat): 7 APIs of the providers issue
-	"pi-ai:azureOpenAIResponsesApi": PROVIDERS,
-	// pi-ai/providers/all: 4 (collection providers with auth for every built-in provider, Radius)
-	"pi-ai/providers/all:builtinImagesModels": PROVIDERS,
-	"pi-ai/providers/all:builtinImagesProviders": PROVIDERS,
-	"pi-ai/providers/all:builtinModels": PROVIDERS,
-	"pi-ai/providers/all:radiusProvider": PROVIDERS,
 };
 
 /**

@@ -15,6 +15,7 @@ import {
 	type ValueEnv,
 	valueKind,
 } from "../auth/resolve-value.ts";
+import { adjustBuiltinRequest } from "../builtin/wrappers.ts";
 import { PROVIDER_ENV_KEYS } from "../env-keys.ts";
 import { getModels, getProviders } from "../models/index.ts";
 import { registerApiProvider, unregisterApiProviders } from "../registry.ts";
@@ -337,7 +338,8 @@ export class ModelRegistry {
 			// The caller's env wins over the login's.
 			const env = target.env ? { env: { ...target.env, ...(options?.env as object | undefined) } } : {};
 			const keyed = apiKey !== undefined ? { apiKey } : {};
-			return { model: target.model, options: { ...options, ...keyed, headers, ...env } as T };
+			const request = { ...options, ...keyed, headers, ...env } as T;
+			return adjustBuiltinRequest(target.model, request, this.env) as { model: Model; options: T };
 		} catch (error) {
 			return { error: errorMessage(error) };
 		}

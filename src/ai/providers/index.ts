@@ -69,4 +69,5 @@ export const openAIResponsesApi = () => BUILTINS[2] as ApiProvider;
 export const googleGenerativeAIApi = () => BUILTINS[3] as ApiProvider;
 export const mistralConversationsApi = () => BUILTINS[4] as ApiProvider;
 export const openAICodexResponsesApi = () => BUILTINS.find((p) => p.api === "openai-codex-responses") as ApiProvider;
+export const azureOpenAIResponsesApi = () => BUILTINS.find((p) => p.api === "azure-openai-responses") as ApiProvider;
 export const googleVertexApi = () => BUILTINS.find((p) => p.api === "google-vertex") as ApiProvider;
