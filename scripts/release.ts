@@ -2,6 +2,7 @@
  * `npm run release`: builds pi for every platform from this machine, offline once the Bun runtimes are cached.
  *
  *   bun scripts/release.ts [--out <dir>] [--targets linux-x64,darwin-arm64,…] [--base-url <url>] [--pin]
+ *                          [--no-size-check]
  *
  * Writes `pi-<target>.tar.gz` (`.zip` for Windows) per target, `SHA256SUMS`, and `manifest.json` (version, commit,
  * date, Bun version, and per target the archive, its size and sha256, and the binary's size) into `--out`
@@ -9,6 +10,8 @@
  * the build date is the commit's, and archives are written deterministically. `--pin` records the registry's
  * integrity of the runtimes for the Bun version in package.json, then exits. `install.sh` and `install.ps1` are copied next to the
  * assets with `--base-url` (the release site, laid out like a GitHub releases page) as its default download site.
+ * Last, each target's sizes are printed beside pi 0.87.1's release archive for it (scripts/release/pi-reference.ts),
+ * and the release fails (exit 1, assets kept for inspection) when one of our archives is larger than pi's.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -17,7 +20,9 @@ import { join, resolve } from "node:path";
 import { type ArchiveEntry, tarGz, zip } from "./release/archive.ts";
 import { inspectBinary } from "./release/inspect.ts";
 import { resignAdHoc, staleSignaturePages } from "./release/macho-sign.ts";
+import { piReference } from "./release/pi-reference.ts";
 import { bunVersion, pinRuntimes, runtimeFor } from "./release/runtimes.ts";
+import { compareSize, sizeTable } from "./release/size-report.ts";
 import { archiveName, executableName, type ReleaseTarget, selectTargets, TARGETS } from "./release/targets.ts";
 
 const root = join(import.meta.dir, "..");
@@ -178,6 +183,16 @@ async function main(): Promise<void> {
 		);
 	}
 	console.log(`release: ${built.length} targets, SHA256SUMS and manifest.json in ${out}`);
+	if (process.argv.includes("--no-size-check")) return;
+	// Each archive against pi's own release archive for the target, rebuilt from its npm package (cached).
+	const rows = built.map((b) =>
+		compareSize(
+			{ target: b.target.name, binarySize: b.binarySize, archiveSize: b.archiveSize },
+			piReference(b.target, runtimeFor(b.target)),
+		),
+	);
+	for (const line of sizeTable(rows)) console.log(`release: ${line}`);
+	if (rows.some((r) => !r.ok)) process.exitCode = 1;
 }
 
 try {
