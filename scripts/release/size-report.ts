@@ -22,7 +22,13 @@ export interface SizeRow {
 
 export function compareSize(ours: OurSize, pi: PiReference): SizeRow {
 	const archiveRatio = ours.archiveSize / pi.archiveSize;
-	return { ours, pi, binaryRatio: ours.binarySize / pi.binarySize, archiveRatio, ok: ours.archiveSize <= pi.archiveSize };
+	return {
+		ours,
+		pi,
+		binaryRatio: ours.binarySize / pi.binarySize,
+		archiveRatio,
+		ok: ours.archiveSize <= pi.archiveSize,
+	};
 }
 
 const mib = (n: number) => (n / 1024 / 1024).toFixed(1);

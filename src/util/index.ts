@@ -14,3 +14,4 @@ export { Kind as TypeBoxKind, typebox } from "./typebox.ts";
 export { typebox1 } from "./typebox1.ts";
 export { uuidv7 } from "./uuid.ts";
 export { APP_NAME, type BuildInfo, buildInfo, PI_COMPAT_VERSION, VERSION, verboseVersion } from "./version.ts";
+export { readZip, ZipError } from "./zip.ts";

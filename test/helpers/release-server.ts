@@ -1,12 +1,12 @@
 /**
  * A loopback stand-in for a release site, laid out like a GitHub releases page (`/latest/download/<asset>`,
  * `/download/v<version>/<asset>`), serving releases a test builds: one small stand-in binary per target (a shell
- * script that answers `--version` and otherwise prints its target), archived as the release script archives, with
- * SHA256SUMS. A test can break any asset (`corrupt`, `truncate`, `html`).
+ * script that answers `--version` and otherwise prints its target), archived as the release script archives (a zip
+ * holding pi.exe for Windows), with SHA256SUMS. A test can break any asset (`corrupt`, `truncate`, `html`).
  */
 import { createHash } from "node:crypto";
-import { tarGz } from "../../scripts/release/archive.ts";
-import { archiveName, TARGETS } from "../../scripts/release/targets.ts";
+import { tarGz, zip } from "../../scripts/release/archive.ts";
+import { archiveName, executableName, TARGETS } from "../../scripts/release/targets.ts";
 
 export interface ReleaseSite {
 	url: string;
@@ -48,9 +48,9 @@ export function startReleaseSite(): ReleaseSite {
 			const assets = new Map<string, Uint8Array>();
 			const sums: string[] = [];
 			for (const target of TARGETS) {
-				if (target.os === "windows") continue;
 				const name = archiveName(target);
-				const archive = tarGz([{ name: "pi", data: standInBinary(version, target.name), mode: 0o755 }], 1_700_000_000);
+				const entries = [{ name: executableName(target), data: standInBinary(version, target.name), mode: 0o755 }];
+				const archive = target.os === "windows" ? zip(entries, 1_700_000_000) : tarGz(entries, 1_700_000_000);
 				assets.set(name, archive);
 				sums.push(`${createHash("sha256").update(archive).digest("hex")}  ${name}\n`);
 			}

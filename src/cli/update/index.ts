@@ -14,6 +14,8 @@ export interface UpdateDeps {
 	binary?: string;
 	env?: NodeJS.ProcessEnv;
 	fetch?: (url: string) => Promise<Response>;
+	/** The system pi runs on (process.platform by default; a Windows build's target says win32). */
+	platform?: NodeJS.Platform;
 	say(line: string): void;
 	/** Error lines (stderr by default). */
 	warn?(line: string): void;
@@ -41,10 +43,12 @@ function ownTarget(): string {
 /** The self-update the package commands call for pi's own targets; returns the exit code. */
 export function selfUpdateRunner(deps: UpdateDeps): (options: SelfUpdateOptions) => Promise<number> {
 	return async (options) => {
+		const target = ownTarget();
 		const ctx: SelfUpdateContext = {
 			binary: deps.binary ?? process.execPath,
 			version: VERSION,
-			target: ownTarget(),
+			target,
+			platform: deps.platform ?? (target.startsWith("windows-") ? "win32" : process.platform),
 			base: releaseBase(deps.env),
 			fetch: deps.fetch ?? ((url) => fetch(url, { redirect: "follow" })),
 			say: deps.say,

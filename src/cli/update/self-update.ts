@@ -3,8 +3,10 @@
  * once (`--version`, from an empty folder, without Bun's own environment switches), then moved over the old one by
  * rename; the old one stays as `.pi.previous` for `--rollback`. A pi that is running keeps its (old) file, and an
  * update cut short leaves the old binary in place. Two updates of the same binary take turns (a lock next to it).
+ * On Windows the release is a zip holding pi.exe, and the running pi.exe is renamed aside to `pi.exe.previous`
+ * before the new one moves in (replace-windows.ts).
  */
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import lockfile from "proper-lockfile";
 import {
 	accessSync,
@@ -13,6 +15,7 @@ import {
 	mkdirSync,
 	os,
 	readTgz,
+	readZip,
 	renameSync,
 	rmSync,
 	statSync,
@@ -20,8 +23,18 @@ import {
 	unlinkSync,
 	uuidv7,
 	writeFileSync,
+	ZipError,
 } from "../../util/index.ts";
 import { type Fetch, fetchManifest, fetchVerifiedArchive } from "./release-site.ts";
+import {
+	cleanStale,
+	type FileMoves,
+	realMoves,
+	replaceWindows,
+	rollbackWindows,
+	stagedPath,
+	windowsPreviousPath,
+} from "./replace-windows.ts";
 
 export interface SelfUpdateContext {
 	/** The binary to replace (process.execPath). */
@@ -33,9 +46,15 @@ export interface SelfUpdateContext {
 	base: string;
 	fetch: Fetch;
 	say(line: string): void;
+	/** The system the binary runs on (`win32`: a zip release, pi.exe replaced by renaming it aside). */
+	platform: NodeJS.Platform;
+	/** File renames and deletes on Windows (tests give a stand-in that refuses to touch a running file). */
+	moves?: FileMoves;
 }
 
-export const previousPath = (binary: string): string => join(dirname(binary), ".pi.previous");
+/** Where the binary an update replaced is kept for `--rollback`. */
+export const previousPath = (binary: string, platform: NodeJS.Platform = process.platform): string =>
+	platform === "win32" ? windowsPreviousPath(binary) : join(dirname(binary), ".pi.previous");
 
 /** Folders that belong to a package manager, and the command that updates pi there. */
 const MANAGED: ReadonlyArray<[RegExp, string]> = [
@@ -43,7 +62,8 @@ const MANAGED: ReadonlyArray<[RegExp, string]> = [
 	[/\/(Cellar|homebrew|linuxbrew)\//, "brew upgrade pi"],
 	[/\/node_modules\//, "npm update -g (or the package manager that installed it)"],
 	[/^\/usr\/(bin|lib|libexec|share)\//, "your system's package manager"],
-	[/\/scoop\/apps\//, "scoop update pi"],
+	[/[\\/]scoop[\\/]apps[\\/]/i, "scoop update pi"],
+	[/[\\/]WinGet[\\/]Packages[\\/]/i, "winget upgrade pi"],
 ];
 
 /** Refuses (with what to run instead) when this binary cannot or should not be replaced in place. */
@@ -97,6 +117,17 @@ async function versionOf(staged: string): Promise<string> {
 	}
 }
 
+/** The files of a release archive: a zip (Windows) or a gzip-compressed tar. */
+function unpack(file: string, archive: Uint8Array): Map<string, Uint8Array> {
+	if (!file.endsWith(".zip")) return readTgz(archive);
+	try {
+		return readZip(archive);
+	} catch (error) {
+		if (!(error instanceof ZipError)) throw error;
+		throw new UserError(`pi update: ${file}: ${error.message}: nothing was replaced`);
+	}
+}
+
 /** Updates to the newest release (or `version`); returns the version now installed. */
 export async function selfUpdate(ctx: SelfUpdateContext, options: { force?: boolean; version?: string } = {}) {
 	await checkReplaceable(ctx.binary, ctx.base);
@@ -108,11 +139,14 @@ export async function selfUpdate(ctx: SelfUpdateContext, options: { force?: bool
 	const entry = manifest.targets[ctx.target];
 	if (!entry) throw new UserError(`pi update: release ${manifest.version} has no build for ${ctx.target}`);
 	const archive = await fetchVerifiedArchive(ctx.fetch, ctx.base, manifest.version, entry.file);
-	const exe = basename(ctx.binary).endsWith(".exe") ? "pi.exe" : "pi";
-	const bytes = readTgz(archive).get(exe);
-	if (!bytes) throw new UserError(`pi update: ${entry.file} holds no ${exe}`);
+	const windows = ctx.platform === "win32";
+	const exe = windows ? "pi.exe" : "pi";
+	const bytes = unpack(entry.file, archive).get(exe);
+	if (!bytes) throw new UserError(`pi update: ${entry.file} holds no ${exe}: nothing was replaced`);
 	return withUpdateLock(ctx.binary, async () => {
-		const staged = join(dirname(ctx.binary), `.pi.update.${process.pid}`);
+		const moves = ctx.moves ?? realMoves;
+		if (windows) cleanStale(ctx.binary, moves);
+		const staged = stagedPath(ctx.binary, windows);
 		try {
 			try {
 				writeFileSync(staged, bytes, { mode: 0o755 });
@@ -127,10 +161,13 @@ export async function selfUpdate(ctx: SelfUpdateContext, options: { force?: bool
 					`pi update: the downloaded pi says "${reported}", not ${manifest.version}: pi is unchanged`,
 				);
 			}
-			const previous = previousPath(ctx.binary);
-			rmSync(previous, { force: true });
-			linkSync(ctx.binary, previous);
-			renameSync(staged, ctx.binary);
+			if (windows) replaceWindows(ctx.binary, staged, moves);
+			else {
+				const previous = previousPath(ctx.binary, ctx.platform);
+				rmSync(previous, { force: true });
+				linkSync(ctx.binary, previous);
+				renameSync(staged, ctx.binary);
+			}
 		} finally {
 			rmSync(staged, { force: true });
 		}
@@ -142,13 +179,19 @@ export async function selfUpdate(ctx: SelfUpdateContext, options: { force?: bool
 /** Puts the binary kept by the last update back (and keeps the one it replaces, so a rollback can be undone). */
 export async function rollback(ctx: SelfUpdateContext): Promise<void> {
 	await checkReplaceable(ctx.binary, ctx.base);
-	const previous = previousPath(ctx.binary);
+	const previous = previousPath(ctx.binary, ctx.platform);
 	try {
 		statSync(previous);
 	} catch {
 		throw new UserError(`pi update --rollback: there is no previous pi (${previous}) to go back to`);
 	}
 	await withUpdateLock(ctx.binary, async () => {
+		if (ctx.platform === "win32") {
+			const moves = ctx.moves ?? realMoves;
+			cleanStale(ctx.binary, moves);
+			rollbackWindows(ctx.binary, moves);
+			return;
+		}
 		const swap = join(dirname(ctx.binary), `.pi.rollback.${process.pid}`);
 		linkSync(ctx.binary, swap);
 		try {

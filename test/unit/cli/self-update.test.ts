@@ -27,6 +27,7 @@ function installed(version = "1.0.0"): { ctx: SelfUpdateContext; lines: string[]
 			binary,
 			version,
 			target: "linux-x64",
+			platform: "linux",
 			base: site.url,
 			fetch: (url) => fetch(url),
 			say: (l) => lines.push(l),
