@@ -3,7 +3,8 @@
 # Environment: PI_VERSION (default: the latest release), PI_INSTALL_DIR (default: %LOCALAPPDATA%\pi\bin),
 # PI_BASE_URL (a mirror laid out like a GitHub releases page), PI_NO_MODIFY_PATH=1 (print the PATH change instead
 # of making it). The download is checked against the release's SHA256SUMS before anything is installed; the new
-# pi.exe replaces the old one by rename. Everything is inside one function called on the last line.
+# pi.exe replaces the old one by rename, the old one kept as pi.exe.previous (the same steps as pi update on
+# Windows, src/cli/update/replace-windows.ts). Everything is inside one function called on the last line.
 
 function Install-Pi {
 	$ErrorActionPreference = "Stop"
@@ -60,9 +61,24 @@ function Install-Pi {
 		} else {
 			$staged = Join-Path $dir ".pi.install.exe"
 			Copy-Item -Path $new -Destination $staged -Force
-			# A running pi.exe cannot be overwritten, but it can be renamed out of the way.
-			if (Test-Path $target) { Move-Item -Force -Path $target -Destination (Join-Path $dir ".pi.previous.exe") }
-			Move-Item -Force -Path $staged -Destination $target
+			# A running pi.exe cannot be overwritten or deleted, but it can be renamed: the old one becomes
+			# pi.exe.previous (for pi update --rollback), as pi update does it. A previous one that still runs is
+			# renamed aside to pi.exe.<id>.old; those are deleted here and by pi update once nothing runs them.
+			Get-ChildItem -Path $dir -Filter "pi.exe.*.old" -ErrorAction SilentlyContinue |
+				ForEach-Object { Remove-Item -Force -Path $_.FullName -ErrorAction SilentlyContinue }
+			$previous = "$target.previous"
+			if (Test-Path $target) {
+				if (Test-Path $previous) {
+					try { Remove-Item -Force -Path $previous }
+					catch { Move-Item -Path $previous -Destination (Join-Path $dir ("pi.exe." + [guid]::NewGuid() + ".old")) }
+				}
+				Move-Item -Path $target -Destination $previous
+			}
+			try { Move-Item -Force -Path $staged -Destination $target }
+			catch {
+				if ((-not (Test-Path $target)) -and (Test-Path $previous)) { Move-Item -Path $previous -Destination $target }
+				throw
+			}
 			Write-Host "pi $got installed at $target"
 		}
 

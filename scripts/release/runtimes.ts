@@ -70,6 +70,19 @@ export function pinRuntimes(targets: readonly ReleaseTarget[]): void {
 	writeFileSync(LOCK, `${JSON.stringify(lock, null, "\t")}\n`);
 }
 
+function cachePaths(target: ReleaseTarget, version: string) {
+	const exe = target.os === "windows" ? "bun.exe" : "bun";
+	const dir = join(CACHE, `${target.runtimePackage.replace("/", "__")}@${version}`);
+	return { exe, dir, binary: join(dir, exe), stamp: join(dir, "sha256") };
+}
+
+/** The path of `target`'s Bun runtime when it is already cached (and unchanged since), without fetching it. */
+export function cachedRuntime(target: ReleaseTarget): string | undefined {
+	const { binary, stamp } = cachePaths(target, bunVersion());
+	if (!existsSync(binary) || !existsSync(stamp)) return undefined;
+	return sha256(readFileSync(binary)) === readFileSync(stamp, "utf8").trim() ? binary : undefined;
+}
+
 /** The path of `target`'s Bun runtime, fetched and verified on first use. */
 export function runtimeFor(target: ReleaseTarget): string {
 	const version = bunVersion();
@@ -80,13 +93,9 @@ export function runtimeFor(target: ReleaseTarget): string {
 				"run `bun scripts/release.ts --pin` to record the registry's",
 		);
 	}
-	const exe = target.os === "windows" ? "bun.exe" : "bun";
-	const dir = join(CACHE, `${target.runtimePackage.replace("/", "__")}@${version}`);
-	const binary = join(dir, exe);
-	const stamp = join(dir, "sha256");
-	if (existsSync(binary) && existsSync(stamp)) {
-		if (sha256(readFileSync(binary)) === readFileSync(stamp, "utf8").trim()) return binary;
-	}
+	const cached = cachedRuntime(target);
+	if (cached) return cached;
+	const { exe, dir, binary, stamp } = cachePaths(target, version);
 	const tarball = npmPack(`${target.runtimePackage}@${version}`);
 	const actual = sri(tarball);
 	if (actual !== pinned) {

@@ -62,7 +62,7 @@ export function sizeTable(rows: readonly SizeRow[]): string[] {
 	const over = rows.filter((r) => !r.ok).map((r) => r.ours.target);
 	lines.push(
 		over.length === 0
-			? `size: every archive is within pi's (${rows.length} targets)`
+			? `size: every archive is within pi's (${rows.length} target${rows.length === 1 ? "" : "s"})`
 			: `size: our archive is larger than pi's for ${over.join(", ")}`,
 	);
 	return lines;

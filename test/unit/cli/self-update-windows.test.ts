@@ -110,7 +110,7 @@ describe("pi update on Windows", () => {
 	});
 
 	test("a cut zip listed with its own checksum is refused by the zip reader, and nothing is replaced", async () => {
-		const { ctx, dir } = installed();
+		const { ctx } = installed();
 		const before = readFileSync(ctx.binary);
 		const whole = zip([{ name: "pi.exe", data: standInBinary("1.2.0", "windows-x64"), mode: 0o755 }], 1_700_000_000);
 		const cut = whole.subarray(0, whole.length - 30);

@@ -1,4 +1,7 @@
-/** The release script's pieces: deterministic archives, binary inspection, Mach-O ad-hoc signatures, targets. */
+/**
+ * The release script's pieces: deterministic archives, binary inspection, Mach-O ad-hoc signatures, targets, and the
+ * size report against pi's release.
+ */
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -7,6 +10,7 @@ import { inflateRawSync } from "node:zlib";
 import { readTgz, tarGz, zip } from "../../../scripts/release/archive.ts";
 import { inspectBinary } from "../../../scripts/release/inspect.ts";
 import { resignAdHoc, staleSignaturePages } from "../../../scripts/release/macho-sign.ts";
+import { compareSize, sizeTable } from "../../../scripts/release/size-report.ts";
 import { archiveName, selectTargets, TARGETS } from "../../../scripts/release/targets.ts";
 import { makeTempDir } from "../../helpers/tmp.ts";
 
@@ -142,5 +146,21 @@ describe("binary headers and targets", () => {
 			"bun-linux-x64",
 		]);
 		expect(() => selectTargets("linux-riscv")).toThrow('--targets: unknown target "linux-riscv"');
+	});
+});
+
+describe("size report", () => {
+	const pi = { target: "linux-x64", piVersion: "0.87.1", binarySize: 100 << 20, archiveSize: 50 << 20, archive: "x" };
+	test("an archive no larger than pi's passes; a larger one is named, whatever the binaries' sizes", () => {
+		const within = compareSize({ target: "linux-x64", binarySize: 101 << 20, archiveSize: 50 << 20 }, pi);
+		expect(within.ok).toBe(true);
+		expect(within.binaryRatio).toBeCloseTo(1.01, 5);
+		const over = compareSize({ target: "darwin-arm64", binarySize: 90 << 20, archiveSize: (50 << 20) + 1 }, pi);
+		expect(over.ok).toBe(false);
+		const lines = sizeTable([within, over]);
+		expect(lines).toHaveLength(4);
+		expect(lines[1]).toMatch(/^linux-x64 +101\.0 +50\.0 +100\.0 +50\.0 +1\.010 +1\.000 *$/);
+		expect(lines[2]).toEndWith("LARGER THAN PI'S");
+		expect(lines[3]).toBe("size: our archive is larger than pi's for darwin-arm64");
 	});
 });
