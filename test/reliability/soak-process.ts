@@ -14,6 +14,8 @@ export interface ProcSample {
 	threads: number;
 	/** Round trip of `get_state` at the sample (ms): the event loop's lag as a client sees it. */
 	lagMs: number;
+	/** When the sample was taken (performance.now(), ms). */
+	atMs: number;
 }
 
 export interface SoakProc {
@@ -131,7 +133,7 @@ export async function sampleProc(proc: SoakProc, turn: number): Promise<ProcSamp
 	const status = readFileSync(`/proc/${proc.pid}/status`, "utf8");
 	const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
 	const fds = readdirSync(`/proc/${proc.pid}/fd`).length;
-	return { turn, rssKiB: field("VmRSS"), fds, threads: field("Threads"), lagMs };
+	return { turn, rssKiB: field("VmRSS"), fds, threads: field("Threads"), lagMs, atMs: performance.now() };
 }
 
 /** Least-squares slope of y over x. */

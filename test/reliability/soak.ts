@@ -8,7 +8,7 @@
  * itself costs in memory, the one thing that may grow with turns. Runs our binary or pi 0.87.1 (`command` is the
  * argv before `--mode rpc`).
  */
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeTempDir } from "../helpers/tmp.ts";
 import { type MockStep, type RecordedRequest, startMockLlm } from "../support/mock-llm/index.ts";
@@ -40,11 +40,16 @@ export interface SoakResult {
 	samples: ProcSample[];
 	/** Least-squares slope of RSS over turns, samples after warm-up (KiB per turn). */
 	slopeKiBPerTurn: number;
-	/** RSS of the second process once it has loaded the whole session, less the first's at turn 0, per turn. */
+	/**
+	 * What the session tree costs in memory per turn: RSS of a second process that loaded the whole session, less
+	 * that of one that loaded the session as it was after turn 1, over the turns between.
+	 */
 	sessionKiBPerTurn: number;
 	/** The session file's growth per turn (bytes). */
 	sessionBytesPerTurn: number;
 	msPerTurn: number;
+	/** Time per turn over the last tenth of the run (a turn must not get slower as the session grows). */
+	lastMsPerTurn: number;
 	/** Time from stdin EOF to exit (ms); undefined when the process had to be killed after 10 s. */
 	exitMs: number | undefined;
 	exitCode: number | undefined;
@@ -130,6 +135,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
 	let messages: unknown[] = [];
 	let sessionFile = "";
 	let sessionStartBytes = 0;
+	const oneTurnFile = join(home, "one-turn.jsonl");
 	const started = performance.now();
 	try {
 		await first.request({ type: "get_state" }, 60_000);
@@ -140,6 +146,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
 			if (i === 1) {
 				sessionFile = String((await first.request({ type: "get_state" })).data?.sessionFile ?? "");
 				sessionStartBytes = sessionFile ? statSync(sessionFile).size : 0;
+				if (sessionFile) copyFileSync(sessionFile, oneTurnFile);
 			}
 			if (i % every === 0 && compactions < o.compactions) {
 				await first.request({ type: "compact" }, 60_000);
@@ -170,32 +177,27 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
 	const exitCode = await first.exit(10_000);
 	const exitMs = exitCode === undefined ? undefined : performance.now() - eof;
 
-	let reopened: unknown[] = [];
-	let reopenRssKiB = Number.NaN;
-	if (sessionFile) {
-		const second = spawnRpc(o.command, [...args, "--session", sessionFile], home, cwd, env);
-		try {
-			reopened = (await second.request({ type: "get_messages" }, 60_000)).data?.messages ?? [];
-			await Bun.sleep(500);
-			reopenRssKiB = (await sampleProc(second, o.turns)).rssKiB;
-		} finally {
-			second.end();
-			await second.exit(10_000);
-		}
-	}
+	const reopenFull = sessionFile
+		? await reopen(o.command, [...args, "--session", sessionFile], home, cwd, env)
+		: undefined;
+	const reopenOne = sessionFile
+		? await reopen(o.command, [...args, "--session", oneTurnFile], home, cwd, env)
+		: undefined;
+	const reopened = reopenFull?.messages ?? [];
 	server.stop();
 	const a = JSON.stringify(messages);
 	const b = JSON.stringify(reopened);
 	const reopenEqual = sessionFile !== "" && messages.length > 0 && a === b;
-	const afterWarmup = samples.filter((s) => s.turn >= o.warmupTurns).map((s) => ({ x: s.turn, y: s.rssKiB }));
 	return {
 		turns: o.turns,
 		compactions,
 		samples,
-		slopeKiBPerTurn: slope(afterWarmup),
-		sessionKiBPerTurn: (reopenRssKiB - (samples[0]?.rssKiB ?? Number.NaN)) / o.turns,
+		slopeKiBPerTurn: windowSlope(samples, o.warmupTurns, o.turns),
+		sessionKiBPerTurn:
+			((reopenFull?.rssKiB ?? Number.NaN) - (reopenOne?.rssKiB ?? Number.NaN)) / Math.max(1, o.turns - 1),
 		sessionBytesPerTurn: (sessionBytes - sessionStartBytes) / Math.max(1, o.turns - 1),
 		msPerTurn,
+		lastMsPerTurn: windowMsPerTurn(samples, o.turns - Math.floor(o.turns / 10), o.turns),
 		exitMs,
 		exitCode,
 		reopenEqual,
@@ -203,6 +205,37 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
 		messagesAfterCompaction: messages.length,
 		stderr: first.stderr(),
 	};
+}
+
+/** Time per turn between the samples nearest turns `from` and `to`. */
+export function windowMsPerTurn(samples: ProcSample[], from: number, to: number): number {
+	const a = samples.find((s) => s.turn >= from);
+	const b = [...samples].reverse().find((s) => s.turn <= to);
+	return a && b && b.turn > a.turn ? (b.atMs - a.atMs) / (b.turn - a.turn) : Number.NaN;
+}
+
+/** RSS slope (KiB/turn) over the samples of turns `from` to `to`. */
+export function windowSlope(samples: ProcSample[], from: number, to: number): number {
+	return slope(samples.filter((s) => s.turn >= from && s.turn <= to).map((s) => ({ x: s.turn, y: s.rssKiB })));
+}
+
+/** A second process on `args` (`--session <file>`): its context, and its RSS once the session is loaded. */
+async function reopen(
+	command: string[],
+	args: string[],
+	home: string,
+	cwd: string,
+	env: Record<string, string>,
+): Promise<{ messages: unknown[]; rssKiB: number }> {
+	const proc = spawnRpc(command, args, home, cwd, env);
+	try {
+		const messages = (await proc.request({ type: "get_messages" }, 60_000)).data?.messages ?? [];
+		await Bun.sleep(500);
+		return { messages, rssKiB: (await sampleProc(proc, 0)).rssKiB };
+	} finally {
+		proc.end();
+		await proc.exit(10_000);
+	}
 }
 
 function firstDifference(a: string, b: string): string {
