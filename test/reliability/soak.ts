@@ -8,10 +8,10 @@
  * itself costs in memory, the one thing that may grow with turns. Runs our binary or pi 0.87.1 (`command` is the
  * argv before `--mode rpc`).
  */
-import { copyFileSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { makeTempDir } from "../helpers/tmp.ts";
-import { type MockStep, type RecordedRequest, startMockLlm } from "../support/mock-llm/index.ts";
+import { type MockLlmServer, type MockStep, type RecordedRequest, startMockLlm } from "../support/mock-llm/index.ts";
 import { type ProcSample, type SoakProc, sampleProc, slope, spawnRpc } from "./soak-process.ts";
 
 export type SoakTool = "bash" | "read";
@@ -107,8 +107,8 @@ async function turn(proc: SoakProc, i: number): Promise<void> {
 
 /** A private HOME and project folder with the mock model, compaction by command only, and the file to read. */
 function setUp(mockUrl: string): { home: string; cwd: string } {
-	const home = makeTempDir("pi-soak-home-");
-	const cwd = makeTempDir("pi-soak-cwd-");
+	const home = mkdtempSync(join(tmpdir(), "pi-soak-home-"));
+	const cwd = mkdtempSync(join(tmpdir(), "pi-soak-cwd-"));
 	const agentDir = join(home, ".pi", "agent");
 	mkdirSync(join(home, ".tmp"), { recursive: true });
 	mkdirSync(agentDir, { recursive: true });
@@ -122,10 +122,21 @@ function setUp(mockUrl: string): { home: string; cwd: string } {
 	return { home, cwd };
 }
 
+/** Runs the soak; its folders (a 10,000-turn session is 16 MB) are removed at the end. */
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
-	const log = o.log ?? (() => {});
 	const server = startMockLlm({ respond: (request) => soakResponder(request, o.tools), idleTimeoutMs: 600_000 });
 	const { home, cwd } = setUp(server.url);
+	try {
+		return await soak(o, home, cwd, server);
+	} finally {
+		server.stop();
+		rmSync(home, { recursive: true, force: true });
+		rmSync(cwd, { recursive: true, force: true });
+	}
+}
+
+async function soak(o: SoakOptions, home: string, cwd: string, server: MockLlmServer): Promise<SoakResult> {
+	const log = o.log ?? (() => {});
 	const env = o.env ?? {};
 	const args = ["--provider", "mock", "--model", "mock-1"];
 	const first = spawnRpc(o.command, args, home, cwd, env);
@@ -167,7 +178,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
 	} catch (error) {
 		first.end();
 		await first.exit(2_000);
-		server.stop();
 		throw error;
 	}
 	const msPerTurn = (performance.now() - started) / o.turns;
@@ -184,7 +194,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
 		? await reopen(o.command, [...args, "--session", oneTurnFile], home, cwd, env)
 		: undefined;
 	const reopened = reopenFull?.messages ?? [];
-	server.stop();
 	const a = JSON.stringify(messages);
 	const b = JSON.stringify(reopened);
 	const reopenEqual = sessionFile !== "" && messages.length > 0 && a === b;
