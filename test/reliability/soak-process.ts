@@ -16,6 +16,8 @@ export interface ProcSample {
 	lagMs: number;
 	/** When the sample was taken (performance.now(), ms). */
 	atMs: number;
+	/** CPU time the process used so far (user + system, ms): a turn's cost that other load on the machine leaves alone. */
+	cpuMs: number;
 }
 
 export interface SoakProc {
@@ -133,7 +135,11 @@ export async function sampleProc(proc: SoakProc, turn: number): Promise<ProcSamp
 	const status = readFileSync(`/proc/${proc.pid}/status`, "utf8");
 	const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
 	const fds = readdirSync(`/proc/${proc.pid}/fd`).length;
-	return { turn, rssKiB: field("VmRSS"), fds, threads: field("Threads"), lagMs, atMs: performance.now() };
+	// Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name), in clock ticks of 10 ms.
+	const stat = readFileSync(`/proc/${proc.pid}/stat`, "utf8");
+	const ticks = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	const cpuMs = (Number(ticks[11]) + Number(ticks[12])) * 10;
+	return { turn, rssKiB: field("VmRSS"), fds, threads: field("Threads"), lagMs, atMs: performance.now(), cpuMs };
 }
 
 /** Least-squares slope of y over x. */

@@ -34,6 +34,7 @@ test(
 				`RSS slope ${result.slopeKiBPerTurn.toFixed(2)} KiB/turn (allowed ${verdict.allowanceKiBPerTurn.toFixed(2)}: ` +
 				`session ${result.sessionKiBPerTurn.toFixed(2)} KiB/turn in memory, ${result.sessionBytesPerTurn.toFixed(0)} B/turn on disk); ` +
 				`fds ${verdict.fdsStart} → ${verdict.fdsEnd}, threads ${verdict.threadsStart} → ${verdict.threadsEnd}; ` +
+				`CPU per turn ${result.firstTenth.cpu.toFixed(1)} → ${result.lastTenth.cpu.toFixed(1)} ms; ` +
 				`exit after EOF ${result.exitMs?.toFixed(0)} ms; reopen equal: ${result.reopenEqual}`,
 		);
 		expect(verdict.failures).toEqual([]);

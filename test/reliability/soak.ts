@@ -48,8 +48,9 @@ export interface SoakResult {
 	/** The session file's growth per turn (bytes). */
 	sessionBytesPerTurn: number;
 	msPerTurn: number;
-	/** Time per turn over the last tenth of the run (a turn must not get slower as the session grows). */
-	lastMsPerTurn: number;
+	/** Wall and CPU time per turn over the first and the last tenth of the run (a turn must not get slower). */
+	firstTenth: { wall: number; cpu: number };
+	lastTenth: { wall: number; cpu: number };
 	/** Time from stdin EOF to exit (ms); undefined when the process had to be killed after 10 s. */
 	exitMs: number | undefined;
 	exitCode: number | undefined;
@@ -206,7 +207,8 @@ async function soak(o: SoakOptions, home: string, cwd: string, server: MockLlmSe
 			((reopenFull?.rssKiB ?? Number.NaN) - (reopenOne?.rssKiB ?? Number.NaN)) / Math.max(1, o.turns - 1),
 		sessionBytesPerTurn: (sessionBytes - sessionStartBytes) / Math.max(1, o.turns - 1),
 		msPerTurn,
-		lastMsPerTurn: windowMsPerTurn(samples, o.turns - Math.floor(o.turns / 10), o.turns),
+		firstTenth: windowMsPerTurn(samples, 0, Math.ceil(o.turns / 10)),
+		lastTenth: windowMsPerTurn(samples, o.turns - Math.floor(o.turns / 10), o.turns),
 		exitMs,
 		exitCode,
 		reopenEqual,
@@ -216,11 +218,12 @@ async function soak(o: SoakOptions, home: string, cwd: string, server: MockLlmSe
 	};
 }
 
-/** Time per turn between the samples nearest turns `from` and `to`. */
-export function windowMsPerTurn(samples: ProcSample[], from: number, to: number): number {
+/** Wall and CPU time per turn between the samples nearest turns `from` and `to`. */
+export function windowMsPerTurn(samples: ProcSample[], from: number, to: number): { wall: number; cpu: number } {
 	const a = samples.find((s) => s.turn >= from);
 	const b = [...samples].reverse().find((s) => s.turn <= to);
-	return a && b && b.turn > a.turn ? (b.atMs - a.atMs) / (b.turn - a.turn) : Number.NaN;
+	if (!a || !b || b.turn <= a.turn) return { wall: Number.NaN, cpu: Number.NaN };
+	return { wall: (b.atMs - a.atMs) / (b.turn - a.turn), cpu: (b.cpuMs - a.cpuMs) / (b.turn - a.turn) };
 }
 
 /** RSS slope (KiB/turn) over the samples of turns `from` to `to`. */
@@ -296,6 +299,11 @@ export function judgeSoak(r: SoakResult, judgeMemory: boolean): SoakVerdict {
 	const early = median(r.samples.slice(1, half).map((s) => s.lagMs));
 	const late = median(r.samples.slice(half).map((s) => s.lagMs));
 	if (late > 2 * early + 5) failures.push(`get_state round trip ${early.toFixed(1)} → ${late.toFixed(1)} ms`);
+	if (r.lastTenth.cpu > 2 * r.firstTenth.cpu + 2) {
+		failures.push(
+			`CPU per turn ${r.firstTenth.cpu.toFixed(1)} → ${r.lastTenth.cpu.toFixed(1)} ms (first → last tenth)`,
+		);
+	}
 	if (r.exitCode !== 0 || r.exitMs === undefined || r.exitMs > 1_000) {
 		failures.push(`after stdin EOF: exit ${r.exitCode} after ${r.exitMs?.toFixed(0) ?? "> 10000"} ms`);
 	}

@@ -21,6 +21,7 @@ const PI_LONG: Shape = { turns: 1_000, compactions: 4, sampleEvery: 50, warmupTu
 const SHORT: Shape = { turns: 300, compactions: 3, sampleEvery: 25, warmupTurns: 100, reportEvery: 100 };
 
 const kib = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : "—");
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "—");
 const mib = (kiB: number | undefined) => (kiB === undefined ? undefined : (kiB / 1024).toFixed(1));
 
 async function run(ctx: ReliabilityContext, who: string, command: string[], shape: Shape): Promise<SoakResult> {
@@ -97,10 +98,16 @@ export const soakArea: ReliabilityArea = {
 				pi: piVerdict ? `${piVerdict.threadsStart} → ${piVerdict.threadsEnd}` : undefined,
 			},
 			{
-				figure: "ms per turn (whole run / last tenth)",
-				ours: `${ours.msPerTurn.toFixed(1)} / ${ours.lastMsPerTurn.toFixed(1)}`,
-				pi: pi ? `${pi.msPerTurn.toFixed(1)} / ${pi.lastMsPerTurn.toFixed(1)}` : undefined,
-				note: "ms",
+				figure: "wall ms per turn (whole run / first tenth / last tenth)",
+				ours: `${ours.msPerTurn.toFixed(1)} / ${ms(ours.firstTenth.wall)} / ${ms(ours.lastTenth.wall)}`,
+				pi: pi ? `${pi.msPerTurn.toFixed(1)} / ${ms(pi.firstTenth.wall)} / ${ms(pi.lastTenth.wall)}` : undefined,
+				note: "ms; depends on the machine's load",
+			},
+			{
+				figure: "CPU ms per turn (first tenth / last tenth)",
+				ours: `${ms(ours.firstTenth.cpu)} / ${ms(ours.lastTenth.cpu)}`,
+				pi: pi ? `${ms(pi.firstTenth.cpu)} / ${ms(pi.lastTenth.cpu)}` : undefined,
+				note: "ms of user + system time of the pi process",
 			},
 			{
 				figure: "exit after stdin EOF",
