@@ -48,7 +48,8 @@ export const soakArea: ReliabilityArea = {
 		const ours = await run(ctx, "ours", [ctx.bin], oursShape);
 		const pi = ctx.pi ? await run(ctx, "pi", [ctx.pi.node, ctx.pi.cli], piShape) : undefined;
 		const oursVerdict = judgeSoak(ours, ctx.long);
-		const piVerdict = pi ? judgeSoak(pi, ctx.long) : undefined;
+		// pi's run is too short for its memory to be judged: V8 is still sizing its heap over the first 1,000 turns.
+		const piVerdict = pi ? judgeSoak(pi, false) : undefined;
 		const figures: Figure[] = [
 			{ figure: "turns (each a tool call and an answer)", ours: ours.turns, pi: pi?.turns },
 			{ figure: "compactions (RPC compact)", ours: ours.compactions, pi: pi?.compactions },
@@ -125,6 +126,7 @@ export const soakArea: ReliabilityArea = {
 				figure: "verdict",
 				ours: oursVerdict.failures.length === 0 ? "pass" : oursVerdict.failures.join("; "),
 				pi: piVerdict ? (piVerdict.failures.length === 0 ? "pass" : piVerdict.failures.join("; ")) : undefined,
+				note: "pi's memory not judged (its run is V8's warm-up)",
 			},
 		);
 		return figures;
