@@ -27,6 +27,8 @@ export interface MockLlmOptions {
 	steps?: MockStep[];
 	/** Stop after this long without a request (default 60 s). */
 	idleTimeoutMs?: number;
+	/** Answers a request when no scripted step is queued (a long run that answers by what was asked). */
+	respond?: (request: RecordedRequest) => MockStep;
 }
 
 const FORMATS: Record<Vendor, VendorFormat> = {
@@ -85,7 +87,7 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 			const format = FORMATS[vendor];
 			const rejected = await format.checkRequest?.(recorded, text);
 			if (rejected) return httpError(format, rejected);
-			const step = queue.shift();
+			const step = queue.shift() ?? options.respond?.(recorded);
 			if (!step)
 				return httpError(format, { kind: "http-error", status: 500, message: "mock server: no more scripted steps" });
 			if (step.kind === "http-error") return httpError(format, step);
