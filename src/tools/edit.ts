@@ -6,7 +6,7 @@
  * kept (see edit-text.ts). The read-modify-write runs inside the file mutation queue.
  */
 
-import { fsPromises } from "../util/index.ts";
+import { fsConstants, fsPromises } from "../util/index.ts";
 import description from "./edit.txt" with { type: "text" };
 
 /** The tool description the model reads (also used by the execution-env form in `harness/`). */
@@ -17,6 +17,7 @@ import { type EditEntry, locateEdits } from "./edit-match.ts";
 import { decodeFile, encodeFile, lfView, toLf, toOriginalIndex, withLineEnding } from "./edit-text.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./paths.ts";
+import type { FileReadTracker } from "./read-tracker.ts";
 import { editSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
 import type { BuiltinTool } from "./types.ts";
@@ -40,6 +41,8 @@ export interface EditOperations {
 export interface EditToolOptions {
 	/** Where the bytes come from and go. Default: the local filesystem. */
 	operations?: EditOperations;
+	/** Refuse to edit a file that changed on disk since the `read` tool sharing this tracker read it. */
+	tracker?: FileReadTracker;
 }
 
 export const localEditOperations: EditOperations = {
@@ -49,7 +52,16 @@ export const localEditOperations: EditOperations = {
 		if (!info.isFile() && !info.isDirectory()) throw new Error(`Not a regular file: ${path}`);
 		return fsPromises().readFile(path);
 	},
+	// Writing in place (not a new file renamed over it) keeps the file's mode, owner and links.
 	writeFile: (path, content) => fsPromises().writeFile(path, content),
+	access: async (path) => {
+		const info = await fsPromises().stat(path);
+		// Root may write any file: a file nobody may write is refused by its mode bits, as for everyone else.
+		if (info.isFile() && (info.mode & 0o222) === 0) {
+			throw Object.assign(new Error("read-only"), { code: "EACCES", mode: info.mode & 0o7777 });
+		}
+		await fsPromises().access(path, fsConstants().R_OK | fsConstants().W_OK);
+	},
 };
 
 /**
@@ -78,7 +90,12 @@ export function prepareEditArguments(args: unknown): unknown {
 }
 
 function couldNotEdit(error: unknown, path: string): Error {
-	const code = (error as { code?: unknown } | null)?.code;
+	const { code, mode } = (error ?? {}) as { code?: unknown; mode?: unknown };
+	if (typeof mode === "number") {
+		return new Error(
+			`Could not edit file: ${path}. It is read-only (mode ${mode.toString(8).padStart(4, "0")}); no changes were made. Change its permissions first if it should be edited.`,
+		);
+	}
 	if (typeof code === "string") return new Error(`Could not edit file: ${path}. Error code: ${code}.`);
 	return error instanceof Error ? error : new Error(String(error));
 }
@@ -113,6 +130,7 @@ export function createEditTool(
 		const absolute = resolveToolPath(path, cwd);
 		return withFileMutationQueue(absolute, async () => {
 			throwIfAborted(signal);
+			await options.tracker?.assertUnchanged(absolute, path);
 			let bytes: Buffer;
 			try {
 				await ops.access?.(absolute);
@@ -136,6 +154,7 @@ export function createEditTool(
 			}
 			throwIfAborted(signal);
 			await ops.writeFile(absolute, encoded);
+			await options.tracker?.remember(absolute);
 			const { diff, firstChangedLine } = renderDiff(oldLf, toLf(newText));
 			return {
 				content: [{ type: "text" as const, text: `Successfully replaced ${replaced} block(s) in ${path}.` }],
