@@ -62,8 +62,7 @@ export function decodeFile(bytes: Buffer): DecodedFile {
 /** Encodes text back with the file's encoding and BOM; null when a character cannot be stored in Latin-1. */
 export function encodeFile(text: string, file: Pick<DecodedFile, "encoding" | "bom">): Buffer | null {
 	if (file.encoding === "latin1" && !canEncodeLatin1(text)) return null;
-	const body =
-		file.encoding === "utf16be" ? Buffer.from(text, "utf16le").swap16() : Buffer.from(text, file.encoding);
+	const body = file.encoding === "utf16be" ? Buffer.from(text, "utf16le").swap16() : Buffer.from(text, file.encoding);
 	if (!file.bom) return body;
 	// A Latin-1 file keeps the UTF-8 BOM bytes it started with (they were set aside before decoding).
 	const bom = BOMS[file.encoding === "latin1" ? "utf8" : file.encoding];

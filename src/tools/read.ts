@@ -23,8 +23,8 @@ import {
 	type ReadOperations,
 	sniffImageMimeType,
 } from "./read-source.ts";
-import { decodeWindow, looksBinary, scanWindow, type WindowScan } from "./read-window.ts";
 import type { FileReadTracker } from "./read-tracker.ts";
+import { decodeWindow, looksBinary, scanWindow, type WindowScan } from "./read-window.ts";
 import { readSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead } from "./truncate.ts";
