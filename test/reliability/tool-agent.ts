@@ -18,6 +18,8 @@ export interface ToolCallOutcome {
 	isError: boolean;
 	/** From `tool_execution_start` to `tool_execution_end`. */
 	ms: number;
+	/** From sending `abort` to `tool_execution_end` (when the call was aborted). */
+	afterAbortMs?: number;
 	/** Peak resident memory during the call minus resident memory just before it (MB); NaN off Linux. */
 	rssGrowthMb: number;
 }
@@ -131,7 +133,7 @@ export async function startToolAgent(command: string[], options: { cwd?: string 
 		for (;;) {
 			const found = records.slice(from).find(match);
 			if (found) return found;
-			if (Date.now() > end) throw new Error(`no matching event within ${ms} ms`);
+			if (Date.now() > end) throw new Error(`nothing within ${ms} ms`);
 			if (child.exitCode !== null) throw new Error(`the agent exited (${child.exitCode})`);
 			await Bun.sleep(5);
 		}
@@ -165,8 +167,10 @@ export async function startToolAgent(command: string[], options: { cwd?: string 
 				send({ id: `p${turn}`, type: "prompt", message: `run tool call ${turn}` });
 				const start = await waitFor((r) => r.type === "tool_execution_start", from, 30_000);
 				const startIndex = records.indexOf(start);
+				let abortedAt: number | undefined;
 				if (abortAfterMs !== undefined) {
 					await Bun.sleep(abortAfterMs);
+					abortedAt = performance.now();
 					send({ id: `a${turn}`, type: "abort" });
 				}
 				const end = await waitFor((r) => r.type === "tool_execution_end", startIndex, timeoutMs).catch((error) => {
@@ -181,6 +185,7 @@ export async function startToolAgent(command: string[], options: { cwd?: string 
 					text: fromModel?.text ?? textOfResult(end.result),
 					isError: fromModel?.isError ?? end.isError === true,
 					ms,
+					...(abortedAt !== undefined ? { afterAbortMs: end.receivedAt - abortedAt } : {}),
 					rssGrowthMb: peak - baseline,
 				};
 			} finally {
