@@ -20,6 +20,7 @@ import { resolveToolPath } from "./paths.ts";
 import type { FileReadTracker } from "./read-tracker.ts";
 import { editSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
+import { formatSize } from "./truncate.ts";
 import type { BuiltinTool } from "./types.ts";
 
 export interface EditToolDetails {
@@ -45,6 +46,14 @@ export interface EditToolOptions {
 	tracker?: FileReadTracker;
 }
 
+/** Files larger than this are not loaded (the edit holds several copies of the text in memory). */
+const MAX_EDIT_BYTES = 256 * 1024 * 1024;
+
+const bigSize = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)}GB` : formatSize(bytes));
+
+/** Why the local operations will not edit a file; reported after "Could not edit file: <path>." */
+class EditRefusal extends Error {}
+
 export const localEditOperations: EditOperations = {
 	readFile: async (path) => {
 		// Refuse FIFOs and devices before opening them: reading one could block forever or never end.
@@ -56,9 +65,22 @@ export const localEditOperations: EditOperations = {
 	writeFile: (path, content) => fsPromises().writeFile(path, content),
 	access: async (path) => {
 		const info = await fsPromises().stat(path);
-		// Root may write any file: a file nobody may write is refused by its mode bits, as for everyone else.
-		if (info.isFile() && (info.mode & 0o222) === 0) {
-			throw Object.assign(new Error("read-only"), { code: "EACCES", mode: info.mode & 0o7777 });
+		if (info.isFile()) {
+			// Root may write any file: a file nobody may write is refused by its mode bits, as for everyone else.
+			const mode = (info.mode & 0o7777).toString(8).padStart(4, "0");
+			if ((info.mode & 0o222) === 0) {
+				throw new EditRefusal(
+					`It is read-only (mode ${mode}); no changes were made. Change its permissions first if it should be edited.`,
+				);
+			}
+			if (info.size > MAX_EDIT_BYTES) {
+				throw new EditRefusal(
+					`It is ${bigSize(info.size)}, over the ${formatSize(MAX_EDIT_BYTES)} the edit tool loads; change it with bash (sed, a script) instead.`,
+				);
+			}
+		} else {
+			const what = info.isDirectory() ? "a directory" : "not a regular file (a FIFO, socket or device)";
+			throw new EditRefusal(`It is ${what}; nothing was read or changed.`);
 		}
 		await fsPromises().access(path, fsConstants().R_OK | fsConstants().W_OK);
 	},
@@ -90,12 +112,8 @@ export function prepareEditArguments(args: unknown): unknown {
 }
 
 function couldNotEdit(error: unknown, path: string): Error {
-	const { code, mode } = (error ?? {}) as { code?: unknown; mode?: unknown };
-	if (typeof mode === "number") {
-		return new Error(
-			`Could not edit file: ${path}. It is read-only (mode ${mode.toString(8).padStart(4, "0")}); no changes were made. Change its permissions first if it should be edited.`,
-		);
-	}
+	if (error instanceof EditRefusal) return new Error(`Could not edit file: ${path}. ${error.message}`);
+	const code = (error as { code?: unknown } | null)?.code;
 	if (typeof code === "string") return new Error(`Could not edit file: ${path}. Error code: ${code}.`);
 	return error instanceof Error ? error : new Error(String(error));
 }

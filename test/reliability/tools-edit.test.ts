@@ -49,6 +49,27 @@ describe("edit keeps every byte outside the edit, and the mode", () => {
 	}, 30_000);
 });
 
+describe("edit of files it cannot load", () => {
+	test("a FIFO, a folder and a 5 GB sparse file are refused at once, naming the reason", async () => {
+		const refusals: Record<string, string> = {
+			folder: "It is a directory; nothing was read or changed.",
+			"huge.img": "It is 5.0GB, over the 256.0MB the edit tool loads; change it with bash (sed, a script) instead.",
+		};
+		Bun.spawnSync(["mkdir", join(dir, "folder")]);
+		writeFileSync(join(dir, "huge.img"), "");
+		Bun.spawnSync(["truncate", "-s", "5G", join(dir, "huge.img")]);
+		if (Bun.spawnSync(["mkfifo", join(dir, "fifo")]).exitCode === 0) {
+			refusals.fifo = "It is not a regular file (a FIFO, socket or device); nothing was read or changed.";
+		}
+		for (const [file, reason] of Object.entries(refusals)) {
+			const outcome = await edit(file, "a", "b");
+			expect(outcome.text).toBe(`Could not edit file: ${file}. ${reason}`);
+			expect(outcome.ms).toBeLessThan(1_000);
+			expect(outcome.rssGrowthMb).toBeLessThan(64);
+		}
+	}, 30_000);
+});
+
 describe("edit of a file changed on disk since it was read", () => {
 	test("is refused with a message to read it again; after a new read the edit goes through", async () => {
 		const file = join(dir, "notes.txt");
