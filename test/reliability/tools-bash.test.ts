@@ -2,8 +2,8 @@
  * Issue 23 item 3, `bash`: through the compiled binary, commands that never end (aborted mid-run), a background
  * process holding the output pipe, a flood of output (64 MB here, 1 GB with PI_RELIABILITY_LONG=1), a line without
  * a newline, binary output, and a process that ignores SIGTERM (timeout and abort). The model gets the right
- * message, the binary's memory stays bounded, and after a timeout or abort no process of the command is left
- * (found by a marker in its command line).
+ * message, the binary's memory stays bounded (under 96 MB of growth for 64 MB or 1 GB), and after a timeout or
+ * abort no process of the command is left (found by a marker in its command line).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { statSync } from "node:fs";
@@ -85,7 +85,9 @@ describe("bash under hostile commands", () => {
 		const match = outcome.text.match(/\[Showing lines (\d+)-(\d+) of (\d+)\. Full output: (\S+)\]$/);
 		expect(match?.slice(1, 4)).toEqual([String(size / 2 - 1999), String(size / 2), String(size / 2)]);
 		expect(statSync(match?.[4] ?? "").size).toBe(size);
-		if (linux) expect(outcome.rssGrowthMb).toBeLessThan(64);
+		// The first flood in a process costs a fixed 30-70 MB (buffers, compiled code) whatever its size; later ones
+		// a few MB. The bound is that it does not grow with the output: 1 GB stays under the same limit.
+		if (linux) expect(outcome.rssGrowthMb).toBeLessThan(96);
 	}, 300_000);
 
 	test("a line without a newline and binary output", async () => {
