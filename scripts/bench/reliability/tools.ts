@@ -38,7 +38,9 @@ const mb = (n: number) => (Number.isNaN(n) ? "RSS n/a" : `+${n.toFixed(1)} MB`);
 
 /** The start of a result text, on one line. */
 function gist(outcome: ToolCallOutcome): string {
-	const text = outcome.text.replace(/\n/g, "⏎");
+	// Newlines as ⏎, other control bytes (a NUL in pi's UTF-16 read) as · so the table stays one line per row.
+	// biome-ignore lint/suspicious/noControlCharactersInRegex: replacing control characters on purpose
+	const text = outcome.text.replace(/\n/g, "⏎").replace(/[\x00-\x1f\x7f|]/g, "·");
 	return `${outcome.isError ? "error: " : ""}${text.length > 56 ? `${text.slice(0, 55)}…` : text}`;
 }
 
