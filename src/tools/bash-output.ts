@@ -7,7 +7,6 @@
  */
 
 import { join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
 import { closeSync, openSync, os, writeSync } from "../util/index.ts";
 import { isUtf8Prefix } from "./read-window.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateTail } from "./truncate.ts";
@@ -36,9 +35,9 @@ export function outputLooksBinary(sample: Uint8Array): boolean {
 	return odd > text.length * (valid ? 0.3 : 0.1);
 }
 
-/** Characters of text kept in memory (each character is at least one byte, so this covers ≥ 2× the byte limit). */
+/** Raw bytes of the output's end kept in memory (2× the byte limit, so sanitising still leaves enough). */
 const TAIL_KEEP = DEFAULT_MAX_BYTES * 2;
-/** The tail is compacted once it grows past this many characters. */
+/** The tail is compacted once it grows past this many bytes. */
 const TAIL_COMPACT_AT = DEFAULT_MAX_BYTES * 4;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences on purpose
@@ -58,9 +57,12 @@ export interface OutputSnapshot {
 }
 
 export class OutputCollector {
-	private readonly decoder = new StringDecoder("utf8");
-	private tail: string[] = [];
-	private tailChars = 0;
+	/** The end of the output as raw bytes: decoded only when a snapshot is taken, not chunk by chunk. */
+	private tail: Buffer[] = [];
+	private tailBytes = 0;
+	/** The tail no longer starts at the output's first byte (it may start inside a character). */
+	private tailCut = false;
+	private finished = false;
 	/** Raw chunks kept until the spill file exists, so it can start with everything received. */
 	private pending: Buffer[] | undefined = [];
 	private fd: number | undefined;
@@ -78,27 +80,20 @@ export class OutputCollector {
 		this.last = Buffer.concat([this.last, chunk.subarray(-SAMPLE_BYTES)]).subarray(-SAMPLE_BYTES);
 		this.totalBytes += chunk.length;
 		this.countLines(chunk);
-		const text = this.decoder.write(chunk);
-		if (text) {
-			this.tail.push(text);
-			this.tailChars += text.length;
-		}
+		this.tail.push(chunk);
+		this.tailBytes += chunk.length;
 		if (this.fd !== undefined) {
 			this.writeFile(chunk);
 		} else {
 			this.pending?.push(chunk);
 			if (this.totalBytes > DEFAULT_MAX_BYTES || this.totalLines() > DEFAULT_MAX_LINES) this.openSpill();
 		}
-		if (this.tailChars > TAIL_COMPACT_AT) this.compact();
+		if (this.tailBytes > TAIL_COMPACT_AT) this.compact();
 	}
 
 	/** Flushes the decoder and closes the spill file. */
 	finish(): void {
-		const rest = this.decoder.end();
-		if (rest) {
-			this.tail.push(rest);
-			this.tailChars += rest.length;
-		}
+		this.finished = true;
 		if (this.fd !== undefined) {
 			try {
 				closeSync(this.fd);
@@ -111,7 +106,7 @@ export class OutputCollector {
 
 	/** The tail-truncated text so far, with the truncation facts counted over the whole output. */
 	snapshot(): OutputSnapshot {
-		const raw = this.tail.join("");
+		const raw = this.tailText();
 		const truncation = truncateTail(sanitizeOutput(raw));
 		const totalLines = this.totalLines();
 		const tooBig = this.totalBytes > DEFAULT_MAX_BYTES || totalLines > DEFAULT_MAX_LINES;
@@ -168,7 +163,7 @@ export class OutputCollector {
 
 	/** Characters currently held in memory (bounded, whatever the output size). */
 	get bufferedChars(): number {
-		return this.tailChars + (this.pending?.reduce((n, b) => n + b.length, 0) ?? 0);
+		return this.tailBytes + (this.pending?.reduce((n, b) => n + b.length, 0) ?? 0);
 	}
 
 	private totalLines(): number {
@@ -177,24 +172,40 @@ export class OutputCollector {
 	}
 
 	private countLines(chunk: Buffer): void {
-		let from = 0;
-		for (;;) {
-			const at = chunk.indexOf(10, from);
-			if (at === -1) break;
+		// A plain byte loop: Buffer#indexOf per line costs a native call each, 20× slower on `yes`-like output.
+		let lineStart = 0;
+		for (let i = 0; i < chunk.length; i++) {
+			if (chunk[i] !== 10) continue;
 			this.newlines++;
-			this.previousLineBytes = this.currentLineBytes + (at - from);
+			this.previousLineBytes = this.currentLineBytes + (i - lineStart);
 			this.currentLineBytes = 0;
-			from = at + 1;
+			lineStart = i + 1;
 		}
-		this.currentLineBytes += chunk.length - from;
+		this.currentLineBytes += chunk.length - lineStart;
 		if (chunk.length > 0) this.endsWithNewline = chunk[chunk.length - 1] === 10;
 	}
 
+	/**
+	 * The tail as text. A cut tail drops the continuation bytes of a character it starts inside; until the output
+	 * is finished an incomplete character at the end waits for its remaining bytes (as a streaming decoder would).
+	 */
+	private tailText(): string {
+		let bytes = this.tail.length === 1 ? (this.tail[0] as Buffer) : Buffer.concat(this.tail);
+		if (this.tail.length > 1) this.tail = [bytes];
+		if (this.tailCut) {
+			let skip = 0;
+			while (skip < 3 && skip < bytes.length && ((bytes[skip] as number) & 0xc0) === 0x80) skip++;
+			bytes = bytes.subarray(skip);
+		}
+		return new TextDecoder("utf-8").decode(bytes, { stream: !this.finished });
+	}
+
 	private compact(): void {
-		const joined = this.tail.join("");
-		const kept = joined.slice(joined.length - TAIL_KEEP);
+		const joined = Buffer.concat(this.tail);
+		const kept = Buffer.from(joined.subarray(joined.length - TAIL_KEEP));
 		this.tail = [kept];
-		this.tailChars = kept.length;
+		this.tailBytes = kept.length;
+		this.tailCut = true;
 	}
 
 	private openSpill(): void {

@@ -6,6 +6,7 @@ import { createGrepTool } from "./grep.ts";
 import { createLsTool } from "./ls.ts";
 import { createPowerShellTool } from "./powershell.ts";
 import { createReadTool } from "./read.ts";
+import { FileReadTracker } from "./read-tracker.ts";
 import type { BuiltinTool, BuiltinToolName } from "./types.ts";
 import { createWriteTool } from "./write.ts";
 
@@ -42,16 +43,19 @@ export function createBuiltinTools(cwd: string, options: BuiltinToolsOptions = {
 		...(options.env ? { env: options.env } : {}),
 		...(options.sessionInfo ? { sessionInfo: options.sessionInfo } : {}),
 	});
+	// Shared by read, edit and write: edit refuses a file that changed on disk since the model read it.
+	const tracker = new FileReadTracker();
 	const tools: BuiltinTool[] = [
 		createReadTool(cwd, {
+			tracker,
 			...(options.autoResizeImages === false ? { autoResizeImages: false } : {}),
 			...(options.modelAcceptsImages ? { modelAcceptsImages: options.modelAcceptsImages } : {}),
 		}),
 		bash,
 		// Offered (off by default) on every platform, as in pi 0.87.1; it runs `pwsh`/`powershell` when enabled.
 		createPowerShellTool(cwd, options.sessionInfo ? { sessionInfo: options.sessionInfo } : {}),
-		createEditTool(cwd),
-		createWriteTool(cwd),
+		createEditTool(cwd, { tracker }),
+		createWriteTool(cwd, { tracker }),
 		createGrepTool(cwd),
 		createFindTool(cwd),
 		createLsTool(cwd),

@@ -1,46 +1,72 @@
 /**
- * Byte-faithful text handling for `edit`. A file is decoded as UTF-8 when it is valid UTF-8 and as Latin-1
- * otherwise (one character per byte, so any byte sequence round-trips unchanged); a UTF-8 byte-order mark is set
- * aside and put back. Matching runs on an LF view of the text (each CRLF seen as LF) whose offsets map back to
+ * Byte-faithful text handling for `edit`. A file is decoded as UTF-16 (LE or BE) when it starts with that
+ * byte-order mark, as UTF-8 when it is valid UTF-8, and as Latin-1 otherwise (one character per byte, so any byte
+ * sequence round-trips unchanged); a byte-order mark is set aside and put back. UTF-16 is decoded code unit by code
+ * unit, so even unpaired surrogates come back as the same bytes. Matching runs on an LF view of the text (each CRLF seen as LF) whose offsets map back to
  * the original text, so edits are spliced into the original and every byte outside the edited spans is kept.
  */
 
-export type FileEncoding = "utf8" | "latin1";
+export type FileEncoding = "utf8" | "latin1" | "utf16le" | "utf16be";
 export type LineEnding = "\r\n" | "\n";
 
 export interface DecodedFile {
 	/** Decoded content without the byte-order mark. */
 	text: string;
 	encoding: FileEncoding;
+	/** The file started with the byte-order mark of its encoding. */
 	bom: boolean;
 	/** The style of the first line break (LF when there is none): used for the line breaks of new text. */
 	lineEnding: LineEnding;
 }
 
-const BOM = [0xef, 0xbb, 0xbf];
+const BOMS: Record<FileEncoding, number[]> = {
+	utf8: [0xef, 0xbb, 0xbf],
+	utf16le: [0xff, 0xfe],
+	utf16be: [0xfe, 0xff],
+	latin1: [],
+};
 
-export function decodeFile(bytes: Buffer): DecodedFile {
-	const bom = bytes.length >= 3 && BOM.every((byte, i) => bytes[i] === byte);
-	const body = bom ? bytes.subarray(3) : bytes;
-	let text: string;
-	let encoding: FileEncoding = "utf8";
-	try {
-		text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(body);
-	} catch {
-		// Not valid UTF-8: Latin-1 maps every byte to exactly one character, so re-encoding restores the bytes.
-		text = body.toString("latin1");
-		encoding = "latin1";
-	}
+function startsWith(bytes: Buffer, prefix: number[]): boolean {
+	return bytes.length >= prefix.length && prefix.every((byte, i) => bytes[i] === byte);
+}
+
+/** Byte-swapped copy (UTF-16 BE <-> LE). */
+function swapped(bytes: Buffer): Buffer {
+	return Buffer.from(bytes).swap16();
+}
+
+function withLineInfo(text: string, encoding: FileEncoding, bom: boolean): DecodedFile {
 	const firstBreak = text.indexOf("\n");
 	const lineEnding: LineEnding = firstBreak > 0 && text[firstBreak - 1] === "\r" ? "\r\n" : "\n";
 	return { text, encoding, bom, lineEnding };
 }
 
+export function decodeFile(bytes: Buffer): DecodedFile {
+	for (const encoding of ["utf16le", "utf16be"] as const) {
+		const bom = BOMS[encoding];
+		// An odd byte count is not UTF-16 (a Latin-1 file may start with these two bytes): handled below.
+		if (!startsWith(bytes, bom) || bytes.length % 2 !== 0) continue;
+		const body = bytes.subarray(bom.length);
+		return withLineInfo((encoding === "utf16le" ? body : swapped(body)).toString("utf16le"), encoding, true);
+	}
+	const bom = startsWith(bytes, BOMS.utf8);
+	const body = bom ? bytes.subarray(3) : bytes;
+	try {
+		return withLineInfo(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(body), "utf8", bom);
+	} catch {
+		// Not valid UTF-8: Latin-1 maps every byte to exactly one character, so re-encoding restores the bytes.
+		return withLineInfo(body.toString("latin1"), "latin1", bom);
+	}
+}
+
 /** Encodes text back with the file's encoding and BOM; null when a character cannot be stored in Latin-1. */
 export function encodeFile(text: string, file: Pick<DecodedFile, "encoding" | "bom">): Buffer | null {
 	if (file.encoding === "latin1" && !canEncodeLatin1(text)) return null;
-	const body = Buffer.from(text, file.encoding);
-	return file.bom ? Buffer.concat([Buffer.from(BOM), body]) : body;
+	const body = file.encoding === "utf16be" ? Buffer.from(text, "utf16le").swap16() : Buffer.from(text, file.encoding);
+	if (!file.bom) return body;
+	// A Latin-1 file keeps the UTF-8 BOM bytes it started with (they were set aside before decoding).
+	const bom = BOMS[file.encoding === "latin1" ? "utf8" : file.encoding];
+	return Buffer.concat([Buffer.from(bom), body]);
 }
 
 export function canEncodeLatin1(text: string): boolean {

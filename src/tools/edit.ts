@@ -6,7 +6,7 @@
  * kept (see edit-text.ts). The read-modify-write runs inside the file mutation queue.
  */
 
-import { fsPromises } from "../util/index.ts";
+import { fsConstants, fsPromises } from "../util/index.ts";
 import description from "./edit.txt" with { type: "text" };
 
 /** The tool description the model reads (also used by the execution-env form in `harness/`). */
@@ -17,8 +17,10 @@ import { type EditEntry, locateEdits } from "./edit-match.ts";
 import { decodeFile, encodeFile, lfView, toLf, toOriginalIndex, withLineEnding } from "./edit-text.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./paths.ts";
+import type { FileReadTracker } from "./read-tracker.ts";
 import { editSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
+import { formatSize } from "./truncate.ts";
 import type { BuiltinTool } from "./types.ts";
 
 export interface EditToolDetails {
@@ -40,7 +42,17 @@ export interface EditOperations {
 export interface EditToolOptions {
 	/** Where the bytes come from and go. Default: the local filesystem. */
 	operations?: EditOperations;
+	/** Refuse to edit a file that changed on disk since the `read` tool sharing this tracker read it. */
+	tracker?: FileReadTracker;
 }
+
+/** Files larger than this are not loaded (the edit holds several copies of the text in memory). */
+const MAX_EDIT_BYTES = 256 * 1024 * 1024;
+
+const bigSize = (bytes: number) => (bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)}GB` : formatSize(bytes));
+
+/** Why the local operations will not edit a file; reported after "Could not edit file: <path>." */
+class EditRefusal extends Error {}
 
 export const localEditOperations: EditOperations = {
 	readFile: async (path) => {
@@ -49,7 +61,29 @@ export const localEditOperations: EditOperations = {
 		if (!info.isFile() && !info.isDirectory()) throw new Error(`Not a regular file: ${path}`);
 		return fsPromises().readFile(path);
 	},
+	// Writing in place (not a new file renamed over it) keeps the file's mode, owner and links.
 	writeFile: (path, content) => fsPromises().writeFile(path, content),
+	access: async (path) => {
+		const info = await fsPromises().stat(path);
+		if (info.isFile()) {
+			// Root may write any file: a file nobody may write is refused by its mode bits, as for everyone else.
+			const mode = (info.mode & 0o7777).toString(8).padStart(4, "0");
+			if ((info.mode & 0o222) === 0) {
+				throw new EditRefusal(
+					`It is read-only (mode ${mode}); no changes were made. Change its permissions first if it should be edited.`,
+				);
+			}
+			if (info.size > MAX_EDIT_BYTES) {
+				throw new EditRefusal(
+					`It is ${bigSize(info.size)}, over the ${formatSize(MAX_EDIT_BYTES)} the edit tool loads; change it with bash (sed, a script) instead.`,
+				);
+			}
+		} else {
+			const what = info.isDirectory() ? "a directory" : "not a regular file (a FIFO, socket or device)";
+			throw new EditRefusal(`It is ${what}; nothing was read or changed.`);
+		}
+		await fsPromises().access(path, fsConstants().R_OK | fsConstants().W_OK);
+	},
 };
 
 /**
@@ -78,6 +112,7 @@ export function prepareEditArguments(args: unknown): unknown {
 }
 
 function couldNotEdit(error: unknown, path: string): Error {
+	if (error instanceof EditRefusal) return new Error(`Could not edit file: ${path}. ${error.message}`);
 	const code = (error as { code?: unknown } | null)?.code;
 	if (typeof code === "string") return new Error(`Could not edit file: ${path}. Error code: ${code}.`);
 	return error instanceof Error ? error : new Error(String(error));
@@ -113,6 +148,7 @@ export function createEditTool(
 		const absolute = resolveToolPath(path, cwd);
 		return withFileMutationQueue(absolute, async () => {
 			throwIfAborted(signal);
+			await options.tracker?.assertUnchanged(absolute, path);
 			let bytes: Buffer;
 			try {
 				await ops.access?.(absolute);
@@ -136,6 +172,7 @@ export function createEditTool(
 			}
 			throwIfAborted(signal);
 			await ops.writeFile(absolute, encoded);
+			await options.tracker?.remember(absolute);
 			const { diff, firstChangedLine } = renderDiff(oldLf, toLf(newText));
 			return {
 				content: [{ type: "text" as const, text: `Successfully replaced ${replaced} block(s) in ${path}.` }],

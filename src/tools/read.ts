@@ -1,10 +1,12 @@
 /**
  * The `read` tool: a window of a text file (offset/limit, head-truncated to 2000 lines / 50 KB with continuation
- * hints the model can follow), or an image attachment. Only regular files are read — directories, FIFOs, devices
+ * hints the model can follow), or an image attachment. Text is UTF-8, UTF-16 with a byte-order mark (converted), or
+ * shown as Latin-1; binary files are described, not shown. Only regular files are read — directories, FIFOs, devices
  * and symlink loops are refused with a clear message — and text is read in bounded chunks (see read-window.ts), so
  * a small window of a huge file costs little time and memory.
  */
 import type { ImageContent, TextContent } from "../ai/index.ts";
+import { decodeFile } from "./edit-text.ts";
 import { IMAGE_SNIFF_LENGTH } from "./image-mime.ts";
 import type { ImageResizeOptions } from "./images.ts";
 import { readPathVariants, resolveToolPath } from "./paths.ts";
@@ -21,6 +23,7 @@ import {
 	type ReadOperations,
 	sniffImageMimeType,
 } from "./read-source.ts";
+import type { FileReadTracker } from "./read-tracker.ts";
 import { decodeWindow, looksBinary, scanWindow, type WindowScan } from "./read-window.ts";
 import { readSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
@@ -47,6 +50,8 @@ export interface ReadToolOptions {
 	resizeOptions?: ImageResizeOptions;
 	/** Whether the current model takes images; when it says false, an image read carries pi's note about that. */
 	modelAcceptsImages?: () => boolean | undefined;
+	/** Remembers which version of each file the model has seen (so `edit` can refuse a file changed since). */
+	tracker?: FileReadTracker;
 }
 
 const NON_VISION_NOTE = "[Current model does not support images. The image will be omitted from this request.]";
@@ -168,6 +173,29 @@ function renderWindow(scan: WindowScan, startLine: number, limit: number | undef
 	return { text: truncation.content, details: undefined };
 }
 
+const MAX_UTF16_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A file starting with a UTF-16 byte-order mark, as UTF-8 bytes (so it reads like any text file), or a note when it
+ * is too big to convert here; undefined for every other file.
+ */
+async function utf16Text(source: ByteSource, head: Buffer, path: string): Promise<ByteSource | string | undefined> {
+	const le = head[0] === 0xff && head[1] === 0xfe;
+	const be = head[0] === 0xfe && head[1] === 0xff;
+	if ((!le && !be) || source.size % 2 !== 0) return undefined;
+	if (source.size > MAX_UTF16_BYTES) {
+		return `UTF-16 text file, ${formatSize(source.size)}: ${path} (too large to convert here; use bash, e.g. iconv -f UTF-16 -t UTF-8 ${path} | head)`;
+	}
+	const file = decodeFile(await source.readAll());
+	if (file.encoding !== "utf16le" && file.encoding !== "utf16be") return undefined;
+	const bytes = Buffer.from(file.text, "utf8");
+	return {
+		size: bytes.length,
+		read: async (start, length) => bytes.subarray(start, start + length),
+		readAll: async () => bytes,
+	};
+}
+
 export function createReadTool(
 	cwd: string,
 	options: ReadToolOptions = {},
@@ -186,6 +214,8 @@ export function createReadTool(
 		if (info?.kind === "directory") throw new Error(`Is a directory: ${path}. Use ls to list its contents.`);
 		if (info?.kind === "other") throw new Error(`Not a regular file: ${path}`);
 		if (info) await ops.access(absolute).catch((error: unknown) => Promise.reject(describeError(error, path)));
+		// Stamped before the bytes are read: a change made while reading then counts as a change since the read.
+		await options.tracker?.remember(absolute);
 		throwIfAborted(signal);
 
 		const source = await openByteSource(ops, absolute, info).catch((error: unknown) =>
@@ -197,14 +227,18 @@ export function createReadTool(
 		throwIfAborted(signal);
 		if (mimeType) return readImage(source, mimeType, path, imageOptions);
 
-		if (looksBinary(await source.read(0, SAMPLE_BYTES))) {
-			const text = `Binary file, ${source.size} bytes: ${path} (contents not shown; inspect it with bash, e.g. file or xxd)`;
-			return { content: [{ type: "text", text }], details: undefined };
+		const head = await source.read(0, SAMPLE_BYTES);
+		const utf16 = await utf16Text(source, head, path);
+		if (typeof utf16 === "string") return { content: [{ type: "text", text: utf16 }], details: undefined };
+		if (!utf16 && looksBinary(head)) {
+			const note = `Binary file, ${source.size} bytes: ${path} (contents not shown; inspect it with bash, e.g. file or xxd)`;
+			return { content: [{ type: "text", text: note }], details: undefined };
 		}
+		const text = utf16 ?? source;
 
 		const startLine = offset ? Math.max(0, Math.floor(offset) - 1) : 0;
 		const userLimit = limit === undefined ? undefined : Math.max(0, Math.floor(limit));
-		const scan = await scanWindow(source, {
+		const scan = await scanWindow(text, {
 			startLine,
 			// Two lines past the limit lets truncateHead see the same decision it would make on the whole file.
 			lineCap: Math.min(userLimit ?? Number.POSITIVE_INFINITY, DEFAULT_MAX_LINES + 2),
@@ -213,8 +247,8 @@ export function createReadTool(
 			signal,
 		});
 		if (!scan.startFound) throw new Error(`Offset ${offset} is beyond end of file (${scan.totalLines} lines total)`);
-		const { text, details } = renderWindow(scan, startLine, userLimit, path, source.size);
-		return { content: [{ type: "text", text }], details };
+		const window = renderWindow(scan, startLine, userLimit, path, text.size);
+		return { content: [{ type: "text", text: window.text }], details: window.details };
 	}
 
 	return {

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { fsPromises } from "../util/index.ts";
 import { withFileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./paths.ts";
+import type { FileReadTracker } from "./read-tracker.ts";
 import { writeSchema } from "./schemas.generated.ts";
 import { runAbortable, throwIfAborted } from "./tool-abort.ts";
 import type { BuiltinTool } from "./types.ts";
@@ -25,6 +26,8 @@ export interface WriteOperations {
 export interface WriteToolOptions {
 	/** Where the bytes go. Default: the local filesystem. */
 	operations?: WriteOperations;
+	/** Told what was written, so a later `edit` of the file does not take our own write for a change on disk. */
+	tracker?: FileReadTracker;
 }
 
 export const localWriteOperations: WriteOperations = {
@@ -62,6 +65,7 @@ export function createWriteTool(
 					await ops.mkdir(dirname(absolute));
 					throwIfAborted(signal);
 					await ops.writeFile(absolute, params.content);
+					await options.tracker?.remember(absolute);
 					const text = `Successfully wrote ${params.content.length} bytes to ${params.path}`;
 					return { content: [{ type: "text" as const, text }], details: undefined };
 				});

@@ -1,5 +1,6 @@
 /** Every area of the reliability bench, in report order. Add an area here when its file lands. */
 import { soakArea } from "./soak.ts";
+import { toolsArea } from "./tools.ts";
 import type { ReliabilityArea } from "./types.ts";
 
-export const AREAS: ReliabilityArea[] = [soakArea];
+export const AREAS: ReliabilityArea[] = [toolsArea, soakArea];

@@ -187,6 +187,18 @@ describe("bash tool", () => {
 		expect(statSync(path).size).toBe(20_000_000);
 	}, 20000);
 
+	test("the kept tail is cut between characters, and a character split across chunks is whole", () => {
+		const collector = new OutputCollector();
+		const text = Buffer.from("é€\n".repeat(40_000));
+		// Odd chunk sizes split the 2- and 3-byte characters; the tail is compacted several times on the way.
+		for (let at = 0; at < text.length; at += 7_001) collector.push(text.subarray(at, at + 7_001));
+		collector.finish();
+		const shown = collector.format().text;
+		spilled.push(collector.snapshot().fullOutputPath as string);
+		expect(shown).not.toContain("\uFFFD");
+		expect(shown.startsWith("é€\n")).toBe(true);
+	});
+
 	test("the collector keeps only a bounded tail", () => {
 		const collector = new OutputCollector();
 		const chunk = Buffer.alloc(64 * 1024, "y\n");

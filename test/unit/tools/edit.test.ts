@@ -11,6 +11,7 @@ import {
 } from "../../../src/tools/edit.ts";
 import { renderDiff } from "../../../src/tools/edit-diff.ts";
 import { fuzzyNormalize } from "../../../src/tools/edit-match.ts";
+import { FileReadTracker } from "../../../src/tools/read-tracker.ts";
 
 let dir: string;
 beforeEach(() => {
@@ -163,7 +164,9 @@ describe("edit tool: errors", () => {
 
 	test("a FIFO is refused instead of hanging", async () => {
 		expect(Bun.spawnSync(["mkfifo", join(dir, "pipe")]).exitCode).toBe(0);
-		await expect(edit("pipe", [{ oldText: "a", newText: "b" }])).rejects.toThrow("Not a regular file");
+		await expect(edit("pipe", [{ oldText: "a", newText: "b" }])).rejects.toThrow(
+			"Could not edit file: pipe. It is not a regular file (a FIFO, socket or device)",
+		);
 	});
 
 	test("abort", async () => {
@@ -215,6 +218,39 @@ describe("edit tool: byte preservation", () => {
 		const path = file("bom.txt", Buffer.concat([bom, Buffer.from("x = 1\n")]));
 		await edit("bom.txt", [{ oldText: "x = 1", newText: "x = 2" }]);
 		expect(readFileSync(path).equals(Buffer.concat([bom, Buffer.from("x = 2\n")]))).toBe(true);
+	});
+});
+
+describe("edit tool: UTF-16 and stale reads", () => {
+	test("UTF-16 with a BOM is edited in its encoding; an unpaired surrogate outside the edit survives", async () => {
+		const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("a\ud800b\r\nx = 1\r\n", "utf16le")]);
+		const path = file("le.txt", le);
+		await edit("le.txt", [{ oldText: "x = 1", newText: "x = \u00e9\u20ac\nnext" }]);
+		const expected = Buffer.concat([
+			Buffer.from([0xff, 0xfe]),
+			Buffer.from("a\ud800b\r\nx = \u00e9\u20ac\r\nnext\r\n", "utf16le"),
+		]);
+		expect(readFileSync(path).toString("hex")).toBe(expected.toString("hex"));
+	});
+
+	test("an odd byte count after a UTF-16 BOM is not UTF-16: kept byte for byte as Latin-1", async () => {
+		const odd = Buffer.from([0xff, 0xfe, 0x41, 0x0a, 0x42]);
+		const path = file("odd.txt", odd);
+		await edit("odd.txt", [{ oldText: "B", newText: "C" }]);
+		expect(readFileSync(path).equals(Buffer.from([0xff, 0xfe, 0x41, 0x0a, 0x43]))).toBe(true);
+	});
+
+	test("with a tracker: refused after the file changed since it was remembered, allowed after our own write", async () => {
+		let version = "v1";
+		const tracker = new FileReadTracker(async () => version);
+		const path = file("t.txt", "one two\n");
+		await tracker.remember(path);
+		await edit("t.txt", [{ oldText: "one", newText: "ONE" }], { tracker });
+		version = "v2";
+		await expect(edit("t.txt", [{ oldText: "two", newText: "TWO" }], { tracker })).rejects.toThrow(
+			"File t.txt has changed on disk since you last read it.",
+		);
+		expect(readFileSync(path, "utf8")).toBe("ONE two\n");
 	});
 });
 

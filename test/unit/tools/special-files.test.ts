@@ -60,6 +60,8 @@ describe("special files are never opened", () => {
 			quickly(
 				createEditTool(makeTempDir()).execute("c", { path: "/dev/zero", edits: [{ oldText: "a", newText: "b" }] }),
 			),
-		).rejects.toThrow("Not a regular file: /dev/zero");
+		).rejects.toThrow(
+			"Could not edit file: /dev/zero. It is not a regular file (a FIFO, socket or device); nothing was read or changed.",
+		);
 	});
 });
