@@ -11,7 +11,15 @@ import { openaiCodexFormat } from "./openai-codex.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
 import { piMessagesFormat } from "./pi-messages.ts";
-import type { MockHttpError, MockReply, MockStep, RecordedRequest, Vendor, VendorFormat } from "./types.ts";
+import type {
+	MockHttpError,
+	MockReply,
+	MockStep,
+	MockStreamFault,
+	RecordedRequest,
+	Vendor,
+	VendorFormat,
+} from "./types.ts";
 
 export interface MockLlmServer {
 	/** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -97,7 +105,11 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 				recorded.serverMs = performance.now() - arrived;
 			};
 			const contentType = format.contentType;
-			if (step.kind === "hang") return streamFrames([], { hang: true, signal: req.signal, onEnd, contentType });
+			if (step.kind === "hang") {
+				if (step.beforeHeaders) await new Promise((resolve) => req.signal.addEventListener("abort", resolve));
+				return streamFrames([], { hang: true, signal: req.signal, onEnd, contentType });
+			}
+			if (step.fault) return faultyStream(format, step, recorded, { signal: req.signal, onEnd, contentType });
 			const frames = format.renderReply(step, recorded);
 			return streamFrames(frames, { reply: step, signal: req.signal, onEnd, contentType });
 		},
@@ -127,6 +139,45 @@ function httpError(format: VendorFormat, step: MockHttpError): Response {
 	const vendorHeaders = step.body === undefined ? format.errorHeaders?.(step.status) : undefined;
 	const headers = { "content-type": contentType, ...vendorHeaders, ...step.headers };
 	return new Response(text, { status: step.status, headers });
+}
+
+/** A reply with its `fault` applied: the frames up to the fault, then the vendor's error, a stall or a reset. */
+function faultyStream(
+	format: VendorFormat,
+	reply: MockReply,
+	request: RecordedRequest,
+	opts: { signal: AbortSignal; onEnd: () => void; contentType: string | undefined },
+): Response {
+	const fault = reply.fault as MockStreamFault;
+	const message = reply.streamError ?? "Overloaded";
+	const frames = format.renderReply(fault.kind === "error" ? { ...reply, streamError: message } : reply, request);
+	const decoder = new TextDecoder();
+	const text = (frame: string | Uint8Array) => (typeof frame === "string" ? frame : decoder.decode(frame));
+	// The in-stream error frames are those naming the message (Mistral's finish_reason "error" names nothing: the last).
+	let end = frames.length;
+	if (fault.kind === "error") {
+		const named = frames.findIndex((frame) => text(frame).includes(JSON.stringify(message).slice(1, -1)));
+		end = named >= 0 ? named : frames.length - 1;
+	}
+	const cut = Math.max(0, Math.min(end, fault.afterFrames < 0 ? end + fault.afterFrames : fault.afterFrames));
+	const head = frames.slice(0, cut);
+	if (fault.kind === "error") return streamFrames([...head, ...frames.slice(end)], opts);
+	const encoder = new TextEncoder();
+	const body = new ReadableStream<Uint8Array>({
+		async start(controller) {
+			for (const frame of head) controller.enqueue(typeof frame === "string" ? encoder.encode(frame) : frame);
+			// Let the frames reach the client before the fault.
+			await Bun.sleep(20);
+			if (fault.kind === "reset") {
+				controller.error(new Error("mock server: connection reset"));
+				opts.onEnd();
+				return;
+			}
+			await new Promise<void>((resolve) => opts.signal.addEventListener("abort", () => resolve(), { once: true }));
+		},
+	});
+	const contentType = opts.contentType ?? "text/event-stream";
+	return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-cache" } });
 }
 
 function streamFrames(
