@@ -28,6 +28,8 @@ export interface MockLlmServer {
 	/** Appends steps to the queue. */
 	push(...steps: MockStep[]): void;
 	pending(): number;
+	/** Drops the steps not used yet and returns how many there were. */
+	clear(): number;
 	stop(): void;
 }
 
@@ -88,7 +90,14 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 			req.headers.forEach((value, key) => {
 				headers[key] = value;
 			});
-			const recorded: RecordedRequest = { method: req.method, path: url.pathname + url.search, headers, body, vendor };
+			const recorded: RecordedRequest = {
+				method: req.method,
+				path: url.pathname + url.search,
+				headers,
+				body,
+				vendor,
+				arrivedAt: arrived,
+			};
 			requests.push(recorded);
 			const format = FORMATS[vendor];
 			const rejected = await format.checkRequest?.(recorded, text);
@@ -125,6 +134,7 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 		requests,
 		push: (...steps) => queue.push(...steps),
 		pending: () => queue.length,
+		clear: () => queue.splice(0).length,
 		stop: () => {
 			if (idleTimer) clearTimeout(idleTimer);
 			server.stop(true);

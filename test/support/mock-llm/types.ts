@@ -89,6 +89,8 @@ export interface RecordedRequest {
 	body: any;
 	/** Which vendor format the server answered in. */
 	vendor: Vendor;
+	/** `performance.now()` when the request arrived (the mock runs in the test's process). */
+	arrivedAt?: number;
 	/** Server-side time from the request's arrival to the end of the response body (ms), once it ended. */
 	serverMs?: number;
 }
