@@ -11,6 +11,13 @@ export { classifyError, describeHttpError, type ErrorClassification, parseRetryA
 export { AssistantMessageEventStreamImpl, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
 export * from "./frames.ts";
 export { joinUrl, ProviderError, postJson, preconnect } from "./http.ts";
+export {
+	DEFAULT_HTTP_IDLE_TIMEOUT_MS,
+	fetchWithIdleTimeout,
+	httpIdleTimeout,
+	IdleTimeoutError,
+	setHttpIdleTimeout,
+} from "./idle-fetch.ts";
 export { generateImagesOpenRouter } from "./images/openrouter.ts";
 export * from "./images/registry.ts";
 export { LLAMA_PROVIDER_ID } from "./llama/models.ts";

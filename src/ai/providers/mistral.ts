@@ -11,6 +11,7 @@
  */
 import { createAssistantMessageEventStream } from "../event-stream.ts";
 import { joinUrl } from "../http.ts";
+import { fetchWithIdleTimeout } from "../idle-fetch.ts";
 import { parseStreamingJson } from "../partial-json.ts";
 import { readSseBatches } from "../sse.ts";
 import type {
@@ -116,7 +117,7 @@ async function send(model: Model, body: unknown, options: MistralOptions): Promi
 	if (usesPromptCaching(options) && !explicitAffinity) headers["x-affinity"] = options.sessionId;
 	const timeout = AbortSignal.timeout(options.timeoutMs ?? 60_000);
 	const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-	const response = await fetch(joinUrl(model.baseUrl, "v1/chat/completions"), {
+	const response = await fetchWithIdleTimeout(joinUrl(model.baseUrl, "v1/chat/completions"), {
 		method: "POST",
 		headers,
 		body: JSON.stringify(body),

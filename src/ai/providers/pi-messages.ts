@@ -14,6 +14,7 @@
  */
 import { appendAssistantMessageDiagnostic, createAssistantMessageDiagnostic } from "../diagnostics.ts";
 import { createAssistantMessageEventStream } from "../event-stream.ts";
+import { fetchWithIdleTimeout } from "../idle-fetch.ts";
 import { readSseBatches } from "../sse.ts";
 import { normalizeContext } from "../transcript.ts";
 import type {
@@ -110,12 +111,9 @@ async function run(
 			if (value !== null) headers[name] = value;
 		}
 		const doFetch = typeof options?.fetch === "function" ? options.fetch : fetch;
-		const response = await doFetch(url, {
-			method: "POST",
-			headers,
-			body: JSON.stringify(payload),
-			signal: options?.signal,
-		});
+		const init: RequestInit = { method: "POST", headers, body: JSON.stringify(payload) };
+		if (options?.signal) init.signal = options.signal;
+		const response = await fetchWithIdleTimeout(url, init, doFetch);
 		if (options?.onResponse) {
 			const seen: Record<string, string> = {};
 			response.headers.forEach((value, key) => {
