@@ -37,7 +37,14 @@ export {
 	supportsXhigh,
 } from "./models/index.ts";
 export { getOverflowPatterns, isContextOverflow, isRecoverableLength } from "./overflow.ts";
-export { parseJsonWithRepair, parseStreamingJson, parseToolArguments, repairJson } from "./partial-json.ts";
+export {
+	invalidToolArguments,
+	markInvalidToolArguments,
+	parseJsonWithRepair,
+	parseStreamingJson,
+	parseToolArguments,
+	repairJson,
+} from "./partial-json.ts";
 export { bedrockApiKeyAuth } from "./providers/bedrock-provider-auth.ts";
 export * from "./providers/index.ts";
 export {

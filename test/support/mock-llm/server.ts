@@ -28,6 +28,11 @@ export interface MockLlmServer {
 	/** Appends steps to the queue. */
 	push(...steps: MockStep[]): void;
 	pending(): number;
+	/**
+	 * Answers requests by content instead of from the queue while set: a step for the request, or undefined to take
+	 * the next queued one (e.g. summaries one way, agent turns another, however many of each come).
+	 */
+	respond(responder: ((request: RecordedRequest) => MockStep | undefined) | undefined): void;
 	/** Drops the steps not used yet and returns how many there were. */
 	clear(): number;
 	stop(): void;
@@ -67,6 +72,7 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 	const requests: RecordedRequest[] = [];
 	const idleMs = options.idleTimeoutMs ?? 60_000;
 	let idleTimer: ReturnType<typeof setTimeout> | undefined;
+	let responder: ((request: RecordedRequest) => MockStep | undefined) | undefined;
 	const server = Bun.serve({
 		hostname: "127.0.0.1",
 		port: 0,
@@ -102,7 +108,7 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 			const format = FORMATS[vendor];
 			const rejected = await format.checkRequest?.(recorded, text);
 			if (rejected) return httpError(format, rejected);
-			const step = queue.shift();
+			const step = responder?.(recorded) ?? queue.shift();
 			if (!step)
 				return httpError(format, { kind: "http-error", status: 500, message: "mock server: no more scripted steps" });
 			if (step.kind === "http-error") return httpError(format, step);
@@ -135,6 +141,9 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 		push: (...steps) => queue.push(...steps),
 		pending: () => queue.length,
 		clear: () => queue.splice(0).length,
+		respond: (fn) => {
+			responder = fn;
+		},
 		stop: () => {
 			if (idleTimer) clearTimeout(idleTimer);
 			server.stop(true);
