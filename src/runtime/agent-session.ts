@@ -321,13 +321,18 @@ export class AgentSession {
 		let aborted = await this.retryLoop();
 		let continued = false;
 		while (!aborted) {
+			let rerun = false;
 			for (const hook of this.runEndHooks) {
 				if (aborted) break;
 				if ((await hook()) === "continue" && !continued) {
 					continued = true;
 					aborted = await this.rerun();
+					// The hooks see how the continued run ended too (a second overflow is reported, not ignored).
+					rerun = true;
+					break;
 				}
 			}
+			if (rerun) continue;
 			if (aborted || !this.agent.hasQueuedMessages()) break;
 			aborted = await this.rerun();
 		}

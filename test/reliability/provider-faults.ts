@@ -6,7 +6,13 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { codexToken, MOCK_AWS_KEYS, type MockLlmServer, type MockStep, startMockLlm } from "../support/mock-llm/index.ts";
+import {
+	codexToken,
+	MOCK_AWS_KEYS,
+	type MockLlmServer,
+	type MockStep,
+	startMockLlm,
+} from "../support/mock-llm/index.ts";
 import { type RpcProcess, startRpcProcess } from "./rpc-process.ts";
 
 export interface FormatSpec {
@@ -20,6 +26,20 @@ export interface FormatSpec {
 	env?: Record<string, string>;
 	/** A context-overflow error as this vendor words it. */
 	overflow: string;
+	/** What differs on this format (each says why in FORMATS). */
+	quirks?: {
+		/** Every 429 is an account usage limit (ChatGPT's Codex backend, as pi reads it): not retried. */
+		rateLimitIsUsageLimit?: boolean;
+		/** The provider's error text does not carry the server's `retry-after`, so the agent's own backoff applies. */
+		ignoresRetryAfter?: boolean;
+		/** Tool arguments travel as JSON objects inside the stream's JSON: they cannot be invalid on their own. */
+		argumentsAreObjects?: boolean;
+		/** The client retries throttling itself, as the AWS SDK does, before the agent sees an error (a 429 is
+		 * throttling whatever its text, so a spend limit has no 429 of its own). */
+		providerRetries?: boolean;
+		/** An in-stream error is only `finish_reason: "error"`, with no text saying it is transient: not retried. */
+		streamErrorHasNoText?: boolean;
+	};
 }
 
 const OPENAI_OVERFLOW = "Your input exceeds the context window of this model. Please adjust your input and try again.";
@@ -57,6 +77,7 @@ export const FORMATS: FormatSpec[] = [
 		base: (u) => `${u}/openai/v1`,
 		apiKey: "mock-key",
 		overflow: OPENAI_OVERFLOW,
+		quirks: { ignoresRetryAfter: true },
 	},
 	{
 		name: "openai-codex",
@@ -65,6 +86,7 @@ export const FORMATS: FormatSpec[] = [
 		base: (u) => `${u}/backend-api`,
 		apiKey: codexToken("acct-reliability"),
 		overflow: OPENAI_OVERFLOW,
+		quirks: { rateLimitIsUsageLimit: true },
 	},
 	{
 		name: "google",
@@ -73,6 +95,7 @@ export const FORMATS: FormatSpec[] = [
 		base: (u) => u,
 		apiKey: "mock-key",
 		overflow: "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).",
+		quirks: { argumentsAreObjects: true },
 	},
 	{
 		name: "google-vertex",
@@ -81,6 +104,7 @@ export const FORMATS: FormatSpec[] = [
 		base: (u) => u,
 		apiKey: "mock-key",
 		overflow: "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).",
+		quirks: { argumentsAreObjects: true },
 	},
 	{
 		name: "mistral",
@@ -88,6 +112,7 @@ export const FORMATS: FormatSpec[] = [
 		model: "mistral-large-latest",
 		base: (u) => `${u}/mistral`,
 		apiKey: "mock-key",
+		quirks: { ignoresRetryAfter: true, streamErrorHasNoText: true },
 		overflow: "Prompt contains 250000 tokens, too large for model with 131072 maximum context length",
 	},
 	{
@@ -95,8 +120,13 @@ export const FORMATS: FormatSpec[] = [
 		api: "bedrock-converse-stream",
 		model: "anthropic.claude-sonnet-4-5-20250929-v1:0",
 		base: (u) => u,
-		env: { AWS_ACCESS_KEY_ID: AWS_KEY, AWS_SECRET_ACCESS_KEY: MOCK_AWS_KEYS[AWS_KEY] as string, AWS_REGION: "us-east-1" },
+		env: {
+			AWS_ACCESS_KEY_ID: AWS_KEY,
+			AWS_SECRET_ACCESS_KEY: MOCK_AWS_KEYS[AWS_KEY] as string,
+			AWS_REGION: "us-east-1",
+		},
 		overflow: "Input is too long for requested model.",
+		quirks: { providerRetries: true, ignoresRetryAfter: true },
 	},
 	{
 		name: "pi-messages",
@@ -104,6 +134,7 @@ export const FORMATS: FormatSpec[] = [
 		model: "balanced",
 		base: (u) => `${u}/pi`,
 		apiKey: "mock-key",
+		quirks: { ignoresRetryAfter: true },
 		overflow: "prompt is too long: 250000 tokens > 200000 maximum",
 	},
 ];
@@ -174,7 +205,12 @@ export interface Outcome {
 let prompts = 0;
 
 /** Sends `message` with `steps` queued and waits for the run to settle. */
-export async function runCase(s: FaultSession, steps: MockStep[], message = "go", timeoutMs = 15_000): Promise<Outcome> {
+export async function runCase(
+	s: FaultSession,
+	steps: MockStep[],
+	message = "go",
+	timeoutMs = 15_000,
+): Promise<Outcome> {
 	const { rpc, server } = s;
 	const from = rpc.records.length;
 	const firstRequest = server.requests.length;

@@ -224,7 +224,9 @@ export class MessageBuilder {
 function repairedArguments(text: string): Record<string, any> | undefined {
 	try {
 		const value: unknown = parseJsonWithRepair(text);
-		return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, any>) : undefined;
+		return typeof value === "object" && value !== null && !Array.isArray(value)
+			? (value as Record<string, any>)
+			: undefined;
 	} catch {
 		return undefined;
 	}
