@@ -146,6 +146,8 @@ export interface FaultSession {
 	readonly rpc: RpcProcess;
 	readonly server: MockLlmServer;
 	readonly cwd: string;
+	/** Resolves once the process answers a command (pi under Node takes a while to start on a busy machine). */
+	ready(ms?: number): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -177,6 +179,10 @@ export function startFaultSession(format: FormatSpec, command?: string[]): Fault
 		rpc,
 		server,
 		cwd: rpc.cwd,
+		async ready(ms = 60_000) {
+			rpc.send({ id: "ready", type: "get_state" });
+			await rpc.waitFor((r) => r.type === "response" && r.id === "ready", ms);
+		},
 		async stop() {
 			rpc.end();
 			await rpc.exit(3000);
