@@ -14,9 +14,16 @@ export async function describeHttpError(providerName: string, response: Response
 		// The body could not be read (connection closed); the status alone must do.
 	}
 	const detail = extractErrorText(text) || response.statusText || "no details";
-	const retryAfter = parseRetryAfter(response.headers.get("retry-after"), response.headers.get("retry-after-ms"));
-	const suffix = retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)}s)` : "";
-	return `${providerName} API error ${response.status}: ${detail}${suffix}`;
+	return `${providerName} API error ${response.status}: ${detail}${retryAfterNote(response.headers)}`;
+}
+
+/**
+ * ` (retry after Ns)` when the response asks for a delay (`retry-after` in seconds or as an HTTP date, or
+ * `retry-after-ms`), else "". Error lines end with it so the retry waits at least that long.
+ */
+export function retryAfterNote(headers: Headers): string {
+	const retryAfter = parseRetryAfter(headers.get("retry-after"), headers.get("retry-after-ms"));
+	return retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)}s)` : "";
 }
 
 function extractErrorText(body: string): string {

@@ -7,7 +7,13 @@ export * from "./auth/resolve-value.ts";
 export * from "./collection/index.ts";
 export * from "./diagnostics.ts";
 export * from "./env-keys.ts";
-export { classifyError, describeHttpError, type ErrorClassification, parseRetryAfter } from "./errors.ts";
+export {
+	classifyError,
+	describeHttpError,
+	type ErrorClassification,
+	parseRetryAfter,
+	retryAfterNote,
+} from "./errors.ts";
 export { AssistantMessageEventStreamImpl, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
 export * from "./frames.ts";
 export { joinUrl, ProviderError, postJson, preconnect } from "./http.ts";

@@ -30,7 +30,7 @@ export interface FormatSpec {
 	quirks?: {
 		/** Every 429 is an account usage limit (ChatGPT's Codex backend, as pi reads it): not retried. */
 		rateLimitIsUsageLimit?: boolean;
-		/** The provider's error text does not carry the server's `retry-after`, so the agent's own backoff applies. */
+		/** The server's `retry-after` is not read (Bedrock's client retries throttling with its own backoff). */
 		ignoresRetryAfter?: boolean;
 		/** Tool arguments travel as JSON objects inside the stream's JSON: they cannot be invalid on their own. */
 		argumentsAreObjects?: boolean;
@@ -77,7 +77,6 @@ export const FORMATS: FormatSpec[] = [
 		base: (u) => `${u}/openai/v1`,
 		apiKey: "mock-key",
 		overflow: OPENAI_OVERFLOW,
-		quirks: { ignoresRetryAfter: true },
 	},
 	{
 		name: "openai-codex",
@@ -112,7 +111,7 @@ export const FORMATS: FormatSpec[] = [
 		model: "mistral-large-latest",
 		base: (u) => `${u}/mistral`,
 		apiKey: "mock-key",
-		quirks: { ignoresRetryAfter: true, streamErrorHasNoText: true },
+		quirks: { streamErrorHasNoText: true },
 		overflow: "Prompt contains 250000 tokens, too large for model with 131072 maximum context length",
 	},
 	{
@@ -134,7 +133,6 @@ export const FORMATS: FormatSpec[] = [
 		model: "balanced",
 		base: (u) => `${u}/pi`,
 		apiKey: "mock-key",
-		quirks: { ignoresRetryAfter: true },
 		overflow: "prompt is too long: 250000 tokens > 200000 maximum",
 	},
 ];

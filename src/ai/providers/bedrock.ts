@@ -196,7 +196,12 @@ async function sendOnce(model: Model, auth: BedrockAuth, body: unknown, options:
 	if (options.signal) signals.push(options.signal);
 	if (options.timeoutMs && options.timeoutMs > 0) signals.push(AbortSignal.timeout(options.timeoutMs));
 	const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-	const response = await fetchWithIdleTimeout(url, { method: "POST", headers, body: text, ...(signal ? { signal } : {}) });
+	const response = await fetchWithIdleTimeout(url, {
+		method: "POST",
+		headers,
+		body: text,
+		...(signal ? { signal } : {}),
+	});
 	if (options.onResponse) {
 		const seen: Record<string, string> = {};
 		response.headers.forEach((value, key) => {

@@ -13,6 +13,7 @@
  *   `aborted` when the caller's signal fired.
  */
 import { appendAssistantMessageDiagnostic, createAssistantMessageDiagnostic } from "../diagnostics.ts";
+import { retryAfterNote } from "../errors.ts";
 import { createAssistantMessageEventStream } from "../event-stream.ts";
 import { fetchWithIdleTimeout } from "../idle-fetch.ts";
 import { readSseBatches } from "../sse.ts";
@@ -173,7 +174,7 @@ function responseError(model: Model, url: URL, response: Response, body: string)
 	const error = errorObject(body);
 	const text = typeof error?.message === "string" ? error.message : undefined;
 	const code = typeof error?.code === "string" ? error.code : undefined;
-	const message = `${response.status} ${response.statusText}: ${text ?? body}${code ? ` (${code})` : ""}`;
+	const message = `${response.status} ${response.statusText}: ${text ?? body}${code ? ` (${code})` : ""}${retryAfterNote(response.headers)}`;
 	return new PiMessagesResponseError(message, code, {
 		version: 1,
 		provider: model.provider,
