@@ -96,3 +96,22 @@ export function classifyError(message: AssistantMessage): ErrorClassification {
 	const after = /retry after (\d+)s/.exec(text);
 	return after ? { retryable: true, retryAfterMs: Number(after[1]) * 1000 } : { retryable: true };
 }
+
+const REFUSED_CREDENTIAL =
+	/\b40[13]\b|invalid[_ ]?(?:x-)?api[_ -]?key|authentication[_ ]error|unauthori[sz]ed|PERMISSION_DENIED|UnrecognizedClient|InvalidSignature|AccessDenied/i;
+const OUT_OF_QUOTA =
+	/insufficient[_ ]quota|quota exceeded|exceeded your current quota|billing|credit balance|usage limit|spend(?:ing)? limit|out of budget|available balance/i;
+
+/**
+ * A failure the user has to fix on the account (not retried): "credential" when the provider refused the key or
+ * login, "quota" when the account is out of quota, credit or its usage limit; undefined otherwise.
+ */
+export function accountProblem(message: AssistantMessage): "credential" | "quota" | undefined {
+	const text = message.errorMessage;
+	if (message.stopReason !== "error" || !text || classifyError(message).retryable || isContextOverflow(message)) {
+		return undefined;
+	}
+	if (OUT_OF_QUOTA.test(text)) return "quota";
+	if (REFUSED_CREDENTIAL.test(text)) return "credential";
+	return undefined;
+}

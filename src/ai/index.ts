@@ -8,6 +8,7 @@ export * from "./collection/index.ts";
 export * from "./diagnostics.ts";
 export * from "./env-keys.ts";
 export {
+	accountProblem,
 	classifyError,
 	describeHttpError,
 	type ErrorClassification,

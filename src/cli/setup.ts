@@ -8,6 +8,7 @@ import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
 import {
 	AuthStorage,
 	attachLlamaProvider,
+	credentialHint,
 	DEFAULT_HTTP_IDLE_TIMEOUT_MS,
 	type Model,
 	ModelRegistry,
@@ -147,6 +148,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 			registry: () => allTools,
 		},
 		getApiKey: (m) => registry.getApiKeyForRequest(m),
+		credentialHint: (m) => credentialHint(registry, m),
 		getHeaders: (m) => registry.getRequestHeaders(m),
 		prepareRequest: (m) => registry.requestTarget(m),
 		// Providers key prompt caches by it (OpenAI's prompt_cache_key), as pi does with its session id.

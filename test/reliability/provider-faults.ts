@@ -37,6 +37,9 @@ export interface FormatSpec {
 		/** The client retries throttling itself, as the AWS SDK does, before the agent sees an error (a 429 is
 		 * throttling whatever its text, so a spend limit has no 429 of its own). */
 		providerRetries?: boolean;
+		/** Errors other than usage limits are the backend's body alone, without the status (as pi shows them), so a
+		 * refused credential is not recognised as one. */
+		statusNotInError?: boolean;
 		/** An in-stream error is only `finish_reason: "error"`, with no text saying it is transient: not retried. */
 		streamErrorHasNoText?: boolean;
 	};
@@ -85,7 +88,7 @@ export const FORMATS: FormatSpec[] = [
 		base: (u) => `${u}/backend-api`,
 		apiKey: codexToken("acct-reliability"),
 		overflow: OPENAI_OVERFLOW,
-		quirks: { rateLimitIsUsageLimit: true },
+		quirks: { rateLimitIsUsageLimit: true, statusNotInError: true },
 	},
 	{
 		name: "google",

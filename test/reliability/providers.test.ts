@@ -64,10 +64,17 @@ describe("provider faults, per wire format", () => {
 				const spent = await refused(s, 429, SPEND_LIMIT);
 				expect(spent).toMatchObject({ retries: 0, agentRequests: 1, finalStop: "error" });
 				expect(spent.finalError).not.toContain("\n");
+				expect(spent.finalError).toContain("not retried: the account is out of quota or credit");
 			}
 			const unauthorized = await refused(s, 401, "invalid api key");
 			expect(unauthorized).toMatchObject({ retries: 0, agentRequests: 1, finalStop: "error" });
 			expect(unauthorized.finalError).not.toContain("\n");
+			// The line names what to check: here the key in models.json (Bedrock: the AWS credentials).
+			if (!format.quirks?.statusNotInError) {
+				expect(unauthorized.finalError).toMatch(
+					format.apiKey ? /— check the apiKey of provider "mock" in .*models\.json$/ : /— check the AWS credentials/,
+				);
+			}
 
 			// Context overflow: compacted once, retried once, then a clear error; no loop.
 			const overflow = await overflowing(s, format);
