@@ -4,7 +4,15 @@
  * (which reports it, for our binary and for pi 0.87.1).
  */
 import type { MockStep, RecordedRequest } from "../support/mock-llm/index.ts";
-import { type FaultSession, type FormatSpec, made, type Outcome, runCase, touchCall } from "./provider-faults.ts";
+import {
+	type FaultSession,
+	type FormatSpec,
+	made,
+	type Outcome,
+	runCase,
+	startFaultSession,
+	touchCall,
+} from "./provider-faults.ts";
 
 export interface Observed {
 	/** `auto_retry_start` events. */
@@ -146,4 +154,37 @@ export async function abortDuringStall(s: FaultSession, waitMs = 150): Promise<n
 	await rpc.waitFor((r) => r.type === "agent_settled", 5_000, from);
 	server.clear();
 	return Math.round(ms);
+}
+
+export interface AllCases {
+	limited: Observed;
+	overloaded: Observed;
+	spent: Observed;
+	unauthorized: Observed;
+	overflow: Observed;
+	stall: Observed;
+	abortMs: number;
+	cut: Observed;
+	/** Undefined where the wire cannot carry invalid arguments (Google). */
+	bad?: Observed;
+}
+
+/** Every case in the test's order on a fresh session of `command` (default: our binary). */
+export async function runAllCases(format: FormatSpec, command?: string[]): Promise<AllCases> {
+	const s = startFaultSession(format, command);
+	try {
+		await s.ready();
+		const limited = await rateLimited(s, format, "1");
+		const overloaded = await overloadedMidToolCall(s);
+		const spent = await refused(s, 429, SPEND_LIMIT);
+		const unauthorized = await refused(s, 401, "invalid api key");
+		const overflow = await overflowing(s, format);
+		const stall = await stalled(s);
+		const abortMs = await abortDuringStall(s);
+		const cut = await reset(s);
+		const bad = format.quirks?.argumentsAreObjects ? undefined : await invalidJson(s);
+		return { limited, overloaded, spent, unauthorized, overflow, stall, abortMs, cut, ...(bad ? { bad } : {}) };
+	} finally {
+		await s.stop();
+	}
 }

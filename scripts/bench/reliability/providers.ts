@@ -4,19 +4,8 @@
  * the retries taken, how long after the first request the retry came (a 429 with `retry-after: 1`, a stalled
  * stream), and how long an abort during a stall takes to end the turn.
  */
-import {
-	abortDuringStall,
-	invalidJson,
-	type Observed,
-	overflowing,
-	overloadedMidToolCall,
-	rateLimited,
-	refused,
-	reset,
-	SPEND_LIMIT,
-	stalled,
-} from "../../../test/reliability/provider-cases.ts";
-import { FORMATS, type FormatSpec, startFaultSession } from "../../../test/reliability/provider-faults.ts";
+import { type Observed, runAllCases } from "../../../test/reliability/provider-cases.ts";
+import { FORMATS, type FormatSpec } from "../../../test/reliability/provider-faults.ts";
 import type { Figure, ReliabilityArea, ReliabilityContext } from "./types.ts";
 
 interface Run {
@@ -31,30 +20,17 @@ interface Run {
 const ms = (o: Observed) => o.msToRetry ?? "no retry";
 
 async function runFormat(format: FormatSpec, command: string[]): Promise<Run> {
-	const s = startFaultSession(format, command);
-	try {
-		await s.ready();
-		const limited = await rateLimited(s, format, "1");
-		const overloaded = await overloadedMidToolCall(s);
-		const spent = await refused(s, 429, SPEND_LIMIT);
-		const unauthorized = await refused(s, 401, "invalid api key");
-		const overflow = await overflowing(s, format);
-		const stall = await stalled(s);
-		const abortMs = await abortDuringStall(s);
-		const cut = await reset(s);
-		const bad = format.quirks?.argumentsAreObjects ? undefined : await invalidJson(s);
-		const recoveryError = overflow.compactionEnds.some((c) => c.errorMessage?.startsWith("Context overflow recovery"));
-		return {
-			retries: [limited, overloaded, stall, cut, spent, unauthorized].map((o) => o.retries).join(" / "),
-			retryAfterMs: ms(limited),
-			stallMs: ms(stall),
-			abortMs,
-			overflow: `${overflow.agentRequests} turns, ${overflow.summaryRequests} summaries${recoveryError ? ", error" : ""}`,
-			badJson: bad ? `${bad.toolRan ? "ran" : "not run"}${bad.toolResultError ? ", told" : ""}` : "n/a",
-		};
-	} finally {
-		await s.stop();
-	}
+	const all = await runAllCases(format, command);
+	const { limited, overloaded, spent, unauthorized, overflow, stall, cut, bad } = all;
+	const recoveryError = overflow.compactionEnds.some((c) => c.errorMessage?.startsWith("Context overflow recovery"));
+	return {
+		retries: [limited, overloaded, stall, cut, spent, unauthorized].map((o) => o.retries).join(" / "),
+		retryAfterMs: ms(limited),
+		stallMs: ms(stall),
+		abortMs: all.abortMs,
+		overflow: `${overflow.agentRequests} turns, ${overflow.summaryRequests} summaries${recoveryError ? ", error" : ""}`,
+		badJson: bad ? `${bad.toolRan ? "ran" : "not run"}${bad.toolResultError ? ", told" : ""}` : "n/a",
+	};
 }
 
 async function safely(run: Promise<Run>): Promise<Run | string> {
