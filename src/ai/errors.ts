@@ -98,7 +98,7 @@ export function classifyError(message: AssistantMessage): ErrorClassification {
 }
 
 const REFUSED_CREDENTIAL =
-	/\b40[13]\b|invalid[_ ]?(?:x-)?api[_ -]?key|authentication[_ ]error|unauthori[sz]ed|PERMISSION_DENIED|UnrecognizedClient|InvalidSignature|AccessDenied/i;
+	/\b40[13]\b|invalid[_ ]?(?:x-)?api[_ -]?key|authentication[_ ]error|unauthori[sz]ed|PERMISSION_DENIED|UnrecognizedClient|InvalidSignature|AccessDenied|access denied/i;
 const OUT_OF_QUOTA =
 	/insufficient[_ ]quota|quota exceeded|exceeded your current quota|billing|credit balance|usage limit|spend(?:ing)? limit|out of budget|available balance/i;
 

@@ -82,6 +82,12 @@ export async function rateLimited(s: FaultSession, _format: FormatSpec, retryAft
 	return observe(s, await runCase(s, [limited, OK]));
 }
 
+/** 503 on every attempt: the retries run out (`retry.maxRetries` is 3 in these sessions) and the run ends. */
+export async function unavailable(s: FaultSession): Promise<Observed> {
+	const down: MockStep = { kind: "http-error", status: 503, message: "Service unavailable" };
+	return observe(s, await runCase(s, [down, down, down, down, down, down]));
+}
+
 /** An overloaded error in the stream while a tool call's arguments are half sent, then a good reply. */
 export async function overloadedMidToolCall(s: FaultSession): Promise<Observed> {
 	const file = `half-${Date.now()}.txt`;
@@ -165,6 +171,7 @@ export interface AllCases {
 	stall: Observed;
 	abortMs: number;
 	cut: Observed;
+	down: Observed;
 	/** Undefined where the wire cannot carry invalid arguments (Google). */
 	bad?: Observed;
 }
@@ -177,13 +184,14 @@ export async function runAllCases(format: FormatSpec, command?: string[]): Promi
 		const limited = await rateLimited(s, format, "1");
 		const overloaded = await overloadedMidToolCall(s);
 		const spent = await refused(s, 429, SPEND_LIMIT);
-		const unauthorized = await refused(s, 401, "invalid api key");
+		const unauthorized = await refused(s, format.quirks?.refusedStatus ?? 401, "invalid api key");
 		const overflow = await overflowing(s, format);
 		const stall = await stalled(s);
 		const abortMs = await abortDuringStall(s);
 		const cut = await reset(s);
+		const down = await unavailable(s);
 		const bad = format.quirks?.argumentsAreObjects ? undefined : await invalidJson(s);
-		return { limited, overloaded, spent, unauthorized, overflow, stall, abortMs, cut, ...(bad ? { bad } : {}) };
+		return { limited, overloaded, spent, unauthorized, overflow, stall, abortMs, cut, down, ...(bad ? { bad } : {}) };
 	} finally {
 		await s.stop();
 	}

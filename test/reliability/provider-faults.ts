@@ -40,6 +40,8 @@ export interface FormatSpec {
 		/** Errors other than usage limits are the backend's body alone, without the status (as pi shows them), so a
 		 * refused credential is not recognised as one. */
 		statusNotInError?: boolean;
+		/** The status a refused credential comes with (default 401; Bedrock: 403 AccessDeniedException). */
+		refusedStatus?: number;
 		/** An in-stream error is only `finish_reason: "error"`, with no text saying it is transient: not retried. */
 		streamErrorHasNoText?: boolean;
 	};
@@ -128,7 +130,7 @@ export const FORMATS: FormatSpec[] = [
 			AWS_REGION: "us-east-1",
 		},
 		overflow: "Input is too long for requested model.",
-		quirks: { providerRetries: true, ignoresRetryAfter: true },
+		quirks: { providerRetries: true, ignoresRetryAfter: true, refusedStatus: 403 },
 	},
 	{
 		name: "pi-messages",

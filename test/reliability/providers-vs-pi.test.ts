@@ -21,7 +21,8 @@ if (skip) console.log(`providers-vs-pi: skipped, pi 0.87.1 unavailable: ${pi.err
 function shape(all: AllCases) {
 	const retries = (o: { retries: number }) => o.retries;
 	return {
-		retries: [all.limited, all.overloaded, all.stall, all.cut, all.spent, all.unauthorized].map(retries),
+		retries: [all.limited, all.overloaded, all.stall, all.cut, all.spent, all.unauthorized, all.down].map(retries),
+		down: { delays: all.down.delays, end: all.down.retryEndSuccess, requests: all.down.agentRequests },
 		overloaded: { toolRuns: all.overloaded.toolRuns, toolRan: all.overloaded.toolRan, final: all.overloaded.finalStop },
 		refused: [all.spent, all.unauthorized].map((o) => ({
 			stop: o.finalStop,

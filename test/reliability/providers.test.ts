@@ -16,6 +16,7 @@ import {
 	reset,
 	SPEND_LIMIT,
 	stalled,
+	unavailable,
 } from "./provider-cases.ts";
 import { FAST, type FaultSession, FORMATS, startFaultSession } from "./provider-faults.ts";
 
@@ -66,7 +67,7 @@ describe("provider faults, per wire format", () => {
 				expect(spent.finalError).not.toContain("\n");
 				expect(spent.finalError).toContain("not retried: the account is out of quota or credit");
 			}
-			const unauthorized = await refused(s, 401, "invalid api key");
+			const unauthorized = await refused(s, format.quirks?.refusedStatus ?? 401, "invalid api key");
 			expect(unauthorized).toMatchObject({ retries: 0, agentRequests: 1, finalStop: "error" });
 			expect(unauthorized.finalError).not.toContain("\n");
 			// The line names what to check: here the key in models.json (Bedrock: the AWS credentials).
@@ -95,6 +96,12 @@ describe("provider faults, per wire format", () => {
 			// A reset connection is a network error: retried.
 			const cut = await reset(s);
 			expect(cut).toMatchObject({ retries: 1, retryEndSuccess: true, finalStop: "stop" });
+
+			// A server that stays down: three retries, then the run ends with the last error.
+			const down = await unavailable(s);
+			expect(down).toMatchObject({ retries: 3, retryEndSuccess: false, finalStop: "error" });
+			expect(down.delays).toEqual([FAST.baseDelayMs, FAST.baseDelayMs * 2, FAST.baseDelayMs * 4]);
+			if (!format.quirks?.providerRetries) expect(down.agentRequests).toBe(4);
 
 			// Arguments that are not JSON: the tool does not run and the model is told why.
 			if (!format.quirks?.argumentsAreObjects) {
