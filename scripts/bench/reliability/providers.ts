@@ -21,10 +21,10 @@ const ms = (o: Observed) => o.msToRetry ?? "no retry";
 
 async function runFormat(format: FormatSpec, command: string[]): Promise<Run> {
 	const all = await runAllCases(format, command);
-	const { limited, overloaded, spent, unauthorized, overflow, stall, cut, bad } = all;
+	const { limited, overloaded, spent, unauthorized, overflow, stall, cut, down, bad } = all;
 	const recoveryError = overflow.compactionEnds.some((c) => c.errorMessage?.startsWith("Context overflow recovery"));
 	return {
-		retries: [limited, overloaded, stall, cut, spent, unauthorized].map((o) => o.retries).join(" / "),
+		retries: [limited, overloaded, stall, cut, down, spent, unauthorized].map((o) => o.retries).join(" / "),
 		retryAfterMs: ms(limited),
 		stallMs: ms(stall),
 		abortMs: all.abortMs,
@@ -71,7 +71,10 @@ export const providersArea: ReliabilityArea = {
 					...(note ? { note } : {}),
 				});
 			};
-			row("retries taken (429 / overload mid tool call / stall / reset / spend limit / 401)", (r) => r.retries);
+			row(
+				"retries taken (429 / overload mid tool call / stall / reset / 503 always / spend limit / 401)",
+				(r) => r.retries,
+			);
 			row("429 retry-after: 1 → retry sent after", (r) => r.retryAfterMs, "ms");
 			row("stalled stream → retry sent after", (r) => r.stallMs, "ms (idle timeout 600 ms)");
 			row("abort during a stall → agent_end", (r) => r.abortMs, "ms");
