@@ -23,6 +23,8 @@ export interface FormatSpec {
 	/** The model's base URL given the mock's. */
 	base(url: string): string;
 	apiKey?: string;
+	/** The provider's name in models.json (default "mock"); Bedrock's own name makes pi take AWS credentials. */
+	provider?: string;
 	env?: Record<string, string>;
 	/** A context-overflow error as this vendor words it. */
 	overflow: string;
@@ -122,6 +124,7 @@ export const FORMATS: FormatSpec[] = [
 	{
 		name: "bedrock",
 		api: "bedrock-converse-stream",
+		provider: "amazon-bedrock",
 		model: "anthropic.claude-sonnet-4-5-20250929-v1:0",
 		base: (u) => u,
 		env: {
@@ -171,10 +174,10 @@ export function startFaultSession(format: FormatSpec, command?: string[]): Fault
 	const rpc = startRpcProcess({
 		mockUrl: server.url,
 		homeFiles: {
-			".pi/agent/models.json": JSON.stringify({ providers: { mock: provider } }),
+			".pi/agent/models.json": JSON.stringify({ providers: { [format.provider ?? "mock"]: provider } }),
 			".pi/agent/settings.json": JSON.stringify(settings),
 		},
-		args: ["--provider", "mock", "--model", format.model],
+		args: ["--provider", format.provider ?? "mock", "--model", format.model],
 		env: { ...format.env, HTTP_PROXY: "http://127.0.0.1:9", HTTPS_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1" },
 		...(command ? { command } : {}),
 	});

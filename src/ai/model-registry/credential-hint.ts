@@ -10,6 +10,13 @@ import type { ModelRegistry } from "./registry.ts";
 export function credentialHint(registry: ModelRegistry, model: Pick<Model, "provider" | "api">): string {
 	const { provider } = model;
 	const status = registry.authStorage.getAuthStatus(provider);
+	const cloud = status.source === "environment" || status.source === undefined;
+	if (cloud && model.api === "bedrock-converse-stream") {
+		return "check the AWS credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, AWS_BEARER_TOKEN_BEDROCK, ~/.aws)";
+	}
+	if (cloud && model.api === "google-vertex") {
+		return "check the Google Cloud credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login)";
+	}
 	switch (status.source) {
 		case "runtime":
 			return "check the key given with --api-key";
@@ -27,12 +34,6 @@ export function credentialHint(registry: ModelRegistry, model: Pick<Model, "prov
 		case "fallback":
 			return `check the key the extension that registers provider "${provider}" supplies`;
 		default:
-			if (model.api === "bedrock-converse-stream") {
-				return "check the AWS credentials (AWS_PROFILE, AWS_ACCESS_KEY_ID, AWS_BEARER_TOKEN_BEDROCK, ~/.aws)";
-			}
-			if (model.api === "google-vertex") {
-				return "check the Google Cloud credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth application-default login)";
-			}
 			return `no key is configured for "${provider}": set its API key or run /login ${provider}`;
 	}
 }
