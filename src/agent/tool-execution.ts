@@ -4,7 +4,7 @@
  * batch asks for sequential — then `afterToolCall`. `tool_execution_end` is emitted as each call finishes; the
  * tool-result messages follow in source order.
  */
-import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/index.ts";
+import { type AssistantMessage, invalidToolArguments, type ToolCall, type ToolResultMessage } from "../ai/index.ts";
 import { errorMessage } from "../util/index.ts";
 import { abandonOnAbort } from "./abandon.ts";
 import type { AgentContext, AgentEvent, AgentLoopConfig, AgentTool, AgentToolResult } from "./types.ts";
@@ -96,6 +96,11 @@ async function preflight(
 ): Promise<Prepared> {
 	if (!tool)
 		return { kind: "done", final: { call, result: errorResult(`Tool ${call.name} not found`), isError: true } };
+	const unreadable = invalidToolArguments(call);
+	if (unreadable !== undefined) {
+		const text = `Tool call ${JSON.stringify(call.name)} was not run: its arguments are not valid JSON (${unreadable}). Send the call again with the arguments as one JSON object.`;
+		return { kind: "done", final: { call, result: errorResult(text), isError: true } };
+	}
 	let raw: unknown = call.arguments;
 	try {
 		if (tool.prepareArguments) raw = tool.prepareArguments(raw);

@@ -14,9 +14,16 @@ export async function describeHttpError(providerName: string, response: Response
 		// The body could not be read (connection closed); the status alone must do.
 	}
 	const detail = extractErrorText(text) || response.statusText || "no details";
-	const retryAfter = parseRetryAfter(response.headers.get("retry-after"), response.headers.get("retry-after-ms"));
-	const suffix = retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)}s)` : "";
-	return `${providerName} API error ${response.status}: ${detail}${suffix}`;
+	return `${providerName} API error ${response.status}: ${detail}${retryAfterNote(response.headers)}`;
+}
+
+/**
+ * ` (retry after Ns)` when the response asks for a delay (`retry-after` in seconds or as an HTTP date, or
+ * `retry-after-ms`), else "". Error lines end with it so the retry waits at least that long.
+ */
+export function retryAfterNote(headers: Headers): string {
+	const retryAfter = parseRetryAfter(headers.get("retry-after"), headers.get("retry-after-ms"));
+	return retryAfter !== undefined ? ` (retry after ${Math.ceil(retryAfter / 1000)}s)` : "";
 }
 
 function extractErrorText(body: string): string {
@@ -88,4 +95,23 @@ export function classifyError(message: AssistantMessage): ErrorClassification {
 	if (!RETRYABLE.some((re) => re.test(text))) return { retryable: false };
 	const after = /retry after (\d+)s/.exec(text);
 	return after ? { retryable: true, retryAfterMs: Number(after[1]) * 1000 } : { retryable: true };
+}
+
+const REFUSED_CREDENTIAL =
+	/\b40[13]\b|invalid[_ ]?(?:x-)?api[_ -]?key|authentication[_ ]error|unauthori[sz]ed|PERMISSION_DENIED|UnrecognizedClient|InvalidSignature|AccessDenied|access denied/i;
+const OUT_OF_QUOTA =
+	/insufficient[_ ]quota|quota exceeded|exceeded your current quota|billing|credit balance|usage limit|spend(?:ing)? limit|out of budget|available balance/i;
+
+/**
+ * A failure the user has to fix on the account (not retried): "credential" when the provider refused the key or
+ * login, "quota" when the account is out of quota, credit or its usage limit; undefined otherwise.
+ */
+export function accountProblem(message: AssistantMessage): "credential" | "quota" | undefined {
+	const text = message.errorMessage;
+	if (message.stopReason !== "error" || !text || classifyError(message).retryable || isContextOverflow(message)) {
+		return undefined;
+	}
+	if (OUT_OF_QUOTA.test(text)) return "quota";
+	if (REFUSED_CREDENTIAL.test(text)) return "credential";
+	return undefined;
 }

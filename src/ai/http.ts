@@ -3,6 +3,7 @@
  * `onPayload`/`onResponse` hooks applied, and HTTP errors turned into one-line messages.
  */
 import { describeHttpError } from "./errors.ts";
+import { fetchWithIdleTimeout } from "./idle-fetch.ts";
 import type { Model, StreamOptions } from "./types.ts";
 
 export class ProviderError extends Error {
@@ -51,7 +52,7 @@ export async function postJson(request: PostOptions): Promise<Response> {
 	const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
 	let headers: Record<string, string> = { "content-type": "application/json", ...request.headers };
 	if (options?.onHeaders) headers = await editHeaders(headers, model, options.onHeaders);
-	const response = await fetch(request.url, {
+	const response = await fetchWithIdleTimeout(request.url, {
 		method: "POST",
 		headers,
 		body: JSON.stringify(payload),

@@ -16,10 +16,24 @@ export { adjustBuiltinRequest } from "./builtin/wrappers.ts";
 export * from "./collection/index.ts";
 export * from "./diagnostics.ts";
 export * from "./env-keys.ts";
-export { classifyError, describeHttpError, type ErrorClassification, parseRetryAfter } from "./errors.ts";
+export {
+	accountProblem,
+	classifyError,
+	describeHttpError,
+	type ErrorClassification,
+	parseRetryAfter,
+	retryAfterNote,
+} from "./errors.ts";
 export { AssistantMessageEventStreamImpl, createAssistantMessageEventStream, EventStream } from "./event-stream.ts";
 export * from "./frames.ts";
 export { joinUrl, ProviderError, postJson, preconnect } from "./http.ts";
+export {
+	DEFAULT_HTTP_IDLE_TIMEOUT_MS,
+	fetchWithIdleTimeout,
+	httpIdleTimeout,
+	IdleTimeoutError,
+	setHttpIdleTimeout,
+} from "./idle-fetch.ts";
 export { generateImagesOpenRouter } from "./images/openrouter.ts";
 export * from "./images/registry.ts";
 export { LLAMA_PROVIDER_ID } from "./llama/models.ts";
@@ -39,7 +53,14 @@ export {
 	supportsXhigh,
 } from "./models/index.ts";
 export { getOverflowPatterns, isContextOverflow, isRecoverableLength } from "./overflow.ts";
-export { parseJsonWithRepair, parseStreamingJson, parseToolArguments, repairJson } from "./partial-json.ts";
+export {
+	invalidToolArguments,
+	markInvalidToolArguments,
+	parseJsonWithRepair,
+	parseStreamingJson,
+	parseToolArguments,
+	repairJson,
+} from "./partial-json.ts";
 export { bedrockApiKeyAuth } from "./providers/bedrock-provider-auth.ts";
 export * from "./providers/index.ts";
 export {

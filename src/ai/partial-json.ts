@@ -84,6 +84,21 @@ function parsePrefix(text: string): unknown {
 	return undefined;
 }
 
+const invalidArguments = new WeakMap<object, string>();
+
+/** Marks a streamed tool call whose argument text was not a JSON object (`problem` says why). */
+export function markInvalidToolArguments(call: object, problem: string): void {
+	invalidArguments.set(call, problem);
+}
+
+/**
+ * Why the arguments of this tool call (as it came from the stream) could not be read, or undefined when they were
+ * fine. Such a call must not run: its arguments are a guess.
+ */
+export function invalidToolArguments(call: object): string | undefined {
+	return invalidArguments.get(call);
+}
+
 export type ToolArgumentsParse = { ok: true; value: Record<string, any> } | { ok: false; error: string };
 
 export function parseToolArguments(text: string): ToolArgumentsParse {

@@ -5,7 +5,16 @@
 
 import { resolve } from "node:path";
 import type { AgentTool, ThinkingLevel } from "../agent/index.ts";
-import { AuthStorage, attachLlamaProvider, type Model, ModelRegistry, preconnect } from "../ai/index.ts";
+import {
+	AuthStorage,
+	attachLlamaProvider,
+	credentialHint,
+	DEFAULT_HTTP_IDLE_TIMEOUT_MS,
+	type Model,
+	ModelRegistry,
+	preconnect,
+	setHttpIdleTimeout,
+} from "../ai/index.ts";
 import { agentPaths, type StartupSettings } from "../config/index.ts";
 import type { ResourceLoader } from "../resources/index.ts";
 import {
@@ -66,6 +75,8 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 	const flag = (name: string) => options.flags.get(name) as string | undefined;
 	const apiKey = flag("api-key");
 	const { settings } = options;
+	// Provider requests give up on a server that sends nothing for this long (pi's HTTP idle timeout).
+	setHttpIdleTimeout(settings.httpIdleTimeoutMs ?? DEFAULT_HTTP_IDLE_TIMEOUT_MS);
 	const explicit = flag("provider") !== undefined || flag("model") !== undefined;
 	const saved = explicit ? undefined : options.sessionContext?.model;
 	const savedModel = saved ? registry.find(saved.provider, saved.modelId) : undefined;
@@ -137,6 +148,7 @@ export function setupSession(options: SetupOptions, { registry, authStorage }: C
 			registry: () => allTools,
 		},
 		getApiKey: (m) => registry.getApiKeyForRequest(m),
+		credentialHint: (m) => credentialHint(registry, m),
 		getHeaders: (m) => registry.getRequestHeaders(m),
 		prepareRequest: (m) => registry.requestTarget(m),
 		// Providers key prompt caches by it (OpenAI's prompt_cache_key), as pi does with its session id.

@@ -315,19 +315,21 @@ export class AgentSession {
 		for (const message of pending) await this.appendCustomMessage(message);
 	}
 
-	/** Retries, run-end hooks (which may continue the run once), then `agent_settled`. */
 	/** Retries, run-end hooks, then messages queued by `agent_end` handlers (each a fresh run), then settled. */
 	private async settle(): Promise<void> {
 		let aborted = await this.retryLoop();
 		let continued = false;
 		while (!aborted) {
+			let rerun = false;
 			for (const hook of this.runEndHooks) {
-				if (aborted) break;
+				if (aborted || rerun) break;
 				if ((await hook()) === "continue" && !continued) {
-					continued = true;
+					continued = rerun = true;
 					aborted = await this.rerun();
 				}
 			}
+			// The hooks see how a continued run ended too (a second overflow is reported, not ignored).
+			if (rerun) continue;
 			if (aborted || !this.agent.hasQueuedMessages()) break;
 			aborted = await this.rerun();
 		}

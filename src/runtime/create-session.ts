@@ -4,6 +4,7 @@
  */
 import { Agent, type AgentTool, getDefaultStreamFn, type StreamFn, type ThinkingLevel } from "../agent/index.ts";
 import { adjustBuiltinRequest, type Model } from "../ai/index.ts";
+import { explainAccountErrors } from "./account-errors.ts";
 import { AgentSession, type AgentSessionOptions } from "./agent-session.ts";
 import { convertToLlm } from "./convert-to-llm.ts";
 import type { PromptSources } from "./prompt-state.ts";
@@ -37,6 +38,8 @@ export interface CreateSessionOptions {
 	streamFn?: StreamFn;
 	/** `images.autoResize` and `images.blockImages`, read when an image arrives or a request is built. */
 	images?: SessionImageSettings;
+	/** Where the model's credential comes from, to name in a 401/403 or out-of-quota error line. */
+	credentialHint?: (model: Model) => string;
 	/** Builds the session object (the SDK's pi-shaped session); default `new AgentSession`. */
 	construct?: (options: AgentSessionOptions) => AgentSession;
 }
@@ -70,6 +73,7 @@ export function createAgentSession(options: CreateSessionOptions): AgentSession 
 	};
 	const session = options.construct ? options.construct(sessionOptions) : new AgentSession(sessionOptions);
 	if (options.prompt) session.promptState.enable(options.prompt);
+	if (options.credentialHint) explainAccountErrors(session, options.credentialHint);
 	return session;
 }
 

@@ -1,9 +1,10 @@
 /**
  * Automatic retry of transient provider failures (rate limits, overload, 5xx, dropped connections) with
  * exponential backoff; a server's retry-after wins when it asks for longer. Permanent errors (bad request, auth,
- * quota, context overflow) are never retried here.
+ * quota, context overflow) are never retried here. Transient is what pi 0.87.1 retries (`isRetryableAssistantError`)
+ * and what `classifyError` recognises besides.
  */
-import { type AssistantMessage, classifyError } from "../ai/index.ts";
+import { type AssistantMessage, classifyError, isContextOverflow, isRetryableAssistantError } from "../ai/index.ts";
 
 export interface RetrySettings {
 	enabled: boolean;
@@ -18,7 +19,9 @@ export const DEFAULT_RETRY: RetrySettings = { enabled: true, maxRetries: 3, base
 export function retryDelay(message: AssistantMessage, attempt: number, settings: RetrySettings): number | undefined {
 	if (!settings.enabled || attempt > settings.maxRetries) return undefined;
 	const classification = classifyError(message);
-	if (!classification.retryable) return undefined;
+	// pi's classifier (any 5xx or transport wording, whatever the provider's line looks like) or ours.
+	const transient = !isContextOverflow(message) && isRetryableAssistantError(message);
+	if (!classification.retryable && !transient) return undefined;
 	const backoff = settings.baseDelayMs * 2 ** (attempt - 1);
 	const delay = Math.max(backoff, classification.retryAfterMs ?? 0);
 	return Math.min(delay, settings.maxDelayMs);

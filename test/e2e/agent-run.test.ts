@@ -117,7 +117,10 @@ describe("a multi-turn tool loop through the binary", () => {
 		server.push({ kind: "http-error", status: 401, message: "invalid x-api-key" });
 		const run = await runPiAsync(["-p", "hi"], { home, cwd });
 		expect(run.exitCode).toBe(1);
-		expect(run.stderr).toBe("Anthropic API error 401: invalid x-api-key [invalid_request_error]\n");
+		// The provider's line, then what to check (test/reliability/providers.test.ts covers every source).
+		expect(run.stderr).toBe(
+			`Anthropic API error 401: invalid x-api-key [invalid_request_error] — check the apiKey of provider "mock" in ${home}/.pi/agent/models.json\n`,
+		);
 		server.push({ kind: "http-error", status: 400, message: "bad" });
 		const json = await runPiAsync(["--mode", "json", "hi"], { home, cwd });
 		expect(json.exitCode).toBe(0);

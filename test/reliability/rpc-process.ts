@@ -29,11 +29,18 @@ export interface RpcProcessOptions {
 	args?: string[];
 	home?: string;
 	cwd?: string;
+	/** Files under HOME (paths relative to it); when given, no mock models.json is written for you. */
+	homeFiles?: Record<string, string>;
+	/** The command instead of our binary, e.g. pi 0.87.1 as `[node, cli]`. */
+	command?: string[];
+	/** Extra environment variables. */
+	env?: Record<string, string>;
 }
 
 export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 	const home = o.home ?? makeTempDir("pi-rel-home-");
-	writeMockModels(home, o.mockUrl);
+	if (o.homeFiles) writeTree(home, o.homeFiles);
+	else writeMockModels(home, o.mockUrl);
 	const cwd = o.cwd ?? makeTempDir("pi-rel-cwd-");
 	writeTree(cwd, o.files ?? {});
 	const env: Record<string, string> = {
@@ -41,9 +48,10 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 		HOME: home,
 		TMPDIR: join(home, ".tmp"),
 		PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
+		...o.env,
 	};
 	writeTree(home, { ".tmp/.keep": "" });
-	const child = Bun.spawn([ensureBinary(), "--mode", "rpc", ...(o.args ?? [])], {
+	const child = Bun.spawn([...(o.command ?? [ensureBinary()]), "--mode", "rpc", ...(o.args ?? [])], {
 		cwd,
 		env,
 		stdin: "pipe",

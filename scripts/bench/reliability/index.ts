@@ -1,6 +1,7 @@
 /** Every area of the reliability bench, in report order. Add an area here when its file lands. */
+import { providersArea } from "./providers.ts";
 import { soakArea } from "./soak.ts";
 import { toolsArea } from "./tools.ts";
 import type { ReliabilityArea } from "./types.ts";
 
-export const AREAS: ReliabilityArea[] = [toolsArea, soakArea];
+export const AREAS: ReliabilityArea[] = [toolsArea, providersArea, soakArea];

@@ -17,6 +17,7 @@
  * Environment values come from the options' `env`, else the process environment. An HTTP error reads as pi-ai
  * words it (see `describeAzureError`), so the same response gives the same message and classification.
  */
+import { retryAfterNote } from "../errors.ts";
 import { joinUrl, ProviderError, postJson } from "../http.ts";
 import type { Context, Model, SimpleStreamOptions } from "../types.ts";
 import { buildRequest, type OpenAIResponsesOptions, streamSimpleOpenAIResponses } from "./openai-responses.ts";
@@ -167,5 +168,5 @@ export async function describeAzureError(response: Response): Promise<string> {
 			: body.length <= MAX_ERROR_BODY
 				? body
 				: `${body.slice(0, MAX_ERROR_BODY)}... [truncated ${body.length - MAX_ERROR_BODY} chars]`;
-	return `${NAME} API error (${status}): ${shown}`;
+	return `${NAME} API error (${status}): ${shown}${retryAfterNote(response.headers)}`;
 }

@@ -19,6 +19,7 @@ import { signRequest } from "../aws/sigv4.ts";
 import { appendAssistantMessageDiagnostic } from "../diagnostics.ts";
 import { createAssistantMessageEventStream } from "../event-stream.ts";
 import { joinUrl } from "../http.ts";
+import { fetchWithIdleTimeout } from "../idle-fetch.ts";
 import type { AssistantMessage, AssistantMessageEventStream, Context, Model, SimpleStreamOptions } from "../types.ts";
 import { emptyUsage } from "../usage.ts";
 import { type BedrockAuth, resolveBedrockAuth } from "./bedrock-auth.ts";
@@ -195,7 +196,12 @@ async function sendOnce(model: Model, auth: BedrockAuth, body: unknown, options:
 	if (options.signal) signals.push(options.signal);
 	if (options.timeoutMs && options.timeoutMs > 0) signals.push(AbortSignal.timeout(options.timeoutMs));
 	const signal = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-	const response = await fetch(url, { method: "POST", headers, body: text, ...(signal ? { signal } : {}) });
+	const response = await fetchWithIdleTimeout(url, {
+		method: "POST",
+		headers,
+		body: text,
+		...(signal ? { signal } : {}),
+	});
 	if (options.onResponse) {
 		const seen: Record<string, string> = {};
 		response.headers.forEach((value, key) => {

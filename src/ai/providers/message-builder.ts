@@ -7,7 +7,12 @@
  * - `finish` and `fail` emit the single final event; later calls are ignored.
  */
 import type { AssistantMessageEventStreamImpl } from "../event-stream.ts";
-import { parseStreamingJson, parseToolArguments } from "../partial-json.ts";
+import {
+	markInvalidToolArguments,
+	parseJsonWithRepair,
+	parseStreamingJson,
+	parseToolArguments,
+} from "../partial-json.ts";
 import type { AssistantMessage, Model, StopReason, TextContent, ThinkingContent, ToolCall } from "../types.ts";
 import { calculateCost, emptyUsage } from "../usage.ts";
 
@@ -110,7 +115,7 @@ export class MessageBuilder {
 		return this.open?.kind;
 	}
 
-	/** Closes the open block. Returns false (after failing the message) if a tool call's JSON is invalid. */
+	/** Closes the open block (always true now: a tool call with unreadable JSON is marked, not failed). */
 	close(): boolean {
 		const open = this.open;
 		if (!open) return true;
@@ -126,11 +131,14 @@ export class MessageBuilder {
 			});
 		} else {
 			const parsed = parseToolArguments(open.json);
-			if (!parsed.ok) {
-				this.fail(`invalid JSON in arguments of tool call "${open.block.name}" (${open.block.id}): ${parsed.error}`);
-				return false;
+			if (parsed.ok) open.block.arguments = parsed.value;
+			else {
+				// As in pi, the message stands; the call keeps what could be read, is marked, and is refused when run,
+				// so the model is told what was wrong with its arguments.
+				const repaired = repairedArguments(open.json);
+				if (repaired) open.block.arguments = repaired;
+				else markInvalidToolArguments(open.block, `${parsed.error}; the arguments were: ${open.json.slice(0, 500)}`);
 			}
-			open.block.arguments = parsed.value;
 			this.stream.push({ type: "toolcall_end", contentIndex: open.index, toolCall: open.block, partial: this.message });
 		}
 		return true;
@@ -209,5 +217,17 @@ export class MessageBuilder {
 			partial: this.message,
 		});
 		return this.open;
+	}
+}
+
+/** Arguments that parse once string escapes are repaired (raw control characters, stray backslashes), as pi reads them. */
+function repairedArguments(text: string): Record<string, any> | undefined {
+	try {
+		const value: unknown = parseJsonWithRepair(text);
+		return typeof value === "object" && value !== null && !Array.isArray(value)
+			? (value as Record<string, any>)
+			: undefined;
+	} catch {
+		return undefined;
 	}
 }

@@ -9,8 +9,10 @@
  * - usage counts cached prompt tokens as cache reads and keeps the server's `total_tokens`.
  * HTTP errors read `Mistral API error (<status>): <body>`, which the retry and overflow rules classify.
  */
+import { retryAfterNote } from "../errors.ts";
 import { createAssistantMessageEventStream } from "../event-stream.ts";
 import { joinUrl } from "../http.ts";
+import { fetchWithIdleTimeout } from "../idle-fetch.ts";
 import { parseStreamingJson } from "../partial-json.ts";
 import { readSseBatches } from "../sse.ts";
 import type {
@@ -41,13 +43,14 @@ class MistralHttpError extends Error {
 	constructor(
 		readonly status: number,
 		readonly body: string,
+		note = "",
 	) {
 		const text = body.trim();
 		const shown =
 			text.length > MAX_ERROR_BODY
 				? `${text.slice(0, MAX_ERROR_BODY)}... [truncated ${text.length - MAX_ERROR_BODY} chars]`
 				: text;
-		super(`Mistral API error (${status}): ${shown || `Request failed with status ${status}`}`);
+		super(`Mistral API error (${status}): ${shown || `Request failed with status ${status}`}${note}`);
 	}
 }
 
@@ -116,7 +119,7 @@ async function send(model: Model, body: unknown, options: MistralOptions): Promi
 	if (usesPromptCaching(options) && !explicitAffinity) headers["x-affinity"] = options.sessionId;
 	const timeout = AbortSignal.timeout(options.timeoutMs ?? 60_000);
 	const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-	const response = await fetch(joinUrl(model.baseUrl, "v1/chat/completions"), {
+	const response = await fetchWithIdleTimeout(joinUrl(model.baseUrl, "v1/chat/completions"), {
 		method: "POST",
 		headers,
 		body: JSON.stringify(body),
@@ -129,7 +132,9 @@ async function send(model: Model, body: unknown, options: MistralOptions): Promi
 		});
 		await options.onResponse({ status: response.status, headers: seen }, model);
 	}
-	if (!response.ok) throw new MistralHttpError(response.status, await response.text());
+	if (!response.ok) {
+		throw new MistralHttpError(response.status, await response.text(), retryAfterNote(response.headers));
+	}
 	if (!response.body) throw new Error("Mistral response has no body");
 	return response;
 }

@@ -12,6 +12,7 @@
  *   and the answer's `end_turn` and service tier are kept (flex and priority scale the cost).
  */
 import { ProviderError } from "../http.ts";
+import { fetchWithIdleTimeout } from "../idle-fetch.ts";
 import { readSseBatches } from "../sse.ts";
 import type { Context, Model, Usage } from "../types.ts";
 import type { MessageBuilder } from "./message-builder.ts";
@@ -176,7 +177,7 @@ async function fetchWithHeaderTimeout(
 			: undefined;
 	try {
 		const send = options?.fetch ?? fetch;
-		return await send(url, { method: "POST", headers, body, signal: controller.signal });
+		return await fetchWithIdleTimeout(url, { method: "POST", headers, body, signal: controller.signal }, send);
 	} catch (error) {
 		if (timedOut && !outer?.aborted) {
 			throw new ProviderError(`Codex SSE response headers timed out after ${timeoutMs}ms`);

@@ -13,7 +13,9 @@
  *   `aborted` when the caller's signal fired.
  */
 import { appendAssistantMessageDiagnostic, createAssistantMessageDiagnostic } from "../diagnostics.ts";
+import { retryAfterNote } from "../errors.ts";
 import { createAssistantMessageEventStream } from "../event-stream.ts";
+import { fetchWithIdleTimeout } from "../idle-fetch.ts";
 import { readSseBatches } from "../sse.ts";
 import { normalizeContext } from "../transcript.ts";
 import type {
@@ -110,12 +112,9 @@ async function run(
 			if (value !== null) headers[name] = value;
 		}
 		const doFetch = typeof options?.fetch === "function" ? options.fetch : fetch;
-		const response = await doFetch(url, {
-			method: "POST",
-			headers,
-			body: JSON.stringify(payload),
-			signal: options?.signal,
-		});
+		const init: RequestInit = { method: "POST", headers, body: JSON.stringify(payload) };
+		if (options?.signal) init.signal = options.signal;
+		const response = await fetchWithIdleTimeout(url, init, doFetch);
 		if (options?.onResponse) {
 			const seen: Record<string, string> = {};
 			response.headers.forEach((value, key) => {
@@ -175,7 +174,7 @@ function responseError(model: Model, url: URL, response: Response, body: string)
 	const error = errorObject(body);
 	const text = typeof error?.message === "string" ? error.message : undefined;
 	const code = typeof error?.code === "string" ? error.code : undefined;
-	const message = `${response.status} ${response.statusText}: ${text ?? body}${code ? ` (${code})` : ""}`;
+	const message = `${response.status} ${response.statusText}: ${text ?? body}${code ? ` (${code})` : ""}${retryAfterNote(response.headers)}`;
 	return new PiMessagesResponseError(message, code, {
 		version: 1,
 		provider: model.provider,

@@ -35,6 +35,7 @@ export function runProviderStream(
 function describeFailure(providerName: string, error: unknown, options: StreamOptions | undefined): string {
 	if (error instanceof ProviderError) return error.message;
 	const e = error as { name?: string; message?: string; code?: string };
+	if (e?.name === "IdleTimeoutError") return `${providerName} ${e.message}`;
 	if (e?.name === "TimeoutError") return `${providerName} request timed out after ${options?.timeoutMs} ms`;
 	const message = e?.message ?? String(error);
 	return `${providerName} connection error: ${message}${e?.code && !message.includes(e.code) ? ` (${e.code})` : ""}`;

@@ -4,6 +4,7 @@ import {
 	type Context,
 	classifyError,
 	complete,
+	invalidToolArguments,
 	isContextOverflow,
 	type Model,
 	stream,
@@ -517,8 +518,10 @@ describe("openai-completions against the mock server", () => {
 		expect(bad.errorMessage).toContain("mock-openai sent malformed stream data");
 		server.push({ kind: "reply", toolCalls: [{ id: "t1", name: "read", arguments: '{"path": "a' }] });
 		const badTool = await complete(model, ctx(), { apiKey: "k" });
-		expect(badTool.stopReason).toBe("error");
-		expect(badTool.errorMessage).toContain('invalid JSON in arguments of tool call "read"');
+		// As in pi the reply stands; the call is marked so the agent refuses to run it and tells the model why.
+		const unreadable = badTool.content.find((b) => b.type === "toolCall");
+		expect(badTool.stopReason).toBe("toolUse");
+		expect(unreadable && invalidToolArguments(unreadable)).toContain("the arguments were:");
 	});
 
 	test("a stream error chunk ends the message with that error", async () => {

@@ -11,7 +11,15 @@ import { openaiCodexFormat } from "./openai-codex.ts";
 import { openaiCompletionsFormat } from "./openai-completions.ts";
 import { openaiResponsesFormat } from "./openai-responses.ts";
 import { piMessagesFormat } from "./pi-messages.ts";
-import type { MockHttpError, MockReply, MockStep, RecordedRequest, Vendor, VendorFormat } from "./types.ts";
+import type {
+	MockHttpError,
+	MockReply,
+	MockStep,
+	MockStreamFault,
+	RecordedRequest,
+	Vendor,
+	VendorFormat,
+} from "./types.ts";
 
 export interface MockLlmServer {
 	/** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -20,6 +28,13 @@ export interface MockLlmServer {
 	/** Appends steps to the queue. */
 	push(...steps: MockStep[]): void;
 	pending(): number;
+	/**
+	 * Answers requests by content instead of from the queue while set: a step for the request, or undefined to take
+	 * the next queued one (e.g. summaries one way, agent turns another, however many of each come).
+	 */
+	respond(responder: ((request: RecordedRequest) => MockStep | undefined) | undefined): void;
+	/** Drops the steps not used yet and returns how many there were. */
+	clear(): number;
 	stop(): void;
 }
 
@@ -59,6 +74,7 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 	const requests: RecordedRequest[] = [];
 	const idleMs = options.idleTimeoutMs ?? 60_000;
 	let idleTimer: ReturnType<typeof setTimeout> | undefined;
+	let responder: ((request: RecordedRequest) => MockStep | undefined) | undefined;
 	const server = Bun.serve({
 		hostname: "127.0.0.1",
 		port: 0,
@@ -82,12 +98,19 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 			req.headers.forEach((value, key) => {
 				headers[key] = value;
 			});
-			const recorded: RecordedRequest = { method: req.method, path: url.pathname + url.search, headers, body, vendor };
+			const recorded: RecordedRequest = {
+				method: req.method,
+				path: url.pathname + url.search,
+				headers,
+				body,
+				vendor,
+				arrivedAt: arrived,
+			};
 			requests.push(recorded);
 			const format = FORMATS[vendor];
 			const rejected = await format.checkRequest?.(recorded, text);
 			if (rejected) return httpError(format, rejected);
-			const step = queue.shift() ?? options.respond?.(recorded);
+			const step = responder?.(recorded) ?? queue.shift() ?? options.respond?.(recorded);
 			if (!step)
 				return httpError(format, { kind: "http-error", status: 500, message: "mock server: no more scripted steps" });
 			if (step.kind === "http-error") return httpError(format, step);
@@ -99,7 +122,11 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 				recorded.serverMs = performance.now() - arrived;
 			};
 			const contentType = format.contentType;
-			if (step.kind === "hang") return streamFrames([], { hang: true, signal: req.signal, onEnd, contentType });
+			if (step.kind === "hang") {
+				if (step.beforeHeaders) await new Promise((resolve) => req.signal.addEventListener("abort", resolve));
+				return streamFrames([], { hang: true, signal: req.signal, onEnd, contentType });
+			}
+			if (step.fault) return faultyStream(format, step, recorded, { signal: req.signal, onEnd, contentType });
 			const frames = format.renderReply(step, recorded);
 			return streamFrames(frames, { reply: step, signal: req.signal, onEnd, contentType });
 		},
@@ -115,6 +142,10 @@ export function startMockLlm(options: MockLlmOptions = {}): MockLlmServer {
 		requests,
 		push: (...steps) => queue.push(...steps),
 		pending: () => queue.length,
+		clear: () => queue.splice(0).length,
+		respond: (fn) => {
+			responder = fn;
+		},
 		stop: () => {
 			if (idleTimer) clearTimeout(idleTimer);
 			server.stop(true);
@@ -129,6 +160,45 @@ function httpError(format: VendorFormat, step: MockHttpError): Response {
 	const vendorHeaders = step.body === undefined ? format.errorHeaders?.(step.status) : undefined;
 	const headers = { "content-type": contentType, ...vendorHeaders, ...step.headers };
 	return new Response(text, { status: step.status, headers });
+}
+
+/** A reply with its `fault` applied: the frames up to the fault, then the vendor's error, a stall or a reset. */
+function faultyStream(
+	format: VendorFormat,
+	reply: MockReply,
+	request: RecordedRequest,
+	opts: { signal: AbortSignal; onEnd: () => void; contentType: string | undefined },
+): Response {
+	const fault = reply.fault as MockStreamFault;
+	const message = reply.streamError ?? "Overloaded";
+	const frames = format.renderReply(fault.kind === "error" ? { ...reply, streamError: message } : reply, request);
+	const decoder = new TextDecoder();
+	const text = (frame: string | Uint8Array) => (typeof frame === "string" ? frame : decoder.decode(frame));
+	// The in-stream error frames are those naming the message (Mistral's finish_reason "error" names nothing: the last).
+	let end = frames.length;
+	if (fault.kind === "error") {
+		const named = frames.findIndex((frame) => text(frame).includes(JSON.stringify(message).slice(1, -1)));
+		end = named >= 0 ? named : frames.length - 1;
+	}
+	const cut = Math.max(0, Math.min(end, fault.afterFrames < 0 ? end + fault.afterFrames : fault.afterFrames));
+	const head = frames.slice(0, cut);
+	if (fault.kind === "error") return streamFrames([...head, ...frames.slice(end)], opts);
+	const encoder = new TextEncoder();
+	const body = new ReadableStream<Uint8Array>({
+		async start(controller) {
+			for (const frame of head) controller.enqueue(typeof frame === "string" ? encoder.encode(frame) : frame);
+			// Let the frames reach the client before the fault.
+			await Bun.sleep(20);
+			if (fault.kind === "reset") {
+				controller.error(new Error("mock server: connection reset"));
+				opts.onEnd();
+				return;
+			}
+			await new Promise<void>((resolve) => opts.signal.addEventListener("abort", () => resolve(), { once: true }));
+		},
+	});
+	const contentType = opts.contentType ?? "text/event-stream";
+	return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-cache" } });
 }
 
 function streamFrames(

@@ -40,6 +40,20 @@ export interface MockReply {
 	frameDelayMs?: number;
 	/** Send a vendor "error" event in the stream after the content (Anthropic/OpenAI style). */
 	streamError?: string;
+	/** A fault part way through the stream (see `MockStreamFault`). */
+	fault?: MockStreamFault;
+}
+
+/**
+ * A fault injected into a streamed reply after `afterFrames` frames (negative: that many frames before the end of
+ * the content, e.g. -2 cuts a tool call's arguments short when they span more frames):
+ * - `error`: the vendor's in-stream error (the reply's `streamError`, default "Overloaded") right there;
+ * - `stall`: nothing more is sent and the connection stays open until the client goes away;
+ * - `reset`: the connection is destroyed (the client reads ECONNRESET or "other side closed").
+ */
+export interface MockStreamFault {
+	kind: "error" | "stall" | "reset";
+	afterFrames: number;
 }
 
 /** An HTTP error response. */
@@ -60,9 +74,10 @@ export interface MockRaw {
 	contentType?: string;
 }
 
-/** Headers are sent, then nothing until the client aborts. */
+/** Headers are sent, then nothing until the client aborts; with `beforeHeaders`, not even the headers. */
 export interface MockHang {
 	kind: "hang";
+	beforeHeaders?: boolean;
 }
 
 export type MockStep = MockReply | MockHttpError | MockRaw | MockHang;
@@ -74,6 +89,8 @@ export interface RecordedRequest {
 	body: any;
 	/** Which vendor format the server answered in. */
 	vendor: Vendor;
+	/** `performance.now()` when the request arrived (the mock runs in the test's process). */
+	arrivedAt?: number;
 	/** Server-side time from the request's arrival to the end of the response body (ms), once it ended. */
 	serverMs?: number;
 }
