@@ -14,7 +14,8 @@ export interface RpcProcess {
 	/** Every record read from stdout so far, in order. */
 	readonly records: Record<string, any>[];
 	readonly stderr: () => string;
-	send(record: object | string): void;
+	/** A record (sent as one JSON line), or raw text or bytes as they are. */
+	send(record: object | string | Uint8Array): void;
 	/** Resolves with the first record (from `from` on) matching `match`, or rejects after `ms`. */
 	waitFor(match: (record: Record<string, any>) => boolean, ms?: number, from?: number): Promise<Record<string, any>>;
 	/** Closes stdin. */
@@ -29,6 +30,8 @@ export interface RpcProcessOptions {
 	args?: string[];
 	home?: string;
 	cwd?: string;
+	/** The program to run instead of our binary, e.g. `[node, cli]` for pi 0.87.1. */
+	command?: string[];
 }
 
 export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
@@ -43,7 +46,7 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 		PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
 	};
 	writeTree(home, { ".tmp/.keep": "" });
-	const child = Bun.spawn([ensureBinary(), "--mode", "rpc", ...(o.args ?? [])], {
+	const child = Bun.spawn([...(o.command ?? [ensureBinary()]), "--mode", "rpc", ...(o.args ?? [])], {
 		cwd,
 		env,
 		stdin: "pipe",
@@ -73,7 +76,9 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 		records,
 		stderr: () => stderr,
 		send(record) {
-			child.stdin.write(typeof record === "string" ? record : `${JSON.stringify(record)}\n`);
+			child.stdin.write(
+				typeof record === "string" || record instanceof Uint8Array ? record : `${JSON.stringify(record)}\n`,
+			);
 			child.stdin.flush();
 		},
 		async waitFor(match, ms = 10_000, from = 0) {
