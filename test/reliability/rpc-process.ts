@@ -11,6 +11,7 @@ import { makeTempDir, writeTree } from "../helpers/tmp.ts";
 export interface RpcProcess {
 	readonly home: string;
 	readonly cwd: string;
+	readonly pid: number;
 	/** Every record read from stdout so far, in order. */
 	readonly records: Record<string, any>[];
 	readonly stderr: () => string;
@@ -73,6 +74,7 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 	return {
 		home,
 		cwd,
+		pid: child.pid,
 		records,
 		stderr: () => stderr,
 		send(record) {
