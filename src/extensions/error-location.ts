@@ -1,6 +1,6 @@
 /**
  * Where an extension's error was thrown, as `<file>:<line>:<column>`, read from its stack: the first frame in the
- * extension's own folder, else the first frame outside pi (a library the extension imported). Frames of pi itself
+ * extension's own folder (its node_modules excepted), else the first frame outside pi (a library the extension imported). Frames of pi itself
  * (the compiled binary's `/$bunfs/` files, `node:` and native code) never count. Undefined when the stack names
  * no such file (a string thrown, a stack cut short).
  */
@@ -25,5 +25,7 @@ export function thrownAt(error: unknown, extensionPath: string): string | undefi
 	if (typeof stack !== "string") return undefined;
 	const all = frames(stack);
 	const folder = /\.[cm]?[jt]sx?$/.test(extensionPath) ? dirname(extensionPath) : extensionPath;
-	return all.find((frame) => frame.startsWith(`${folder}/`)) ?? all[0];
+	const own = (frame: string) =>
+		frame.startsWith(`${folder}/`) && !frame.slice(folder.length).includes("/node_modules/");
+	return all.find(own) ?? all[0];
 }

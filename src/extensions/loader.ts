@@ -2,8 +2,7 @@
  * Loading discovered extensions in order. Each one is isolated: a syntax error, a missing import, a throwing
  * factory or a default export that is not a function yields one diagnostic for that file, and the rest still load.
  */
-import { readFileSync } from "node:fs";
-import { errorMessage, firstLine } from "../util/index.ts";
+import { errorMessage, firstLine, readFileSync } from "../util/index.ts";
 import { createExtensionApi, type ExtensionApiHandle, type ExtensionApiOptions } from "./api.ts";
 import { createBunModuleLoader } from "./bun-loader.ts";
 import type { EventBus } from "./event-bus.ts";

@@ -85,20 +85,26 @@ async function answeredState(p: RpcProcess, id: string): Promise<boolean> {
 		);
 }
 
-/** Bad lines answered (pi answers some out of order, so they are counted once all get_states were answered). */
-async function badLines(impl: Impl): Promise<number> {
+/**
+ * Bad lines in order, each followed by a get_state: how many were answered (pi answers some out of order, so the
+ * answers are counted at the end) before a get_state went unanswered, and then how the process had ended.
+ */
+async function badLines(impl: Impl): Promise<{ answered: number; stopped?: string }> {
 	const p = startRpcProcess({ mockUrl: "http://127.0.0.1:9", command: impl.command, args: ["--no-session"] });
 	let served = 0;
 	for (const [i, line] of BAD_LINES.entries()) {
 		p.send(line);
-		const state = await answeredState(p, `s${i}`);
-		if (state) served++;
+		if (!(await answeredState(p, `s${i}`))) break;
+		served++;
 	}
 	await Bun.sleep(300);
 	const answers = p.records.filter((r) => r.type === "response" && !String(r.id).startsWith("s")).length;
 	p.end();
-	await p.exit(5_000);
-	return served === BAD_LINES.length ? Math.min(answers, BAD_LINES.length) : 0;
+	const code = await p.exit(5_000);
+	return {
+		answered: Math.min(answers, served),
+		...(served < BAD_LINES.length ? { stopped: `stopped serving after ${served} lines (exit status ${code})` } : {}),
+	};
 }
 
 async function bigLine(impl: Impl): Promise<string> {
@@ -142,7 +148,7 @@ export const rpcInputArea: ReliabilityArea = {
 	async run(ctx: ReliabilityContext): Promise<Figure[]> {
 		const impls: Impl[] = [{ name: "ours", command: [ctx.bin] }];
 		if (ctx.pi) impls.push({ name: "pi", command: [ctx.pi.node, ctx.pi.cli] });
-		const results: Record<string, { bad: number; big: string; streaming: number }> = {};
+		const results: Record<string, { bad: Awaited<ReturnType<typeof badLines>>; big: string; streaming: number }> = {};
 		for (const impl of impls) {
 			ctx.log(`${impl.name}: bad lines, 50 MB line, every command while streaming`);
 			results[impl.name] = {
@@ -156,9 +162,11 @@ export const rpcInputArea: ReliabilityArea = {
 		return [
 			{
 				figure: "bad lines answered once each, get_state served after each",
-				ours: `${ours?.bad}/${BAD_LINES.length}`,
-				...(pi ? { pi: `${pi.bad}/${BAD_LINES.length}` } : {}),
-				note: "not JSON, non-objects, no/unknown type, wrong field types, invalid UTF-8",
+				ours: `${ours?.bad.answered}/${BAD_LINES.length}`,
+				...(pi ? { pi: `${pi.bad.answered}/${BAD_LINES.length}` } : {}),
+				note: `not JSON, non-objects, no/unknown type, wrong field types, invalid UTF-8${[ours, pi]
+					.map((r, i) => (r?.bad.stopped ? `; ${i === 0 ? "ours" : "pi"} ${r.bad.stopped}` : ""))
+					.join("")}`,
 			},
 			{
 				figure: "get_state answered after a 50 MB line",

@@ -87,7 +87,7 @@ export const runHandlers = {
 		ctx.bash = controller;
 		try {
 			// The result is recorded in the session current when the command ends: a `new_session`, `clone` or
-			// `switch_session` sent while it ran has closed the one it started in (pi records it there too).
+			// `switch_session` sent while it ran has closed the one it started in (pi records it in the current session too).
 			return await runUserBash(c.command, {
 				get session() {
 					return requireSession(ctx);
