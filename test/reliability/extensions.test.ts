@@ -4,7 +4,9 @@
  * stdout from every place an extension can make them (only protocol lines reach stdout), a syntax error and missing
  * imports (one stderr line with file, line and column; the other extensions and the session go on), and
  * `process.exit` at load and in a handler (the extension's exit code, as pi 0.87.1; the session file keeps every
- * entry written before). Handlers that never settle: `hanging-hook.test.ts`.
+ * entry written before). A `tool_call` handler that never settles: abort answers, and a reload (an extension
+ * command calling `ctx.reload()`; RPC has no built-in `/reload`, as in pi) loads the extensions again. More handlers
+ * that never settle: `hanging-hook.test.ts`; the interactive mode: `extension-tui.test.ts`.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -118,6 +120,32 @@ test("stdout writes from an extension (load, factory, handler, tool, timer) neve
 	]) {
 		expect(pi.stderr()).toContain(marker);
 	}
+}, 30_000);
+
+test("a tool_call handler that never settles: abort answers, then a reload loads the extension again", async () => {
+	const source = [
+		"console.error('LOADED');",
+		"export default function (pi) {",
+		"  pi.on('tool_call', () => new Promise(() => {}));",
+		"  pi.registerCommand('rl', { handler: async (_args, ctx) => { await ctx.reload(); } });",
+		"}",
+	].join("\n");
+	mock().push(
+		{ kind: "reply", toolCalls: [{ name: "bash", arguments: { command: "echo hi" } }] },
+		{ kind: "reply", text: "unused" },
+	);
+	const pi = startRpcProcess({ mockUrl: server.url, files: { "hang.ts": source }, args: ["-e", "hang.ts"] });
+	await command(pi, { id: "p", type: "prompt", message: "go" });
+	await pi.waitFor((r) => r.type === "tool_execution_start", 15_000);
+	await Bun.sleep(200);
+	const abort = pi.records.length;
+	pi.send({ id: "a", type: "abort" });
+	await pi.waitFor((r) => r.type === "response" && r.id === "a", 1_000, abort);
+	expect(await command(pi, { id: "rl", type: "prompt", message: "/rl" })).toMatchObject({ success: true });
+	expect(await command(pi, { id: "s", type: "get_state" })).toMatchObject({ success: true });
+	expect(pi.stderr().match(/LOADED/g)).toHaveLength(2);
+	pi.end();
+	expect(await pi.exit(5_000)).toBe(0);
 }, 30_000);
 
 describe("an extension that does not load", () => {
