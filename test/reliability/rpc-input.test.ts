@@ -95,6 +95,13 @@ test("garbage lines: one error response each, get_state answered after each, the
 		expect(got[0]).toMatchObject({ type: "response", success: false, ...c.response });
 		if (!("id" in c.response)) expect(got[0]).not.toHaveProperty("id");
 	}
+	// A dialog answer is not a command: one that answers no open dialog is dropped without a response, as in pi.
+	for (const stray of [
+		'{"type":"extension_ui_response","id":"nope","value":"x"}\n',
+		'{"type":"extension_ui_response"}\n',
+	]) {
+		expect(await sendThenState(pi, stray, "ui")).toEqual([]);
+	}
 	expect(pi.records.filter((r) => r.type === "<not json>")).toEqual([]);
 	pi.end();
 	expect(await pi.exit(5_000)).toBe(0);
