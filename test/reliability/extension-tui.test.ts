@@ -100,5 +100,6 @@ test("process.exit in a command: pi ends with its code and the terminal modes ar
 	await app.press("/bye", "enter");
 	expect(await app.exited).toBe(5);
 	const after = app.output().slice(before);
+	expect(after).toMatch(/pi: an extension called process\.exit\(5\) at \S+\/stuck\.ts:\d+:\d+; exiting/);
 	for (const reset of ["\x1b[?2004l", "\x1b[<u", "\x1b[?25h"]) expect(after).toContain(reset);
 }, 30_000);

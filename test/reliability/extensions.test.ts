@@ -187,7 +187,7 @@ describe("an extension that does not load", () => {
 	}
 });
 
-describe("process.exit from an extension (pi 0.87.1 exits with the extension's code too)", () => {
+describe("process.exit from an extension: the extension's code, as pi 0.87.1, after one stderr line naming the call", () => {
 	test("at load: the process ends with that code before serving", async () => {
 		const pi = startRpcProcess({
 			mockUrl: mock().url,
@@ -196,6 +196,7 @@ describe("process.exit from an extension (pi 0.87.1 exits with the extension's c
 		});
 		pi.send({ id: "s", type: "get_state" });
 		expect(await pi.exit(10_000)).toBe(3);
+		expect(pi.stderr()).toMatch(/^pi: an extension called process\.exit\(3\) at \S+\/bye\.ts:1:9; exiting\n$/);
 		expect(pi.records.filter((r) => r.type === "<not json>")).toEqual([]);
 	}, 20_000);
 
@@ -203,11 +204,12 @@ describe("process.exit from an extension (pi 0.87.1 exits with the extension's c
 		mock().push({ kind: "reply", text: "the reply before exit" });
 		const pi = startRpcProcess({
 			mockUrl: server.url,
-			files: { "bye.ts": "export default function (pi) { pi.on('agent_end', () => process.exit(4)); }\n" },
+			files: { "bye.ts": "export default function (pi) {\n  pi.on('agent_end', () => {\n    process.exit(4);\n  });\n}\n" },
 			args: ["-e", "bye.ts"],
 		});
 		pi.send({ id: "p", type: "prompt", message: "say something" });
 		expect(await pi.exit(15_000)).toBe(4);
+		expect(pi.stderr()).toMatch(/^pi: an extension called process\.exit\(4\) at \S+\/bye\.ts:3:\d+; exiting\n$/);
 		const text = sessionText(pi.home);
 		expect(text).toContain("say something");
 		expect(text).toContain("the reply before exit");

@@ -21,7 +21,10 @@ export interface RpcProcess {
 	waitFor(match: (record: Record<string, any>) => boolean, ms?: number, from?: number): Promise<Record<string, any>>;
 	/** Closes stdin. */
 	end(): void;
-	/** Resolves with the exit code, or `undefined` if the process is still running after `ms` (then it is killed). */
+	/**
+	 * Resolves with the exit code, or `undefined` if the process is still running after `ms` (then it is killed), once
+	 * its stdout and stderr were read to the end.
+	 */
 	exit(ms: number): Promise<number | undefined>;
 }
 
@@ -62,12 +65,12 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 			records.push({ type: "<not json>", line });
 		}
 	});
-	void (async () => {
+	const stdoutRead = (async () => {
 		for await (const chunk of child.stdout) splitter.push(chunk);
 		splitter.end();
 	})();
 	let stderr = "";
-	void (async () => {
+	const stderrRead = (async () => {
 		const decoder = new TextDecoder();
 		for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
 	})();
@@ -106,6 +109,9 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 				child.kill("SIGKILL");
 				await child.exited;
 			}
+			// Everything the process wrote is read before the exit is reported (a child holding the pipes open is
+			// not waited for beyond a second).
+			await Promise.race([Promise.allSettled([stdoutRead, stderrRead]), Bun.sleep(1_000)]);
 			return code;
 		},
 	};
