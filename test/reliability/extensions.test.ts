@@ -204,7 +204,9 @@ describe("process.exit from an extension: the extension's code, as pi 0.87.1, af
 		mock().push({ kind: "reply", text: "the reply before exit" });
 		const pi = startRpcProcess({
 			mockUrl: server.url,
-			files: { "bye.ts": "export default function (pi) {\n  pi.on('agent_end', () => {\n    process.exit(4);\n  });\n}\n" },
+			files: {
+				"bye.ts": "export default function (pi) {\n  pi.on('agent_end', () => {\n    process.exit(4);\n  });\n}\n",
+			},
 			args: ["-e", "bye.ts"],
 		});
 		pi.send({ id: "p", type: "prompt", message: "say something" });
