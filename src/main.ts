@@ -4,6 +4,7 @@
  * its stack. Both exit non-zero.
  */
 import {
+	exitProcess,
 	flushStdio,
 	printTimings,
 	timing,
@@ -55,4 +56,4 @@ printTimings();
 // Output written through Bun's sinks may still wait on a full pipe; the process must not end before it leaves.
 await flushStdio();
 // The run is over: a timer or a handle an extension left behind must not keep the process alive.
-process.exit();
+exitProcess();

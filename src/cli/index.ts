@@ -3,6 +3,7 @@
  * a mode. Returns the exit code; user errors are thrown as `UserError` and printed by `main`.
  */
 import { getAgentDir, SettingsStore } from "../config/index.ts";
+import { reportExtensionExits } from "../extensions/index.ts";
 import { exportSessionFileHtml, type StdoutTakeover, takeOverStdout } from "../modes/index.ts";
 import { startExtensionHost } from "../runtime/index.ts";
 import {
@@ -93,13 +94,10 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
 		isHostPackage: (name) => HOST_PACKAGES.has(name),
 		builtinCommands: rpc ? new Set() : interactive ? INTERACTIVE_COMMANDS : PRINT_MODE_COMMANDS,
 		packages: { installer: lazyInstaller({ agentDir, cwd, store, err }) },
-		...(rpc
-			? {
-					beforeFirstLoad: () => {
-						rpcStdout ??= takeOverStdout({ guardProcessStdout: true });
-					},
-				}
-			: {}),
+		beforeFirstLoad: () => {
+			reportExtensionExits();
+			if (rpc) rpcStdout ??= takeOverStdout({ guardProcessStdout: true });
+		},
 	});
 	for (const line of host.diagnostics) err(`${line}\n`);
 

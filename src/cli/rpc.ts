@@ -44,7 +44,13 @@ export async function runRpc(o: RpcRunOptions): Promise<number> {
 		hasUI: true,
 		ui: ui.ui,
 		onExtensionError: (e: ExtensionError) =>
-			send({ type: "extension_error", extensionPath: e.extensionPath, event: e.event, error: e.error }),
+			send({
+				type: "extension_error",
+				extensionPath: e.extensionPath,
+				event: e.event,
+				error: e.error,
+				...(e.location ? { location: e.location } : {}),
+			}),
 		requestShutdown: () => shutdownHook?.(),
 	};
 	try {

@@ -23,7 +23,8 @@ export function runNonInteractive(o: RunOptions): Promise<number> {
 		mode: o.json ? ("json" as const) : ("print" as const),
 		hasUI: false,
 		ui: createNoopUi(),
-		onExtensionError: (e: ExtensionError) => err(`Extension error (${e.extensionPath}, ${e.event}): ${e.error}\n`),
+		onExtensionError: (e: ExtensionError) =>
+			err(`Extension error (${e.extensionPath}, ${e.event}): ${e.error}${e.location ? ` (at ${e.location})` : ""}\n`),
 	};
 	return runWithSession(o, binding, ({ host }) => {
 		const common = {

@@ -18,6 +18,7 @@ export { createEventBus, type EventBus } from "./event-bus.ts";
 export type * from "./events.ts";
 export { EVENT_NAMES, EVENT_TABLE, isExtensionEventName } from "./events.ts";
 export { execCommand } from "./exec.ts";
+export { reportExtensionExits } from "./exit-report.ts";
 export {
 	createExtensionRuntime,
 	type PendingProviderRegistration,

@@ -2,7 +2,7 @@
  * Loading discovered extensions in order. Each one is isolated: a syntax error, a missing import, a throwing
  * factory or a default export that is not a function yields one diagnostic for that file, and the rest still load.
  */
-import { errorMessage, firstLine } from "../util/index.ts";
+import { errorMessage, firstLine, readFileSync } from "../util/index.ts";
 import { createExtensionApi, type ExtensionApiHandle, type ExtensionApiOptions } from "./api.ts";
 import { createBunModuleLoader } from "./bun-loader.ts";
 import type { EventBus } from "./event-bus.ts";
@@ -68,11 +68,35 @@ export async function loadExtensions(
 }
 
 function describeLoadError(error: unknown): string {
-	// Bun reports transpile errors as a BuildMessage (or an AggregateError of them) carrying a `position`.
+	// Bun reports transpile errors as a BuildMessage (or an AggregateError of them) carrying a `position`, and a
+	// missing import as a ResolveMessage carrying the `specifier` and the `referrer` that imported it (no position:
+	// the line is that of the specifier in the referrer's text).
 	const first = error instanceof AggregateError && error.errors.length > 0 ? error.errors[0] : error;
 	const position = (first as { position?: { file?: string; line?: number; column?: number } } | null)?.position;
-	const where = position?.line ? ` at line ${position.line}:${(position.column ?? 0) + 1}` : "";
+	const where = position?.line
+		? ` at line ${position.line}:${(position.column ?? 0) + 1}`
+		: importSite(first as { specifier?: unknown; referrer?: unknown } | null);
 	return `${firstLine(errorMessage(first))}${where}`;
+}
+
+/** ` at line L:C` of a quoted `specifier` in the `referrer` file, or "" when either is unknown or unreadable. */
+function importSite(error: { specifier?: unknown; referrer?: unknown } | null): string {
+	const { specifier, referrer } = error ?? {};
+	if (typeof specifier !== "string" || typeof referrer !== "string") return "";
+	let text: string;
+	try {
+		text = readFileSync(referrer, "utf8");
+	} catch {
+		return "";
+	}
+	const at = [`"${specifier}"`, `'${specifier}'`, `\`${specifier}\``]
+		.map((quoted) => text.indexOf(quoted))
+		.filter((index) => index >= 0)
+		.sort((a, b) => a - b)[0];
+	if (at === undefined) return "";
+	const before = text.slice(0, at);
+	const line = before.split("\n").length;
+	return ` at line ${line}:${at - before.lastIndexOf("\n")}`;
 }
 
 function describeValue(value: unknown): string {

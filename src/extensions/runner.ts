@@ -9,6 +9,7 @@
  * next one only.
  */
 import { errorMessage } from "../util/index.ts";
+import { thrownAt } from "./error-location.ts";
 import {
 	type EmitOutcome,
 	EVENT_TABLE,
@@ -30,6 +31,8 @@ export interface ExtensionError {
 	event: string;
 	error: string;
 	stack?: string;
+	/** Where the handler threw, `<file>:<line>:<column>` (see error-location.ts); absent for abandoned handlers. */
+	location?: string;
 }
 export type ExtensionErrorListener = (error: ExtensionError) => void;
 
@@ -133,13 +136,17 @@ export function createExtensionRunner(getExtensions: () => readonly RunnerExtens
 					const refusal = failClosed && reducer.fail?.(state, "the caller aborted", path);
 					return (refusal || reducer.finish(state)) as Outcome;
 				}
-				const report = (message: string, error?: unknown) =>
+				const report = (message: string, error?: unknown) => {
+					const thrown = error instanceof Error && !(error instanceof AbandonedError);
+					const location = thrown ? thrownAt(error, path) : undefined;
 					reportError({
 						extensionPath: path,
 						event: name,
 						error: message,
-						stack: error instanceof Error && !(error instanceof AbandonedError) ? error.stack : undefined,
+						stack: thrown ? error.stack : undefined,
+						...(location ? { location } : {}),
 					});
+				};
 				try {
 					const value = await invoke(handler, reducer.event(state), ctx, options);
 					if (await reducer.apply(state, value, path, report)) break;

@@ -7,7 +7,7 @@
  */
 import type { ImageContent } from "../ai/index.ts";
 import { type AgentSessionRuntime, type SdkAgentSession, toWireEvent } from "../runtime/index.ts";
-import { errorMessage, flushStdio, writeStderr, writeStdout } from "../util/index.ts";
+import { errorMessage, exitProcess, flushStdio, writeStderr, writeStdout } from "../util/index.ts";
 
 export interface RuntimePrintModeOptions {
 	mode: "text" | "json";
@@ -33,7 +33,7 @@ export async function runRuntimePrintMode(
 	const signals: [NodeJS.Signals, number][] = [["SIGTERM", 143]];
 	if (process.platform !== "win32") signals.push(["SIGHUP", 129]);
 	const handlers = signals.map(([signal, code]) => {
-		const handler = () => void dispose().finally(() => process.exit(code));
+		const handler = () => void dispose().finally(() => exitProcess(code));
 		process.on(signal, handler);
 		return () => process.off(signal, handler);
 	});

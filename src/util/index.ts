@@ -2,6 +2,7 @@ export * from "./atomic-write.ts";
 export { childProcess, fsPromises, os } from "./builtins.ts";
 export { copyToClipboard } from "./clipboard.ts";
 export { errorMessage, firstLine, UserError } from "./errors.ts";
+export * from "./exit.ts";
 export * from "./fs.ts";
 export { type FuzzyMatch, fuzzyFilter, fuzzyMatch, fuzzyMatchLower } from "./fuzzy.ts";
 export { isGlob, matchGlob } from "./glob.ts";

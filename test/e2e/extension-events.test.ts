@@ -79,7 +79,7 @@ describe("extensions on real turns", () => {
 		expect(results[1].content).toBe("HEY in cwd!!!");
 		const errors = run.stderr.trimEnd().split("\n");
 		expect(
-			errors.every((l) => l.startsWith("Extension error (") && l.includes("gate.ts") && l.endsWith("handler broke")),
+			errors.every((l) => /^Extension error \(.*gate\.ts, .*\): handler broke \(at .*gate\.ts:\d+:\d+\)$/.test(l)),
 		).toBe(true);
 		expect(errors).toHaveLength(2); // one per turn, each reported once
 		// session_start's appendEntry landed in the session file (never sent to the model)

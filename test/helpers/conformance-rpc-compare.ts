@@ -133,7 +133,11 @@ export function normalise(raw: RawSession, examplesDir: string): NormalisedSessi
 		prompt: n(payload(raw.responses.prompt)),
 		stateAfter: n(stateOf(raw.responses.stateAfter)),
 		ui: withoutFrames(raw.ui.map(({ id: _id, ...request }) => n(request))),
-		errors: raw.errors.map(n),
+		// `location` (where the handler threw) is ours only; pi's records have no such field.
+		errors: raw.errors.map((error) => {
+			const { location: _location, ...rest } = error as Record<string, unknown>;
+			return n(rest);
+		}),
 		tools: raw.tools ?? null,
 		ran: raw.ran,
 		strayStdout: raw.strayStdout.map((line) => normaliseText(line, places)),

@@ -82,13 +82,19 @@ export const runHandlers = {
 		return result;
 	},
 	bash: async (c, ctx) => {
-		const session = requireSession(ctx);
+		requireSession(ctx);
 		const controller = new AbortController();
 		ctx.bash = controller;
 		try {
+			// The result is recorded in the session current when the command ends: a `new_session`, `clone` or
+			// `switch_session` sent while it ran has closed the one it started in (pi records it in the current session too).
 			return await runUserBash(c.command, {
-				session,
-				manager: ctx.host.manager,
+				get session() {
+					return requireSession(ctx);
+				},
+				get manager() {
+					return ctx.host.manager;
+				},
 				cwd: ctx.cwd,
 				runner: ctx.host.current.bridge.runner,
 				context: () => ctx.host.current.bridge.scope.context(),

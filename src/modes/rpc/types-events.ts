@@ -69,4 +69,6 @@ export interface RpcExtensionErrorEvent {
 	extensionPath: string;
 	event: string;
 	error: string;
+	/** Where the handler threw, `<file>:<line>:<column>`, when its stack names the file (ours; pi has no such field). */
+	location?: string;
 }

@@ -200,7 +200,9 @@ export function startInteractive(o: StartInteractiveOptions): InteractiveHandle 
 			app.tui.requestRender();
 		},
 		reportExtensionError: (e) => {
-			app.chat.showError(`Extension "${e.extensionPath}" error: ${e.error}`);
+			app.chat.showError(
+				`Extension "${e.extensionPath}" error in ${e.event}: ${e.error}${e.location ? ` (at ${e.location})` : ""}`,
+			);
 			app.tui.requestRender();
 		},
 		stop,

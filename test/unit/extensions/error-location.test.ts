@@ -1,0 +1,23 @@
+import { expect, test } from "bun:test";
+import { thrownAt } from "../../../src/extensions/error-location.ts";
+
+const error = (stack: string) => Object.assign(new Error("boom"), { stack });
+
+test("the first frame in the extension's folder wins over library and pi frames", () => {
+	const stack = [
+		"Error: boom",
+		"    at helper (/home/me/ext/node_modules/lib/index.js:3:9)",
+		"    at <anonymous> (/home/me/ext/guard.ts:12:11)",
+		"    at emit (/$bunfs/root/pi:1:2345)",
+	].join("\n");
+	expect(thrownAt(error(stack), "/home/me/ext/guard.ts")).toBe("/home/me/ext/guard.ts:12:11");
+	// A package extension is a folder; without a frame of its own, the library's frame is the place.
+	expect(thrownAt(error(stack), "/home/me/ext")).toBe("/home/me/ext/guard.ts:12:11");
+	expect(thrownAt(error(stack), "/elsewhere/x.ts")).toBe("/home/me/ext/node_modules/lib/index.js:3:9");
+});
+
+test("frames without parentheses and file URLs are read; pi's own frames never count", () => {
+	expect(thrownAt(error("Error: x\n    at file:///tmp/a/b.ts:4:2"), "/tmp/a/b.ts")).toBe("/tmp/a/b.ts:4:2");
+	expect(thrownAt(error("Error: x\n    at emit (/$bunfs/root/pi:1:2)\n    at native"), "/tmp/a/b.ts")).toBeUndefined();
+	expect(thrownAt("a string", "/tmp/a/b.ts")).toBeUndefined();
+});
