@@ -10,7 +10,6 @@ import { killLoop } from "./session-kill.ts";
 const LONG = process.env.PI_RELIABILITY_LONG === "1";
 const KILLS = LONG ? 1000 : 24;
 
-
 test(
 	`kill -9 during a tool run, ${KILLS} times: no acknowledged entry lost, the file always opens, every line parses after resume`,
 	async () => {

@@ -235,7 +235,13 @@ async function segment(
 	const started = performance.now();
 	const seedRun = spawnRpc(o.argv, home, cwd, sessions);
 	seedRun.send({ id: "p", type: "prompt", message: "seed" });
-	await seedRun.waitFor((r) => r.type === "agent_end", 8_000).catch((e) => { throw new Error(`${e.message} stderr: ${seedRun.stderr()} records: ${JSON.stringify(seedRun.records).slice(-3000)}`); });
+	await seedRun
+		.waitFor((r) => r.type === "agent_end", 8_000)
+		.catch((e) => {
+			throw new Error(
+				`${e.message} stderr: ${seedRun.stderr()} records: ${JSON.stringify(seedRun.records).slice(-3000)}`,
+			);
+		});
 	const runMs = performance.now() - started;
 	const runRecords = seedRun.records.length;
 	await seedRun.finish(10_000);
@@ -292,7 +298,8 @@ async function segment(
 	const unparseable = final.unparseable + (final.tornTail ? 1 : 0);
 	result.unparseableAfterResume += unparseable;
 	const answered = final.entries.some(
-		(e) => e.type === "message" && e.message.role === "assistant" && JSON.stringify(e.message).includes("after the kills"),
+		(e) =>
+			e.type === "message" && e.message.role === "assistant" && JSON.stringify(e.message).includes("after the kills"),
 	);
 	if (!answered || count === 0) {
 		result.resumedOk = false;
