@@ -39,7 +39,7 @@ export class SessionWriteError extends Error {
 		readonly reason: string,
 		options?: ErrorOptions,
 	) {
-		super(`${reason} writing ${file}`, options);
+		super(`could not write ${file}: ${reason}`, options);
 	}
 }
 
@@ -187,7 +187,13 @@ export abstract class SessionCore {
 				yield isNode(item) ? JSON.stringify(item.entry) : handle.read(item.offset, item.length).toString("utf8");
 			}
 		};
-		rewriteWithBackup(file, lines(), loaded.migratedFrom ?? 1, this.ops);
+		try {
+			rewriteWithBackup(file, lines(), loaded.migratedFrom ?? 1, this.ops);
+		} catch (error) {
+			// The original is still there, whole: say why it could not be migrated.
+			const reason = `${describeWriteError(error)} while migrating it from format ${loaded.migratedFrom}`;
+			throw new SessionWriteError(file, reason, { cause: error });
+		}
 		handle.close();
 		const fresh = SessionFile.open(file, true, this.ops);
 		const size = statSync(file).size;
