@@ -57,7 +57,9 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 	let intact = true; // buf[0..read) still holds the file from offset 0
 	for (;;) {
 		if (carry === buf.length) {
-			const bigger = Buffer.allocUnsafe(buf.length * 2);
+			// A line longer than the buffer: grow it once, to that line's length (found by reading ahead), so a
+			// long line costs about its own size in memory rather than up to twice that.
+			const bigger = Buffer.allocUnsafe(lineFits(fd, base, carry, size));
 			buf.copy(bigger, 0, 0, carry);
 			buf = bigger;
 		}
@@ -90,6 +92,27 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 	}
 	if (reads === 1 && intact && validEnd > 0) return { size: read, validEnd, bytes: buf.subarray(0, validEnd) };
 	return { size: read, validEnd };
+}
+
+/**
+ * A buffer size that holds the line starting at file offset `base`, of which `carry` bytes are already read: its
+ * length up to and including the next "\n" (or the end of the file), rounded up to whole chunks.
+ */
+function lineFits(fd: number, base: number, carry: number, size: number): number {
+	const scratch = Buffer.allocUnsafe(CHUNK);
+	let at = base + carry;
+	for (;;) {
+		const n = readSync(fd, scratch, 0, CHUNK, at);
+		if (n === 0) break;
+		const nl = scratch.subarray(0, n).indexOf(LF);
+		if (nl !== -1) {
+			at += nl + 1;
+			break;
+		}
+		at += n;
+	}
+	const need = Math.max(at, Math.min(size, base + carry + 1)) - base;
+	return Math.ceil((need + 1) / CHUNK) * CHUNK;
 }
 
 function emit(
