@@ -50,7 +50,7 @@ export interface KillLoopResult {
 
 const SIZES = [300, 64 * 1024, 1024 * 1024];
 
-interface Child {
+export interface Child {
 	records: Record<string, any>[];
 	send(record: object): void;
 	waitFor(match: (r: Record<string, any>) => boolean, ms: number): Promise<Record<string, any>>;
@@ -60,7 +60,8 @@ interface Child {
 	stderr(): string;
 }
 
-function spawnRpc(argv: string[], home: string, cwd: string, sessions: string): Child {
+/** `argv` in RPC mode with `args`, as a client sees it (HOME and the agent dir in `home`). */
+export function spawnRpc(argv: string[], home: string, cwd: string, args: string[]): Child {
 	const env: Record<string, string> = {
 		PATH: process.env.PATH ?? "/usr/bin:/bin",
 		HOME: home,
@@ -68,7 +69,7 @@ function spawnRpc(argv: string[], home: string, cwd: string, sessions: string): 
 		PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
 		PI_OFFLINE: "1",
 	};
-	const child = Bun.spawn([...argv, "--mode", "rpc", "--continue", "--session-dir", sessions], {
+	const child = Bun.spawn([...argv, "--mode", "rpc", ...args], {
 		cwd,
 		env,
 		stdin: "pipe",
@@ -229,11 +230,12 @@ async function segment(
 	const home = makeTempDir("pi-rel-kill-home-");
 	const cwd = makeTempDir("pi-rel-kill-cwd-");
 	const sessions = join(home, "sessions");
+	const resume = ["--continue", "--session-dir", sessions];
 
 	// Seed round (no kill): the file exists and holds an answer; its records time the kills.
 	const seedServer = serve(home, script(0, random));
 	const started = performance.now();
-	const seedRun = spawnRpc(o.argv, home, cwd, sessions);
+	const seedRun = spawnRpc(o.argv, home, cwd, resume);
 	seedRun.send({ id: "p", type: "prompt", message: "seed" });
 	await seedRun
 		.waitFor((r) => r.type === "agent_end", 8_000)
@@ -251,7 +253,7 @@ async function segment(
 
 	for (let round = 1; round <= kills; round++) {
 		const server = serve(home, script(round, random));
-		const child = spawnRpc(o.argv, home, cwd, sessions);
+		const child = spawnRpc(o.argv, home, cwd, resume);
 		child.send({ id: "p", type: "prompt", message: `round ${round}` });
 		if (random() < 0.25) {
 			// Anywhere, start-up and loading included.
@@ -285,7 +287,7 @@ async function segment(
 
 	// Resume: open, read the messages back, append one more turn; then every line parses.
 	const lastServer = serve(home, [{ kind: "reply", text: "after the kills" }]);
-	const last = spawnRpc(o.argv, home, cwd, sessions);
+	const last = spawnRpc(o.argv, home, cwd, resume);
 	last.send({ id: "m", type: "get_messages" });
 	const messages = await last.waitFor((r) => r.type === "response" && r.id === "m", 30_000);
 	const count = (messages.data?.messages ?? []).length;
