@@ -8,7 +8,14 @@ import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 const T = "2026-01-01T00:00:00.000Z";
-const USAGE = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+const USAGE = {
+	input: 1,
+	output: 1,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 2,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
 
 /** Writes the session; returns its size and its largest line, in bytes. */
 export function writeBigSession(file: string, bytes: number, largest: number): { size: number; largest: number } {
@@ -29,7 +36,13 @@ export function writeBigSession(file: string, bytes: number, largest: number): {
 		for (let turn = 0; size < bytes; turn++) {
 			const [u, a, r] = [0, 1, 2].map((k) => (turn * 3 + k).toString(16).padStart(8, "0")) as [string, string, string];
 			const call = `call_${u}`;
-			put({ type: "message", id: u, parentId: parent, timestamp: T, message: { role: "user", content: `turn ${turn}`, timestamp: 1 } });
+			put({
+				type: "message",
+				id: u,
+				parentId: parent,
+				timestamp: T,
+				message: { role: "user", content: `turn ${turn}`, timestamp: 1 },
+			});
 			put({
 				type: "message",
 				id: a,
@@ -46,8 +59,15 @@ export function writeBigSession(file: string, bytes: number, largest: number): {
 					timestamp: 2,
 				},
 			});
-			const content = turn % 3 === 0 ? [{ type: "image", data: image, mimeType: "image/png" }] : [{ type: "text", text }];
-			put({ type: "message", id: r, parentId: a, timestamp: T, message: { role: "toolResult", toolCallId: call, toolName: "read", content, isError: false, timestamp: 3 } });
+			const content =
+				turn % 3 === 0 ? [{ type: "image", data: image, mimeType: "image/png" }] : [{ type: "text", text }];
+			put({
+				type: "message",
+				id: r,
+				parentId: a,
+				timestamp: T,
+				message: { role: "toolResult", toolCallId: call, toolName: "read", content, isError: false, timestamp: 3 },
+			});
 			parent = r;
 		}
 	} finally {

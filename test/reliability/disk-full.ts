@@ -3,7 +3,16 @@
  * too): a session on a 1 MiB tmpfs gets one answer, the disk is filled to within 8 KiB, then a turn writes two
  * 64 KiB tool-call entries (RPC) and a print-mode run answers 64 KiB. Returns what the user saw and what is on disk.
  */
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import {
+	closeSync,
+	fstatSync,
+	ftruncateSync,
+	mkdirSync,
+	openSync,
+	readdirSync,
+	readFileSync,
+	writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
@@ -31,7 +40,8 @@ export function mountTmpfs(): { mount: string } | { skip: string } {
 	if (process.platform !== "linux") return { skip: "not Linux" };
 	const mount = makeTempDir("pi-rel-tmpfs-");
 	const run = Bun.spawnSync(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mount], { stderr: "pipe" });
-	if (run.exitCode !== 0) return { skip: `cannot mount a tmpfs (${run.stderr.toString().trim() || `exit ${run.exitCode}`})` };
+	if (run.exitCode !== 0)
+		return { skip: `cannot mount a tmpfs (${run.stderr.toString().trim() || `exit ${run.exitCode}`})` };
 	return { mount };
 }
 

@@ -15,25 +15,29 @@ const MiB = 1024 * 1024;
 const SIZE = LONG ? 1024 * MiB : 64 * MiB;
 const LARGEST = 8 * MiB;
 
-test(`a ${SIZE / MiB} MiB session opens by streaming: extra memory below 2x its largest entry`, async () => {
-	if (process.platform !== "linux") {
-		console.log("skipped: peak RSS is read from /proc (Linux only)");
-		return;
-	}
-	const dir = makeTempDir("pi-rel-big-");
-	const small = writeBigSession(join(dir, "small.jsonl"), 64 * 1024, 64 * 1024);
-	const big = writeBigSession(join(dir, "big.jsonl"), SIZE, LARGEST);
-	const loaderBase = loaderPeak(join(dir, "small.jsonl"));
-	const loader = loaderPeak(join(dir, "big.jsonl"));
-	const home = makeTempDir("pi-rel-home-");
-	writeMockModels(home, "http://127.0.0.1:9");
-	const binBase = await rpcOpenPeak([ensureBinary()], join(dir, "small.jsonl"), home);
-	const bin = await rpcOpenPeak([ensureBinary()], join(dir, "big.jsonl"), home);
-	const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
-	console.log(
-		`${mib(big.size)} session, largest entry ${mib(big.largest)} (small: ${small.size} B): session layer +${mib(loader - loaderBase)}; ` +
-			`binary get_state in ${bin.ms.toFixed(0)} ms, peak ${mib(bin.peak)} (+${mib(bin.peak - binBase.peak)})`,
-	);
-	expect(loader - loaderBase).toBeLessThan(2 * big.largest);
-	expect(bin.peak - binBase.peak).toBeLessThan(2 * big.size + 2 * big.largest);
-}, LONG ? 600_000 : 60_000);
+test(
+	`a ${SIZE / MiB} MiB session opens by streaming: extra memory below 2x its largest entry`,
+	async () => {
+		if (process.platform !== "linux") {
+			console.log("skipped: peak RSS is read from /proc (Linux only)");
+			return;
+		}
+		const dir = makeTempDir("pi-rel-big-");
+		const small = writeBigSession(join(dir, "small.jsonl"), 64 * 1024, 64 * 1024);
+		const big = writeBigSession(join(dir, "big.jsonl"), SIZE, LARGEST);
+		const loaderBase = loaderPeak(join(dir, "small.jsonl"));
+		const loader = loaderPeak(join(dir, "big.jsonl"));
+		const home = makeTempDir("pi-rel-home-");
+		writeMockModels(home, "http://127.0.0.1:9");
+		const binBase = await rpcOpenPeak([ensureBinary()], join(dir, "small.jsonl"), home);
+		const bin = await rpcOpenPeak([ensureBinary()], join(dir, "big.jsonl"), home);
+		const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
+		console.log(
+			`${mib(big.size)} session, largest entry ${mib(big.largest)} (small: ${small.size} B): session layer +${mib(loader - loaderBase)}; ` +
+				`binary get_state in ${bin.ms.toFixed(0)} ms, peak ${mib(bin.peak)} (+${mib(bin.peak - binBase.peak)})`,
+		);
+		expect(loader - loaderBase).toBeLessThan(2 * big.largest);
+		expect(bin.peak - binBase.peak).toBeLessThan(2 * big.size + 2 * big.largest);
+	},
+	LONG ? 600_000 : 60_000,
+);

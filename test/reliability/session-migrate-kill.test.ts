@@ -83,7 +83,9 @@ function bigV1(count: number, size: number): string {
 	const text = "v".repeat(size);
 	for (let i = 0; i < count; i++) {
 		const t = "2025-01-01T00:00:00.000Z";
-		lines.push(JSON.stringify({ type: "message", timestamp: t, message: { role: "user", content: `q${i}`, timestamp: i } }));
+		lines.push(
+			JSON.stringify({ type: "message", timestamp: t, message: { role: "user", content: `q${i}`, timestamp: i } }),
+		);
 		lines.push(
 			JSON.stringify({
 				type: "message",
@@ -94,7 +96,14 @@ function bigV1(count: number, size: number): string {
 					api: "anthropic-messages",
 					provider: "mock",
 					model: "mock-1",
-					usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+					usage: {
+						input: 1,
+						output: 1,
+						cacheRead: 0,
+						cacheWrite: 0,
+						totalTokens: 2,
+						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+					},
 					stopReason: "stop",
 					timestamp: i,
 				},
@@ -147,6 +156,8 @@ test("the binary killed at random moments while it migrates a 12 MB v1 session: 
 		expect(now).toMatch(/^(old|new)$/);
 		expectOpens(file, entries);
 	}
-	console.log(`binary migrating a ${original.length}-byte v1 file (${full.toFixed(0)} ms), killed 8 times: ${JSON.stringify(seen)}`);
+	console.log(
+		`binary migrating a ${original.length}-byte v1 file (${full.toFixed(0)} ms), killed 8 times: ${JSON.stringify(seen)}`,
+	);
 	copyFileSync(probe, join(dir, "done.jsonl"));
 }, 60_000);

@@ -14,7 +14,6 @@ import { sessionWithLastRecord, tornAt } from "./torn.ts";
 
 afterAll(cleanupTempDirs);
 
-
 function lines(file: string): Record<string, any>[] {
 	return readFileSync(file, "utf8")
 		.split("\n")

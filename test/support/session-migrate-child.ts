@@ -14,7 +14,10 @@ const step = () => {
 	if (count++ === Number(at)) process.kill(process.pid, "SIGKILL");
 };
 const ops: SessionFileOps = {
-	open: (path, flags) => (step(), realFileOps.open(path, flags)),
+	open: (path, flags) => {
+		step();
+		return realFileOps.open(path, flags);
+	},
 	write: (fd, buffer, offset, length) => {
 		step();
 		// Half of the bytes first, so a kill can also land between two parts of one write.
@@ -23,9 +26,18 @@ const ops: SessionFileOps = {
 		step();
 		return n;
 	},
-	fsync: (fd) => (step(), realFileOps.fsync(fd)),
-	truncate: (fd, length) => (step(), realFileOps.truncate(fd, length)),
-	rename: (from, to) => (step(), realFileOps.rename(from, to)),
+	fsync: (fd) => {
+		step();
+		realFileOps.fsync(fd);
+	},
+	truncate: (fd, length) => {
+		step();
+		realFileOps.truncate(fd, length);
+	},
+	rename: (from, to) => {
+		step();
+		realFileOps.rename(from, to);
+	},
 };
 SessionManager.open(file, undefined, undefined, { fileOps: ops }).close();
 writeSync(1, `done ${count}\n`);

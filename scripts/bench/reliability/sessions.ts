@@ -65,7 +65,12 @@ async function run(ctx: ReliabilityContext): Promise<Figure[]> {
 	const piOf = (pick: (r: Awaited<ReturnType<typeof killLoop>>) => number | string) =>
 		pi === undefined ? undefined : pi instanceof Error ? `failed: ${pi.message.slice(0, 60)}` : pick(pi);
 	figures.push(
-		{ figure: "kill -9 during a tool run: kills", ours: ours.kills, pi: piOf((r) => r.kills), note: "300 B / 64 KiB / 1 MiB entries" },
+		{
+			figure: "kill -9 during a tool run: kills",
+			ours: ours.kills,
+			pi: piOf((r) => r.kills),
+			note: "300 B / 64 KiB / 1 MiB entries",
+		},
 		{ figure: "kill -9: kills that left a torn last line", ours: ours.tornByKill, pi: piOf((r) => r.tornByKill) },
 		{
 			figure: "kill -9: acknowledged entries lost",
@@ -73,8 +78,16 @@ async function run(ctx: ReliabilityContext): Promise<Figure[]> {
 			pi: piOf((r) => r.lost),
 			note: `of ${ours.acknowledged} (pi: ${pi && !(pi instanceof Error) ? pi.acknowledged : "—"}) message_end events read`,
 		},
-		{ figure: "kill -9: unparseable complete lines after the kills", ours: ours.unparseableAfterKill, pi: piOf((r) => r.unparseableAfterKill) },
-		{ figure: "kill -9: unparseable lines after resume + one turn", ours: ours.unparseableAfterResume, pi: piOf((r) => r.unparseableAfterResume) },
+		{
+			figure: "kill -9: unparseable complete lines after the kills",
+			ours: ours.unparseableAfterKill,
+			pi: piOf((r) => r.unparseableAfterKill),
+		},
+		{
+			figure: "kill -9: unparseable lines after resume + one turn",
+			ours: ours.unparseableAfterResume,
+			pi: piOf((r) => r.unparseableAfterResume),
+		},
 	);
 
 	ctx.log("torn last record …");
@@ -83,7 +96,11 @@ async function run(ctx: ReliabilityContext): Promise<Figure[]> {
 	const dir = makeTempDir("pi-rel-torn-");
 	let recovered = 0;
 	for (let cut = 0; cut <= length; cut++) if (tornAt(dir, s, cut) === undefined) recovered++;
-	figures.push({ figure: "torn last record: offsets recovered (session layer)", ours: `${recovered}/${length + 1}`, note: "every byte offset" });
+	figures.push({
+		figure: "torn last record: offsets recovered (session layer)",
+		ours: `${recovered}/${length + 1}`,
+		note: "every byte offset",
+	});
 	const cuts = [1, 2, 10, 37, 64, 100, 150, 200, 300, 400, 500, 600, length - 3, length - 2];
 	const cli = await tornThroughCli([ctx.bin], cuts);
 	const piCli = piArgv ? await tornThroughCli(piArgv, cuts) : undefined;
@@ -110,8 +127,16 @@ async function run(ctx: ReliabilityContext): Promise<Figure[]> {
 				}
 			}
 			figures.push(
-				{ figure: "full disk: RPC save-failure events / stderr lines", ours: `${r.notices.length} / ${r.rpcStderr.length}`, pi: p && `${p.notices.length} / ${p.rpcStderr.length}` },
-				{ figure: "full disk: print-mode stderr lines naming it", ours: r.printStderr.length, pi: p?.printStderr.length },
+				{
+					figure: "full disk: RPC save-failure events / stderr lines",
+					ours: `${r.notices.length} / ${r.rpcStderr.length}`,
+					pi: p && `${p.notices.length} / ${p.rpcStderr.length}`,
+				},
+				{
+					figure: "full disk: print-mode stderr lines naming it",
+					ours: r.printStderr.length,
+					pi: p?.printStderr.length,
+				},
 				{ figure: "full disk: unparseable lines left", ours: r.unparseable, pi: p?.unparseable },
 			);
 		} finally {
@@ -128,13 +153,23 @@ async function run(ctx: ReliabilityContext): Promise<Figure[]> {
 	const home = makeTempDir("pi-rel-home-");
 	writeMockModels(home, "http://127.0.0.1:9");
 	const peak = async (argv: string[]) =>
-		(await rpcOpenPeak(argv, join(big, "big.jsonl"), home)).peak - (await rpcOpenPeak(argv, join(big, "small.jsonl"), home)).peak;
+		(await rpcOpenPeak(argv, join(big, "big.jsonl"), home)).peak -
+		(await rpcOpenPeak(argv, join(big, "small.jsonl"), home)).peak;
 	const bin = await peak([ctx.bin]);
 	const piPeak = piArgv ? await peak(piArgv).catch(() => undefined) : undefined;
 	const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
 	figures.push(
-		{ figure: "large session: session layer extra RSS to open", ours: mib(loader), note: `largest entry ${mib(info.largest)}, file ${mib(info.size)}` },
-		{ figure: "large session: binary extra peak RSS, RPC get_state", ours: mib(bin), pi: piPeak === undefined ? undefined : mib(piPeak), note: "over a 64 KiB session; holds the context" },
+		{
+			figure: "large session: session layer extra RSS to open",
+			ours: mib(loader),
+			note: `largest entry ${mib(info.largest)}, file ${mib(info.size)}`,
+		},
+		{
+			figure: "large session: binary extra peak RSS, RPC get_state",
+			ours: mib(bin),
+			pi: piPeak === undefined ? undefined : mib(piPeak),
+			note: "over a 64 KiB session; holds the context",
+		},
 	);
 	return figures;
 }
