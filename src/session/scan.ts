@@ -5,6 +5,7 @@
  * else is simply parsed in full by the caller.
  */
 import { closeSync, fstatSync, openSync, readSync } from "../util/index.ts";
+import { type LongLineVisitor, scanLongLine } from "./long-line.ts";
 
 /**
  * Files are walked through one reused buffer of this size; a file that fits is read in one go and its bytes kept
@@ -45,8 +46,12 @@ export interface LineWalk {
 	bytes?: Buffer;
 }
 
-/** Visits every non-blank line of `fd` from offset 0. Blank lines are skipped but still counted. */
-export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
+/**
+ * Visits every non-blank line of `fd` from offset 0. Blank lines are skipped but still counted. A line longer than
+ * the buffer that ends in "\n" is first offered to `long` (its first bytes only); when that declines, it is read
+ * whole and visited like the others.
+ */
+export function forEachLine(fd: number, visit: LineVisitor, long?: LongLineVisitor): LineWalk {
 	const size = fstatSync(fd).size;
 	let buf = Buffer.allocUnsafe(size < CHUNK ? Math.max(size + 1, 4096) : CHUNK);
 	let carry = 0; // bytes at buf[0..carry) that start an unfinished line
@@ -56,9 +61,21 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 	let reads = 0;
 	let intact = true; // buf[0..read) still holds the file from offset 0
 	for (;;) {
+		if (carry === buf.length && long && carry >= CHUNK) {
+			// A line longer than the buffer: offered to `long` first, which may index it from its first bytes.
+			const info = scanLongLine(fd, buf.subarray(0, carry), base, line + 1);
+			if (info && long(info)) {
+				line++;
+				base = base + info.length + 1 + (readByte(fd, base + info.length) === CR ? 1 : 0);
+				read = Math.max(read, base);
+				carry = 0;
+				intact = false;
+				continue;
+			}
+		}
 		if (carry === buf.length) {
-			// A line longer than the buffer: grow it once, to that line's length (found by reading ahead), so a
-			// long line costs about its own size in memory rather than up to twice that.
+			// A line longer than the buffer, read whole: grow it once, to that line's length (found by reading
+			// ahead), so a long line costs about its own size in memory rather than up to twice that.
 			const bigger = Buffer.allocUnsafe(lineFits(fd, base, carry, size));
 			buf.copy(bigger, 0, 0, carry);
 			buf = bigger;
@@ -92,6 +109,12 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 	}
 	if (reads === 1 && intact && validEnd > 0) return { size: read, validEnd, bytes: buf.subarray(0, validEnd) };
 	return { size: read, validEnd };
+}
+
+/** The byte at `offset` (-1 past the end). */
+function readByte(fd: number, offset: number): number {
+	const one = Buffer.allocUnsafe(1);
+	return readSync(fd, one, 0, 1, offset) === 1 ? one[0]! : -1;
 }
 
 /**
