@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, statSync } from "../util/index.ts";
 import type { ContextDefaults } from "./context.ts";
 import { headerLine } from "./entries.ts";
 import { migrationBackupPath, rewriteWithBackup, SessionFile, SessionFileChangedError, writeNewFile } from "./file.ts";
+import { describeWriteError, realFileOps, type SessionFileOps } from "./file-ops.ts";
 import { assertValidSessionId, newEntryId, uuidv7 } from "./ids.ts";
 import { type LoadedFile, loadSessionFile, type RawLine } from "./load.ts";
 import { lockSessionFile, type SessionLock, SessionLockedError } from "./lock.ts";
@@ -28,6 +29,18 @@ import {
 /** Appending to a session this manager may not write (read-only open, lock lost). */
 export class SessionReadOnlyError extends Error {
 	override readonly name = "SessionReadOnlyError";
+}
+
+/** Writing to the session file failed (disk full, I/O error …); nothing of the entry is left in the file. */
+export class SessionWriteError extends Error {
+	override readonly name = "SessionWriteError";
+	constructor(
+		readonly file: string,
+		readonly reason: string,
+		options?: ErrorOptions,
+	) {
+		super(`could not write ${file}: ${reason}`, options);
+	}
 }
 
 function isAssistant(entry: SessionEntry): boolean {
@@ -47,6 +60,8 @@ export abstract class SessionCore {
 	protected readOnlyReason: string | undefined;
 	protected diagnostics: string[] = [];
 	protected defaults: ContextDefaults = {};
+	/** How the file is written (tests pass one that fails on demand). */
+	protected ops: SessionFileOps = realFileOps;
 
 	protected constructor(
 		protected cwd: string,
@@ -131,7 +146,7 @@ export abstract class SessionCore {
 		const diagnostics: string[] = [];
 		let loaded: LoadedFile;
 		try {
-			handle = SessionFile.open(file, lock !== undefined);
+			handle = SessionFile.open(file, lock !== undefined, this.ops);
 			loaded = loadSessionFile(handle.descriptor, file, (set) => newEntryId((id) => set.has(id)));
 			diagnostics.push(...loaded.diagnostics);
 			handle.setLoaded(loaded.size, loaded.validEnd, loaded.tail, loaded.bytes);
@@ -172,9 +187,15 @@ export abstract class SessionCore {
 				yield isNode(item) ? JSON.stringify(item.entry) : handle.read(item.offset, item.length).toString("utf8");
 			}
 		};
-		rewriteWithBackup(file, lines(), loaded.migratedFrom ?? 1);
+		try {
+			rewriteWithBackup(file, lines(), loaded.migratedFrom ?? 1, this.ops);
+		} catch (error) {
+			// The original is still there, whole: say why it could not be migrated.
+			const reason = `${describeWriteError(error)} while migrating it from format ${loaded.migratedFrom}`;
+			throw new SessionWriteError(file, reason, { cause: error });
+		}
 		handle.close();
-		const fresh = SessionFile.open(file, true);
+		const fresh = SessionFile.open(file, true, this.ops);
 		const size = statSync(file).size;
 		fresh.setLoaded(size, size, "ok");
 		return fresh;
@@ -203,7 +224,7 @@ export abstract class SessionCore {
 			try {
 				this.file!.append(JSON.stringify(entry));
 			} catch (error) {
-				if (!(error instanceof SessionFileChangedError)) throw error;
+				if (!(error instanceof SessionFileChangedError)) throw this.writeError(error);
 				// Nothing was written: appending after bytes we did not write could glue two entries together.
 				this.readOnlyReason = "another program wrote to the file";
 				this.diagnostics.push(error.message);
@@ -215,7 +236,20 @@ export abstract class SessionCore {
 			}
 			return;
 		}
-		if (this.hasAssistant || isAssistant(entry)) this.flush([entry]);
+		if (this.hasAssistant || isAssistant(entry)) {
+			try {
+				this.flush([entry]);
+			} catch (error) {
+				throw this.writeError(error);
+			}
+		}
+	}
+
+	/** A failed write as the user should read it: what went wrong and which file (errors without a code pass). */
+	private writeError(error: unknown): unknown {
+		const code = (error as { code?: unknown } | undefined)?.code;
+		if (typeof code !== "string" || !this.sessionFile) return error;
+		return new SessionWriteError(this.sessionFile, describeWriteError(error), { cause: error });
 	}
 
 	/** First write: header, every entry in memory and `extra`, atomically; then keeps the file open to append. */
@@ -234,8 +268,8 @@ export abstract class SessionCore {
 			}
 			for (const entry of extra) yield JSON.stringify(entry);
 		};
-		const size = writeNewFile(path, lines());
-		const handle = SessionFile.open(path, true);
+		const size = writeNewFile(path, lines(), this.ops);
+		const handle = SessionFile.open(path, true, this.ops);
 		handle.setLoaded(size, size, "ok");
 		this.file = handle;
 		this.store.setSource(handle);

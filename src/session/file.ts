@@ -12,18 +12,8 @@
  */
 
 import { dirname } from "node:path";
-import {
-	closeSync,
-	copyFileSync,
-	fstatSync,
-	fsyncSync,
-	ftruncateSync,
-	linkSync,
-	openSync,
-	renameSync,
-	unlinkSync,
-	writeSync,
-} from "../util/index.ts";
+import { closeSync, copyFileSync, fstatSync, linkSync, openSync, unlinkSync } from "../util/index.ts";
+import { realFileOps, type SessionFileOps } from "./file-ops.ts";
 import { readRange } from "./scan.ts";
 import type { LineSource } from "./store.ts";
 
@@ -52,13 +42,14 @@ export class SessionFile implements LineSource {
 	private constructor(
 		readonly path: string,
 		readonly writable: boolean,
+		private readonly ops: SessionFileOps,
 	) {
-		this.fd = openSync(path, writable ? "a+" : "r");
+		this.fd = writable ? ops.open(path, "a+") : openSync(path, "r");
 	}
 
 	/** Opens `path` for reading, and for appending when `writable` (O_APPEND). */
-	static open(path: string, writable: boolean): SessionFile {
-		return new SessionFile(path, writable);
+	static open(path: string, writable: boolean, ops: SessionFileOps = realFileOps): SessionFile {
+		return new SessionFile(path, writable, ops);
 	}
 
 	/** The open descriptor (for loading). */
@@ -100,30 +91,51 @@ export class SessionFile implements LineSource {
 		const fd = this.fd;
 		const size = fstatSync(fd).size;
 		if (size !== this.expected) throw new SessionFileChangedError(this.path, size, this.expected);
+		const ops = this.ops;
 		let text = `${line}\n`;
 		if (this.tail === "torn") {
-			keepTornTail(this.path, readRange(fd, this.validEnd, size - this.validEnd));
-			ftruncateSync(fd, this.validEnd);
+			keepTornTail(this.path, readRange(fd, this.validEnd, size - this.validEnd), ops);
+			ops.truncate(fd, this.validEnd);
 			this.expected = this.validEnd;
-		} else if (this.tail === "unterminated") {
-			text = `\n${text}`;
+			this.tail = "ok";
 		}
-		this.tail = "ok";
+		if (this.tail === "unterminated") text = `\n${text}`;
 		const bytes = Buffer.from(text, "utf8");
 		try {
-			let done = writeSync(fd, bytes, 0, bytes.length);
+			let done = ops.write(fd, bytes, 0, bytes.length);
 			// A regular file takes the whole line in one write; a short write (disk full) is finished or undone below.
-			while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+			while (done < bytes.length) done += ops.write(fd, bytes, done, bytes.length - done);
 		} catch (error) {
-			try {
-				if (fstatSync(fd).size > this.expected) ftruncateSync(fd, this.expected);
-			} catch {
-				// Could not undo: the next load sees a torn last line and ignores it.
-			}
+			this.undo(fd);
 			throw error;
 		}
+		this.tail = "ok";
 		this.expected += bytes.length;
 		this.validEnd = this.expected;
+	}
+
+	/**
+	 * After a failed write: cuts whatever part of the line reached the file. When even that fails, the part is
+	 * remembered as a torn tail, so the next append (or the next load) cuts it instead of gluing onto it.
+	 */
+	private undo(fd: number): void {
+		let size: number;
+		try {
+			size = fstatSync(fd).size;
+		} catch {
+			// Cannot even tell what is on disk: the size check before the next append refuses to write.
+			return;
+		}
+		if (size <= this.expected) return;
+		try {
+			this.ops.truncate(fd, this.expected);
+		} catch {
+			if (this.tail === "ok") {
+				this.validEnd = this.expected;
+				this.tail = "torn";
+			}
+			this.expected = size;
+		}
 	}
 
 	close(): void {
@@ -140,20 +152,20 @@ export function tornSidecarPath(path: string): string {
 }
 
 /** Appends `bytes` (a torn last line) as one line of the sidecar and forces it to disk before the cut. */
-function keepTornTail(path: string, bytes: Buffer): void {
-	const fd = openSync(tornSidecarPath(path), "a");
+function keepTornTail(path: string, bytes: Buffer, ops: SessionFileOps): void {
+	const fd = ops.open(tornSidecarPath(path), "a");
 	try {
 		const line = Buffer.concat([bytes, Buffer.from("\n")]);
 		let done = 0;
-		while (done < line.length) done += writeSync(fd, line, done, line.length - done);
-		fsyncSync(fd);
+		while (done < line.length) done += ops.write(fd, line, done, line.length - done);
+		ops.fsync(fd);
 	} finally {
 		closeSync(fd);
 	}
 }
 
-function writeLines(path: string, lines: Iterable<string>, durable: boolean): number {
-	const fd = openSync(path, "w");
+function writeLines(path: string, lines: Iterable<string>, durable: boolean, ops: SessionFileOps): number {
+	const fd = ops.open(path, "w");
 	let size = 0;
 	try {
 		let batch: string[] = [];
@@ -162,7 +174,7 @@ function writeLines(path: string, lines: Iterable<string>, durable: boolean): nu
 			if (batch.length === 0) return;
 			const bytes = Buffer.from(batch.join(""), "utf8");
 			let done = 0;
-			while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+			while (done < bytes.length) done += ops.write(fd, bytes, done, bytes.length - done);
 			size += bytes.length;
 			batch = [];
 			batchLength = 0;
@@ -173,18 +185,18 @@ function writeLines(path: string, lines: Iterable<string>, durable: boolean): nu
 			if (batchLength >= BATCH) drain();
 		}
 		drain();
-		if (durable) fsyncSync(fd);
+		if (durable) ops.fsync(fd);
 	} finally {
 		closeSync(fd);
 	}
 	return size;
 }
 
-function syncDir(path: string): void {
+function syncDir(path: string, ops: SessionFileOps): void {
 	try {
 		const fd = openSync(dirname(path), "r");
 		try {
-			fsyncSync(fd);
+			ops.fsync(fd);
 		} finally {
 			closeSync(fd);
 		}
@@ -206,11 +218,11 @@ function removeQuietly(path: string): void {
  * not forced to disk (no fsync, as pi never does for sessions): a new session's first write is on the start-up
  * path of every `pi -p`, and an fsync there costs milliseconds. Returns the byte size written.
  */
-export function writeNewFile(path: string, lines: Iterable<string>): number {
+export function writeNewFile(path: string, lines: Iterable<string>, ops: SessionFileOps = realFileOps): number {
 	const tmp = `${path}.tmp`;
 	try {
-		const size = writeLines(tmp, lines, false);
-		renameSync(tmp, path);
+		const size = writeLines(tmp, lines, false, ops);
+		ops.rename(tmp, path);
 		return size;
 	} catch (error) {
 		removeQuietly(tmp);
@@ -227,12 +239,17 @@ export function migrationBackupPath(path: string, version: number): string {
  * Replaces the existing `path` with `lines` atomically; the original is kept as `<path>.v<version>.bak` (the user's
  * data before pi changed its format, should they need it or an older pi). Returns the byte size written.
  */
-export function rewriteWithBackup(path: string, lines: Iterable<string>, version: number): number {
+export function rewriteWithBackup(
+	path: string,
+	lines: Iterable<string>,
+	version: number,
+	ops: SessionFileOps = realFileOps,
+): number {
 	const tmp = `${path}.tmp`;
 	const backup = migrationBackupPath(path, version);
 	try {
 		// A migration replaces data the user already has: it is made durable before the original goes.
-		const size = writeLines(tmp, lines, true);
+		const size = writeLines(tmp, lines, true, ops);
 		removeQuietly(backup);
 		try {
 			linkSync(path, backup);
@@ -240,8 +257,8 @@ export function rewriteWithBackup(path: string, lines: Iterable<string>, version
 			// No hard links here (some file systems): a copy does the same job.
 			copyFileSync(path, backup);
 		}
-		renameSync(tmp, path);
-		syncDir(path);
+		ops.rename(tmp, path);
+		syncDir(path, ops);
 		return size;
 	} catch (error) {
 		removeQuietly(tmp);

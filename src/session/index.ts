@@ -9,9 +9,10 @@ export {
 	getLatestCompactionEntry,
 	sessionEntryToContextMessages,
 } from "./context.ts";
-export { SessionReadOnlyError } from "./core.ts";
+export { SessionReadOnlyError, SessionWriteError } from "./core.ts";
 export { migrateSessionEntries, parseSessionEntries } from "./entries.ts";
 export { SessionFileChangedError } from "./file.ts";
+export { describeWriteError, realFileOps, type SessionFileOps } from "./file-ops.ts";
 export { assertValidSessionId, uuidv7 } from "./ids.ts";
 export { findMostRecentSession, findSessionsByIdPrefix, readHeader } from "./list.ts";
 export { SessionFormatError } from "./load.ts";

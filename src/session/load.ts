@@ -10,6 +10,7 @@
  *   on first use; all other lines are parsed at once. v1/v2 files are parsed whole and migrated in memory.
  */
 import { IdIndex } from "./id-index.ts";
+import { type LongLine, PARENT_KEY } from "./long-line.ts";
 import { migrateEntries } from "./migrate.ts";
 import { ascii, forEachLine, parseJsonLine, peekEnvelope } from "./scan.ts";
 import { checkEntry, checkHeader } from "./schema.ts";
@@ -84,7 +85,15 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 		order.push({ offset, length: end - start });
 	};
 
-	const walk = forEachLine(fd, (buf, start, end, offset, line, terminated, hasNul) => {
+	const visit = (
+		buf: Buffer,
+		start: number,
+		end: number,
+		offset: number,
+		line: number,
+		terminated: boolean,
+		hasNul: boolean,
+	) => {
 		if (header === undefined && headerProblem === undefined) {
 			let value: unknown;
 			try {
@@ -174,7 +183,29 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 		}
 		const entry = value as SessionEntry;
 		push(nodeOf(entry, line, offset, end - start));
-	});
+	};
+	// A long message line (an image, a huge tool output) is indexed from its first bytes, like a short one.
+	const long = (l: LongLine): boolean => {
+		if (!header || !lazy) return false;
+		const envelope = peekLongMessage(l, nodes.at(-1)?.id);
+		if (!envelope) return false;
+		const { id, parentId, role } = envelope;
+		const node: EntryNode = {
+			id,
+			parentId,
+			type: "message",
+			role,
+			line: l.line,
+			seq: 0,
+			offset: l.offset,
+			length: l.length,
+			entry: undefined,
+			broken: false,
+		};
+		push(node);
+		return true;
+	};
+	const walk = forEachLine(fd, visit, long);
 
 	if (!header) throw new SessionFormatError(file, headerProblem ?? "file is empty");
 	const result: LoadedFile = {
@@ -198,6 +229,21 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 }
 
 const ENTRY_START = ascii('{"type":"');
+
+/** The envelope of a long `message` line in pi's key order, or undefined when it must be parsed whole. */
+function peekLongMessage(
+	long: LongLine,
+	previousId: string | undefined,
+): { id: string; parentId: string | null; role: string } | undefined {
+	if (long.hasNul || !long.closed || long.parentKeyInRest) return undefined;
+	const head = long.head;
+	const envelope = peekEnvelope(head, 0, head.length, false, previousId);
+	if (envelope?.type !== "message" || envelope.role === undefined) return undefined;
+	// The envelope's own key comes first; another one in the head is the sign of a torn entry glued to a whole one.
+	const first = head.indexOf(PARENT_KEY);
+	if (head.indexOf(PARENT_KEY, first + 1) !== -1) return undefined;
+	return { id: envelope.id, parentId: envelope.parentId, role: envelope.role };
+}
 
 /**
  * The whole entry at the end of a line that begins with a torn one: pi appends after a crash mid-write without

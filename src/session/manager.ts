@@ -45,6 +45,7 @@ export class SessionManager extends SessionAppender {
 	/** A new session; the file `<sessionDir>/<time>_<id>.jsonl` appears with the first assistant message. */
 	static create(cwd: string, sessionDir?: string, options?: NewSessionOptions): SessionManager {
 		const manager = new SessionManager(cwd, sessionDir, true);
+		if (options?.fileOps) manager.ops = options.fileOps;
 		manager.startNew(options);
 		return manager;
 	}
@@ -57,6 +58,7 @@ export class SessionManager extends SessionAppender {
 	static open(path: string, sessionDir?: string, cwdOverride?: string, options?: OpenOptions): SessionManager {
 		const file = resolve(path);
 		const manager = new SessionManager(cwdOverride ?? process.cwd(), sessionDir ?? dirname(file), true);
+		if (options?.fileOps) manager.ops = options.fileOps;
 		const fork = options?.onLocked === "fork";
 		manager.loadFile(file, fork ? { ...options, onLocked: "readOnly" } : options);
 		if (cwdOverride !== undefined) manager.cwd = resolve(cwdOverride);

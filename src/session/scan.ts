@@ -5,6 +5,7 @@
  * else is simply parsed in full by the caller.
  */
 import { closeSync, fstatSync, openSync, readSync } from "../util/index.ts";
+import { type LongLineVisitor, scanLongLine } from "./long-line.ts";
 
 /**
  * Files are walked through one reused buffer of this size; a file that fits is read in one go and its bytes kept
@@ -45,8 +46,12 @@ export interface LineWalk {
 	bytes?: Buffer;
 }
 
-/** Visits every non-blank line of `fd` from offset 0. Blank lines are skipped but still counted. */
-export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
+/**
+ * Visits every non-blank line of `fd` from offset 0. Blank lines are skipped but still counted. A line longer than
+ * the buffer that ends in "\n" is first offered to `long` (its first bytes only); when that declines, it is read
+ * whole and visited like the others.
+ */
+export function forEachLine(fd: number, visit: LineVisitor, long?: LongLineVisitor): LineWalk {
 	const size = fstatSync(fd).size;
 	let buf = Buffer.allocUnsafe(size < CHUNK ? Math.max(size + 1, 4096) : CHUNK);
 	let carry = 0; // bytes at buf[0..carry) that start an unfinished line
@@ -56,8 +61,22 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 	let reads = 0;
 	let intact = true; // buf[0..read) still holds the file from offset 0
 	for (;;) {
+		if (carry === buf.length && long && carry >= CHUNK) {
+			// A line longer than the buffer: offered to `long` first, which may index it from its first bytes.
+			const info = scanLongLine(fd, buf.subarray(0, carry), base, line + 1);
+			if (info && long(info)) {
+				line++;
+				base = base + info.length + 1 + (readByte(fd, base + info.length) === CR ? 1 : 0);
+				read = Math.max(read, base);
+				carry = 0;
+				intact = false;
+				continue;
+			}
+		}
 		if (carry === buf.length) {
-			const bigger = Buffer.allocUnsafe(buf.length * 2);
+			// A line longer than the buffer, read whole: grow it once, to that line's length (found by reading
+			// ahead), so a long line costs about its own size in memory rather than up to twice that.
+			const bigger = Buffer.allocUnsafe(lineFits(fd, base, carry, size));
 			buf.copy(bigger, 0, 0, carry);
 			buf = bigger;
 		}
@@ -90,6 +109,33 @@ export function forEachLine(fd: number, visit: LineVisitor): LineWalk {
 	}
 	if (reads === 1 && intact && validEnd > 0) return { size: read, validEnd, bytes: buf.subarray(0, validEnd) };
 	return { size: read, validEnd };
+}
+
+/** The byte at `offset` (-1 past the end). */
+function readByte(fd: number, offset: number): number {
+	const one = Buffer.allocUnsafe(1);
+	return readSync(fd, one, 0, 1, offset) === 1 ? one[0]! : -1;
+}
+
+/**
+ * A buffer size that holds the line starting at file offset `base`, of which `carry` bytes are already read: its
+ * length up to and including the next "\n" (or the end of the file), rounded up to whole chunks.
+ */
+function lineFits(fd: number, base: number, carry: number, size: number): number {
+	const scratch = Buffer.allocUnsafe(CHUNK);
+	let at = base + carry;
+	for (;;) {
+		const n = readSync(fd, scratch, 0, CHUNK, at);
+		if (n === 0) break;
+		const nl = scratch.subarray(0, n).indexOf(LF);
+		if (nl !== -1) {
+			at += nl + 1;
+			break;
+		}
+		at += n;
+	}
+	const need = Math.max(at, Math.min(size, base + carry + 1)) - base;
+	return Math.ceil((need + 1) / CHUNK) * CHUNK;
 }
 
 function emit(

@@ -16,6 +16,7 @@
  */
 import type { AgentMessage, ThinkingLevel } from "../agent/index.ts";
 import type { AssistantMessage, ImageContent, SystemMessage, TextContent, Usage } from "../ai/index.ts";
+import type { SessionFileOps } from "./file-ops.ts";
 
 /** The format version this layer writes. Older files are migrated on load. */
 export const CURRENT_SESSION_VERSION = 3;
@@ -287,6 +288,8 @@ export interface NewSessionOptions {
 	/** Custom session id (1–128 chars of letters, digits, `.`, `_`, `-`; not starting with `.`). Default: UUID v7. */
 	id?: string;
 	parentSession?: string;
+	/** How the manager writes its files (`create` only; default: the real file system). */
+	fileOps?: SessionFileOps;
 }
 
 /** How `open` behaves when another process holds the session's lock. */
@@ -299,6 +302,8 @@ export interface OpenOptions {
 	 * with a diagnostic naming the held file and the fork.
 	 */
 	onLocked?: "throw" | "readOnly" | "fork";
+	/** How the manager writes its files (default: the real file system). */
+	fileOps?: SessionFileOps;
 }
 
 export type SessionListProgress = (loaded: number, total: number) => void;

@@ -62,4 +62,14 @@ describe("forEachLine", () => {
 		expect(result.validEnd).toBe(8);
 		expect(result.bytes).toBeUndefined();
 	});
+	test("lines longer than the walk buffer (several sizes, the last without a newline) come out whole", () => {
+		const long = (n: number, c: string) => c.repeat(n);
+		const parts = [long(10, "a"), long(300_000, "b"), long(5, "c"), long(1_100_000, "d"), long(256 * 1024, "e")];
+		const text = `${parts.join("\n")}\n${long(700_000, "f")}`;
+		const { lines, result } = walk(text);
+		expect(lines.map((l) => l.length)).toEqual([10, 300_000, 5, 1_100_000, 256 * 1024, 700_000]);
+		expect(lines.map((l) => l[0])).toEqual(["a", "b", "c", "d", "e", "f"]);
+		expect(result.size).toBe(text.length);
+		expect(result.validEnd).toBe(text.length - 700_000);
+	});
 });

@@ -1,0 +1,122 @@
+/**
+ * A large v3 session for the memory cases: turns of a `read` tool call whose result is a 256 KiB text or, every
+ * third turn, an image of `largest` bytes (base64 in the line), written line by line (never whole in memory). And
+ * the peak RSS of a process opening it: the compiled binary in RPC mode answering `get_state`, or a bun child
+ * loading it through the session layer only.
+ */
+import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+const T = "2026-01-01T00:00:00.000Z";
+const USAGE = {
+	input: 1,
+	output: 1,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 2,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+/** Writes the session; returns its size and its largest line, in bytes. */
+export function writeBigSession(file: string, bytes: number, largest: number): { size: number; largest: number } {
+	const fd = openSync(file, "w");
+	let size = 0;
+	let max = 0;
+	const put = (value: unknown) => {
+		const line = Buffer.from(`${JSON.stringify(value)}\n`);
+		writeSync(fd, line);
+		size += line.length;
+		max = Math.max(max, line.length - 1);
+	};
+	const image = Buffer.alloc(Math.floor((largest * 3) / 4) - 512, 7).toString("base64");
+	const text = "o".repeat(256 * 1024);
+	try {
+		put({ type: "session", version: 3, id: "0194f0c0-0000-7000-8000-00000000b16e", timestamp: T, cwd: "/tmp" });
+		let parent: string | null = null;
+		for (let turn = 0; size < bytes; turn++) {
+			const [u, a, r] = [0, 1, 2].map((k) => (turn * 3 + k).toString(16).padStart(8, "0")) as [string, string, string];
+			const call = `call_${u}`;
+			put({
+				type: "message",
+				id: u,
+				parentId: parent,
+				timestamp: T,
+				message: { role: "user", content: `turn ${turn}`, timestamp: 1 },
+			});
+			put({
+				type: "message",
+				id: a,
+				parentId: u,
+				timestamp: T,
+				message: {
+					role: "assistant",
+					content: [{ type: "toolCall", id: call, name: "read", arguments: { path: "x.png" } }],
+					api: "anthropic-messages",
+					provider: "mock",
+					model: "mock-1",
+					usage: USAGE,
+					stopReason: "toolUse",
+					timestamp: 2,
+				},
+			});
+			const content =
+				turn % 3 === 0 ? [{ type: "image", data: image, mimeType: "image/png" }] : [{ type: "text", text }];
+			put({
+				type: "message",
+				id: r,
+				parentId: a,
+				timestamp: T,
+				message: { role: "toolResult", toolCallId: call, toolName: "read", content, isError: false, timestamp: 3 },
+			});
+			parent = r;
+		}
+	} finally {
+		closeSync(fd);
+	}
+	return { size, largest: max };
+}
+
+/** Peak RSS (VmHWM) of a live process, in bytes. */
+export function peakRss(pid: number): number {
+	const status = readFileSync(`/proc/${pid}/status`, "utf8");
+	return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** The argv's process in RPC mode opening `file` (`--session`): its peak RSS once `get_state` is answered. */
+export async function rpcOpenPeak(argv: string[], file: string, home: string): Promise<{ peak: number; ms: number }> {
+	const started = performance.now();
+	const child = Bun.spawn([...argv, "--mode", "rpc", "--session", file], {
+		cwd: home,
+		env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, PI_CODING_AGENT_DIR: join(home, ".pi/agent") },
+		stdin: "pipe",
+		stdout: "pipe",
+		stderr: "pipe",
+	});
+	try {
+		child.stdin.write('{"id":"s","type":"get_state"}\n');
+		child.stdin.flush();
+		const reader = child.stdout.getReader();
+		const decoder = new TextDecoder();
+		let seen = "";
+		while (!seen.includes('"id":"s"')) {
+			const { value, done } = await reader.read();
+			if (done) throw new Error(`exited before answering get_state: ${await new Response(child.stderr).text()}`);
+			seen += decoder.decode(value, { stream: true });
+		}
+		const ms = performance.now() - started;
+		return { peak: peakRss(child.pid), ms };
+	} finally {
+		child.kill("SIGKILL");
+		await child.exited;
+	}
+}
+
+const OPEN_CHILD = join(import.meta.dir, "..", "support", "session-open-child.ts");
+
+/** A bun child that only loads `file` through the session layer: its peak RSS. */
+export function loaderPeak(file: string): number {
+	const run = Bun.spawnSync([process.execPath, OPEN_CHILD, file], { stdout: "pipe", stderr: "pipe" });
+	const peak = Number(/peak (\d+)/.exec(run.stdout.toString())?.[1]);
+	if (!peak) throw new Error(`loader child failed: ${run.stderr.toString()}`);
+	return peak;
+}
