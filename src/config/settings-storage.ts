@@ -5,8 +5,8 @@
  * file atomically.
  */
 import { dirname, join, resolve } from "node:path";
-import { existsSync, mkdirSync, readFileSync } from "../util/index.ts";
-import { LOCK_STALE_MS, writeFileAtomic } from "./json-file.ts";
+import { existsSync, lockFileSync, mkdirSync, readFileSync } from "../util/index.ts";
+import { LOCK_STALE_MS, LOCK_WAIT_MS, writeFileAtomic } from "./json-file.ts";
 import { CONFIG_DIR_NAME } from "./paths.ts";
 
 export type SettingsManagerScope = "global" | "project";
@@ -15,26 +15,12 @@ export interface SettingsStorage {
 	withLock(scope: SettingsManagerScope, fn: (current: string | undefined) => string | undefined): void;
 }
 
-type LockSync = (file: string, options: Record<string, unknown>) => () => void;
-
-let lockSync: LockSync | undefined;
-
-/** Takes `<file>.lock` (the lock every settings, auth and trust writer uses), retrying briefly; returns the release. */
+/**
+ * Takes `<file>.lock` (the lock every settings, auth and trust writer uses) for a synchronous section; returns the
+ * release. Waits (without yielding) while other writers hold it; a lock of a dead process is taken over at once.
+ */
 export function takeFileLockSync(file: string): () => void {
-	// Loaded on first use (as for the asynchronous writer): most runs never write settings.
-	lockSync ??= (require("proper-lockfile") as { lockSync: LockSync }).lockSync;
-	let lastError: unknown;
-	for (let attempt = 0; attempt < 10; attempt++) {
-		try {
-			return lockSync(file, { realpath: false, stale: LOCK_STALE_MS });
-		} catch (error) {
-			if ((error as { code?: string }).code !== "ELOCKED") throw error;
-			lastError = error;
-			// Synchronous callers: wait 20 ms without yielding.
-			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-		}
-	}
-	throw lastError;
+	return lockFileSync(file, { stale: LOCK_STALE_MS, waitMs: LOCK_WAIT_MS });
 }
 
 /** `<agentDir>/settings.json` (global) and `<cwd>/.pi/settings.json` (project). */

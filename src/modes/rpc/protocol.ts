@@ -15,7 +15,7 @@
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { typebox } from "../../util/index.ts";
-import { v8JsonParseErrorMessage } from "./json-error.ts";
+import { v8JsonParseErrorMessage } from "../../util/json-error.ts";
 import {
 	RPC_COMMAND_TYPES,
 	type RpcCommandType,

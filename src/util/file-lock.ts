@@ -1,0 +1,229 @@
+/**
+ * The `<file>.lock` every settings, auth and trust writer holds (proper-lockfile's lock directory, so pi 0.87.1
+ * processes and ours exclude each other), plus an owner record that lets a lock left by a killed process be taken
+ * over at once instead of after the stale time.
+ *
+ * proper-lockfile decides that a lock is abandoned only by its age (its mtime is older than `stale`, at least 2 s),
+ * so every writer waits that long after a crash. Beside the lock directory we keep `<file>.lock-owner`:
+ * `{pid, host, ino}` of the holder (`ino` names the lock directory it belongs to). A writer that finds the lock
+ * held reads the record; when it names a process on this host that no longer exists and the same lock directory,
+ * the writer claims the record (an atomic rename, so one writer wins), removes the dead lock and locks at once.
+ * Locks without a record (pi 0.87.1's, or a writer killed before it wrote one) go stale by age as before.
+ *
+ * A lock that is taken away while held (its directory removed, or its mtime changed by someone else, or refreshed
+ * too late after a clock jump or a suspended process) is reported through `onCompromised`: proper-lockfile's
+ * default there throws from a timer and would crash the process, so a handler is always installed.
+ */
+
+import { hostname } from "node:os";
+import { linkSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "./fs.ts";
+
+type Release = () => Promise<void>;
+type LockOptions = {
+	realpath: false;
+	stale: number;
+	retries: 0;
+	onCompromised: (error: Error) => void;
+};
+interface ProperLockfile {
+	lock(file: string, options: LockOptions): Promise<Release>;
+	lockSync(file: string, options: LockOptions): () => void;
+}
+
+let properLockfile: ProperLockfile | undefined;
+/** Loaded on first use: proper-lockfile (with graceful-fs) costs ~5 ms of start-up that reads never need. */
+function lockfile(): ProperLockfile {
+	properLockfile ??= require("proper-lockfile") as ProperLockfile;
+	return properLockfile;
+}
+
+export interface FileLockOptions {
+	/** A lock whose mtime is older than this (ms, at least 2000) is abandoned, whoever held it. */
+	stale: number;
+	/** How long to keep trying before giving up with ELOCKED (ms). */
+	waitMs: number;
+	/** Called (once) when the lock is taken away while held. */
+	onCompromised?: (error: Error) => void;
+}
+
+export interface HeldLock {
+	/** False once the lock was reported compromised or its directory is no longer the one this holder made. */
+	held(): boolean;
+	release(): Promise<void>;
+}
+
+interface OwnerRecord {
+	pid: number;
+	host: string;
+	ino: number;
+}
+
+const ownerPath = (file: string) => `${file}.lock-owner`;
+const lockDir = (file: string) => `${file}.lock`;
+
+function readOwner(path: string): OwnerRecord | undefined {
+	try {
+		const record = JSON.parse(readFileSync(path, "utf8")) as Partial<OwnerRecord>;
+		const valid = typeof record.pid === "number" && typeof record.host === "string" && typeof record.ino === "number";
+		return valid ? (record as OwnerRecord) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Whether `pid` is a live process here (a zombie counts as dead: it holds nothing any more). */
+function alive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+		return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+	} catch {
+		return true;
+	}
+}
+
+function lockIno(file: string): number | undefined {
+	try {
+		return statSync(lockDir(file)).ino;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Removes `<file>.lock` when its owner record names a dead process on this host; true when it did. Old locks are
+ * left to proper-lockfile's stale check, so two ways of removing the same lock never race.
+ */
+function reclaimDeadLock(file: string, stale: number): boolean {
+	let stat: { ino: number; mtimeMs: number };
+	try {
+		stat = statSync(lockDir(file));
+	} catch {
+		return false;
+	}
+	if (Date.now() - stat.mtimeMs > stale - 500) return false;
+	const record = readOwner(ownerPath(file));
+	if (!record || record.host !== hostname() || record.ino !== stat.ino || alive(record.pid)) return false;
+	const claimed = `${ownerPath(file)}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+	try {
+		renameSync(ownerPath(file), claimed);
+	} catch {
+		return false; // another writer claimed it first
+	}
+	try {
+		const mine = readOwner(claimed);
+		if (!mine || mine.pid !== record.pid || mine.ino !== record.ino) {
+			// A fresh holder replaced the record between our read and our claim: give it back (never over a newer one).
+			try {
+				linkSync(claimed, ownerPath(file));
+			} catch {
+				// A newer record is already there.
+			}
+			return false;
+		}
+		if (lockIno(file) !== record.ino) return false;
+		rmdirSync(lockDir(file));
+		return true;
+	} catch {
+		return false;
+	} finally {
+		rmSync(claimed, { force: true });
+	}
+}
+
+function writeOwner(file: string): number | undefined {
+	const ino = lockIno(file);
+	if (ino === undefined) return undefined;
+	const temp = `${ownerPath(file)}.${process.pid}.tmp`;
+	try {
+		writeFileSync(temp, JSON.stringify({ pid: process.pid, host: hostname(), ino }));
+		renameSync(temp, ownerPath(file));
+	} catch {
+		rmSync(temp, { force: true });
+	}
+	return ino;
+}
+
+function dropOwner(file: string, ino: number | undefined): void {
+	const record = readOwner(ownerPath(file));
+	if (record && record.pid === process.pid && record.ino === ino) rmSync(ownerPath(file), { force: true });
+}
+
+function isLocked(error: unknown): boolean {
+	return (error as { code?: string }).code === "ELOCKED";
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const pauseSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** 5 ms growing to 100 ms, randomised so contending writers spread out. */
+const backoff = (attempt: number) => Math.min(100, 5 * 1.3 ** attempt) * (0.5 + Math.random());
+
+function heldLock(file: string, state: { compromised: boolean }, release: () => Promise<void>): HeldLock {
+	const ino = writeOwner(file);
+	return {
+		held: () => !state.compromised && ino !== undefined && lockIno(file) === ino,
+		release: async () => {
+			dropOwner(file, ino);
+			// proper-lockfile removes the directory whoever made it: leave a lock another writer took over alone.
+			const now = lockIno(file);
+			if (now !== undefined && now !== ino) return;
+			await release().catch(() => {
+				// Already gone (compromised): nothing of ours is left to remove.
+			});
+		},
+	};
+}
+
+function lockOptions(options: FileLockOptions, state: { compromised: boolean }): LockOptions {
+	return {
+		realpath: false,
+		stale: options.stale,
+		retries: 0,
+		onCompromised: (error) => {
+			state.compromised = true;
+			options.onCompromised?.(error);
+		},
+	};
+}
+
+/** Takes `<file>.lock`, waiting up to `waitMs`; rejects with proper-lockfile's ELOCKED error when it cannot. */
+export async function lockFile(file: string, options: FileLockOptions): Promise<HeldLock> {
+	const state = { compromised: false };
+	const deadline = Date.now() + options.waitMs;
+	for (let attempt = 0; ; attempt++) {
+		try {
+			const release = await lockfile().lock(file, lockOptions(options, state));
+			return heldLock(file, state, release);
+		} catch (error) {
+			if (!isLocked(error) || Date.now() >= deadline) throw error;
+		}
+		if (!reclaimDeadLock(file, options.stale)) await pause(backoff(attempt));
+	}
+}
+
+/** `lockFile` for synchronous callers: waits without yielding; returns the release. */
+export function lockFileSync(file: string, options: FileLockOptions): () => void {
+	const state = { compromised: false };
+	const deadline = Date.now() + options.waitMs;
+	for (let attempt = 0; ; attempt++) {
+		try {
+			const release = lockfile().lockSync(file, lockOptions(options, state));
+			const ino = writeOwner(file);
+			return () => {
+				dropOwner(file, ino);
+				try {
+					release();
+				} catch {
+					// Already gone: nothing of ours is left to remove.
+				}
+			};
+		} catch (error) {
+			if (!isLocked(error) || Date.now() >= deadline) throw error;
+		}
+		if (!reclaimDeadLock(file, options.stale)) pauseSync(backoff(attempt));
+	}
+}
