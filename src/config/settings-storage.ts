@@ -37,13 +37,16 @@ export class FileSettingsStorage implements SettingsStorage {
 		const path = scope === "global" ? this.globalSettingsPath : this.projectSettingsPath;
 		let release: (() => void) | undefined;
 		try {
-			const exists = existsSync(path);
-			if (exists) release = takeFileLockSync(path);
-			const next = fn(exists ? readFileSync(path, "utf8") : undefined);
+			// Reading a missing file takes no lock (nor creates its folder); a write always decides under the lock.
+			if (existsSync(path)) release = takeFileLockSync(path);
+			let next = fn(release ? readFileSync(path, "utf8") : undefined);
 			if (next === undefined) return;
 			if (!release) {
 				mkdirSync(dirname(path), { recursive: true });
 				release = takeFileLockSync(path);
+				// Another writer may have created the file meanwhile: change what is there now, not nothing.
+				if (existsSync(path)) next = fn(readFileSync(path, "utf8"));
+				if (next === undefined) return;
 			}
 			writeFileAtomic(path, next);
 		} finally {

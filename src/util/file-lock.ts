@@ -7,7 +7,8 @@
  * so every writer waits that long after a crash. Beside the lock directory we keep `<file>.lock-owner`:
  * `{pid, host, ino}` of the holder (`ino` names the lock directory it belongs to). A writer that finds the lock
  * held reads the record; when it names a process on this host that no longer exists and the same lock directory,
- * the writer claims the record (an atomic rename, so one writer wins), removes the dead lock and locks at once.
+ * the writer claims the record (an atomic rename, so one writer wins), removes the dead lock and the temp files the
+ * dead writer left mid-write, and locks at once.
  * Locks without a record (pi 0.87.1's, or a writer killed before it wrote one) go stale by age as before.
  *
  * A lock that is taken away while held (its directory removed, or its mtime changed by someone else, or refreshed
@@ -16,7 +17,8 @@
  */
 
 import { hostname } from "node:os";
-import { linkSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "./fs.ts";
+import { basename, dirname, join } from "node:path";
+import { linkSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "./fs.ts";
 
 type Release = () => Promise<void>;
 type LockOptions = {
@@ -127,11 +129,25 @@ function reclaimDeadLock(file: string, stale: number): boolean {
 		}
 		if (lockIno(file) !== record.ino) return false;
 		rmdirSync(lockDir(file));
+		removeTempFiles(file, record.pid);
 		return true;
 	} catch {
 		return false;
 	} finally {
 		rmSync(claimed, { force: true });
+	}
+}
+
+/** The temp files a killed holder may have left mid-write (`.<name>.<pid>.<random>.tmp`, see atomic-write.ts). */
+function removeTempFiles(file: string, pid: number): void {
+	const prefix = `.${basename(file)}.${pid}.`;
+	rmSync(`${ownerPath(file)}.${pid}.tmp`, { force: true });
+	try {
+		for (const name of readdirSync(dirname(file))) {
+			if (name.startsWith(prefix) && name.endsWith(".tmp")) rmSync(join(dirname(file), name), { force: true });
+		}
+	} catch {
+		// Nothing to tidy, or no permission to: the lock is taken over all the same.
 	}
 }
 
