@@ -20,7 +20,6 @@ import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { linkSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "./fs.ts";
 
-type Release = () => Promise<void>;
 type LockOptions = {
 	realpath: false;
 	stale: number;
@@ -28,7 +27,6 @@ type LockOptions = {
 	onCompromised: (error: Error) => void;
 };
 interface ProperLockfile {
-	lock(file: string, options: LockOptions): Promise<Release>;
 	lockSync(file: string, options: LockOptions): () => void;
 }
 
@@ -138,35 +136,44 @@ function reclaimDeadLock(file: string, stale: number): boolean {
 	}
 }
 
-/** The temp files a killed holder may have left mid-write (`.<name>.<pid>.<random>.tmp`, see atomic-write.ts). */
-function removeTempFiles(file: string, pid: number): void {
-	const prefix = `.${basename(file)}.${pid}.`;
-	rmSync(`${ownerPath(file)}.${pid}.tmp`, { force: true });
+/**
+ * The temp files killed holders left mid-write (`.<name>.<pid>.<random>.tmp`, see atomic-write.ts): those of `pid`,
+ * or (no pid) of every process that no longer exists.
+ */
+function removeTempFiles(file: string, pid?: number): void {
+	const prefix = `.${basename(file)}.`;
 	try {
 		for (const name of readdirSync(dirname(file))) {
-			if (name.startsWith(prefix) && name.endsWith(".tmp")) rmSync(join(dirname(file), name), { force: true });
+			if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
+			const owner = Number(name.slice(prefix.length).split(".")[0]);
+			if (pid === undefined ? Number.isInteger(owner) && !alive(owner) : owner === pid) {
+				rmSync(join(dirname(file), name), { force: true });
+			}
 		}
 	} catch {
-		// Nothing to tidy, or no permission to: the lock is taken over all the same.
+		// Nothing to tidy, or no permission to: the lock is taken all the same.
 	}
 }
 
+/** Written in place (a record cut short by a kill reads as no record), so a kill never leaves a temp file. */
 function writeOwner(file: string): number | undefined {
 	const ino = lockIno(file);
 	if (ino === undefined) return undefined;
-	const temp = `${ownerPath(file)}.${process.pid}.tmp`;
 	try {
-		writeFileSync(temp, JSON.stringify({ pid: process.pid, host: hostname(), ino }));
-		renameSync(temp, ownerPath(file));
+		writeFileSync(ownerPath(file), JSON.stringify({ pid: process.pid, host: hostname(), ino }));
 	} catch {
-		rmSync(temp, { force: true });
+		// Without a record the lock is taken over by age alone, as before.
 	}
 	return ino;
 }
 
 function dropOwner(file: string, ino: number | undefined): void {
 	const record = readOwner(ownerPath(file));
-	if (record && record.pid === process.pid && record.ino === ino) rmSync(ownerPath(file), { force: true });
+	try {
+		if (record && record.pid === process.pid && record.ino === ino) rmSync(ownerPath(file), { force: true });
+	} catch {
+		// A record left behind names a finished process: the next holder replaces it.
+	}
 }
 
 function isLocked(error: unknown): boolean {
@@ -178,19 +185,30 @@ const pauseSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuf
 /** 5 ms growing to 100 ms, randomised so contending writers spread out. */
 const backoff = (attempt: number) => Math.min(100, 5 * 1.3 ** attempt) * (0.5 + Math.random());
 
-function heldLock(file: string, state: { compromised: boolean }, release: () => Promise<void>): HeldLock {
+function heldLock(
+	file: string,
+	state: { compromised: boolean },
+	release: () => void,
+): HeldLock & { releaseNow(): void } {
+	// Right after the directory was made, in the same tick: a kill in between is all but impossible.
 	const ino = writeOwner(file);
+	const releaseNow = () => {
+		// proper-lockfile removes the directory whoever made it: leave a lock another writer took over alone.
+		const now = lockIno(file);
+		if (now === undefined || now === ino) {
+			try {
+				release();
+			} catch {
+				// Already gone (compromised): nothing of ours is left to remove.
+			}
+		}
+		// The record goes after the directory, so a lock directory never lacks its record while we live.
+		dropOwner(file, ino);
+	};
 	return {
 		held: () => !state.compromised && ino !== undefined && lockIno(file) === ino,
-		release: async () => {
-			dropOwner(file, ino);
-			// proper-lockfile removes the directory whoever made it: leave a lock another writer took over alone.
-			const now = lockIno(file);
-			if (now !== undefined && now !== ino) return;
-			await release().catch(() => {
-				// Already gone (compromised): nothing of ours is left to remove.
-			});
-		},
+		releaseNow,
+		release: async () => releaseNow(),
 	};
 }
 
@@ -206,14 +224,19 @@ function lockOptions(options: FileLockOptions, state: { compromised: boolean }):
 	};
 }
 
-/** Takes `<file>.lock`, waiting up to `waitMs`; rejects with proper-lockfile's ELOCKED error when it cannot. */
+/**
+ * Takes `<file>.lock`, waiting up to `waitMs` (yielding between attempts); rejects with proper-lockfile's ELOCKED
+ * error when it cannot. Each attempt is synchronous, so the owner record follows the lock directory at once.
+ */
 export async function lockFile(file: string, options: FileLockOptions): Promise<HeldLock> {
 	const state = { compromised: false };
 	const deadline = Date.now() + options.waitMs;
 	for (let attempt = 0; ; attempt++) {
 		try {
-			const release = await lockfile().lock(file, lockOptions(options, state));
-			return heldLock(file, state, release);
+			const held = heldLock(file, state, lockfile().lockSync(file, lockOptions(options, state)));
+			// Waited: the lock may have been a killed writer's, taken over by age; tidy what it left.
+			if (attempt > 0) removeTempFiles(file);
+			return held;
 		} catch (error) {
 			if (!isLocked(error) || Date.now() >= deadline) throw error;
 		}
@@ -227,16 +250,9 @@ export function lockFileSync(file: string, options: FileLockOptions): () => void
 	const deadline = Date.now() + options.waitMs;
 	for (let attempt = 0; ; attempt++) {
 		try {
-			const release = lockfile().lockSync(file, lockOptions(options, state));
-			const ino = writeOwner(file);
-			return () => {
-				dropOwner(file, ino);
-				try {
-					release();
-				} catch {
-					// Already gone: nothing of ours is left to remove.
-				}
-			};
+			const held = heldLock(file, state, lockfile().lockSync(file, lockOptions(options, state)));
+			if (attempt > 0) removeTempFiles(file);
+			return held.releaseNow;
 		} catch (error) {
 			if (!isLocked(error) || Date.now() >= deadline) throw error;
 		}

@@ -118,7 +118,7 @@ export async function concurrentWriters(
 			.slice(0, 3)
 			.join(" || "),
 		ms,
-		leftovers: readdirSync(dir).filter((f) => f.startsWith(base) && f !== base || f.startsWith(`.${base}`)),
+		leftovers: readdirSync(dir).filter((f) => (f.startsWith(base) && f !== base) || f.startsWith(`.${base}`)),
 	};
 }
 
