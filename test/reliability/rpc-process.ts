@@ -29,6 +29,8 @@ export interface RpcProcessOptions {
 	args?: string[];
 	home?: string;
 	cwd?: string;
+	/** Another build of the binary than `dist/pi`. */
+	binary?: string;
 }
 
 export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
@@ -43,7 +45,7 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 		PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
 	};
 	writeTree(home, { ".tmp/.keep": "" });
-	const child = Bun.spawn([ensureBinary(), "--mode", "rpc", ...(o.args ?? [])], {
+	const child = Bun.spawn([o.binary ?? ensureBinary(), "--mode", "rpc", ...(o.args ?? [])], {
 		cwd,
 		env,
 		stdin: "pipe",
