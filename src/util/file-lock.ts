@@ -16,8 +16,8 @@
  * default there throws from a timer and would crash the process, so a handler is always installed.
  */
 
-import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { os } from "./builtins.ts";
 import { linkSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "./fs.ts";
 
 type LockOptions = {
@@ -107,7 +107,7 @@ function reclaimDeadLock(file: string, stale: number): boolean {
 	}
 	if (Date.now() - stat.mtimeMs > stale - 500) return false;
 	const record = readOwner(ownerPath(file));
-	if (!record || record.host !== hostname() || record.ino !== stat.ino || alive(record.pid)) return false;
+	if (!record || record.host !== os().hostname() || record.ino !== stat.ino || alive(record.pid)) return false;
 	const claimed = `${ownerPath(file)}.${process.pid}.${Math.random().toString(36).slice(2)}`;
 	try {
 		renameSync(ownerPath(file), claimed);
@@ -160,7 +160,7 @@ function writeOwner(file: string): number | undefined {
 	const ino = lockIno(file);
 	if (ino === undefined) return undefined;
 	try {
-		writeFileSync(ownerPath(file), JSON.stringify({ pid: process.pid, host: hostname(), ino }));
+		writeFileSync(ownerPath(file), JSON.stringify({ pid: process.pid, host: os().hostname(), ino }));
 	} catch {
 		// Without a record the lock is taken over by age alone, as before.
 	}

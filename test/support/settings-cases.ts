@@ -86,6 +86,8 @@ export async function concurrentWriters(
 					});
 					return installLoop(tools.bin ?? "dist/pi", home, cwd, dirs);
 				}
+				default:
+					throw new Error(`unknown writer ${kind satisfies never}`);
 			}
 		}),
 	);
@@ -255,7 +257,11 @@ export async function killDuringWrite(
 	}
 	// The next writer (ours) takes the last killed writer's lock over and tidies what it left mid-write.
 	if (!pi && kind === "auth") await new AuthStorage(file).set("after", { type: "api_key", key: "k" });
-	if (!pi && kind === "settings") await updateJsonFile(file, (data) => void (data.after = true));
+	if (!pi && kind === "settings") {
+		await updateJsonFile(file, (data) => {
+			data.after = true;
+		});
+	}
 	const temps = readdirSync(agentDir).filter((f) => f.endsWith(".tmp")).length;
 	return { kills, torn, temps };
 }

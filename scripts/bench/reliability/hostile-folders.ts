@@ -28,10 +28,7 @@ export const hostileFoldersArea: ReliabilityArea = {
 					};
 					const mine = await cell(ctx.bin);
 					const pis = piBin ? await cell(piBin) : undefined;
-					const failing = [
-						...mine.failing.map((f) => `ours: ${f}`),
-						...(pis?.failing ?? []).map((f) => `pi: ${f}`),
-					];
+					const failing = [...mine.failing.map((f) => `ours: ${f}`), ...(pis?.failing ?? []).map((f) => `pi: ${f}`)];
 					figures.push({
 						figure: `hostile folder checks passed, ${mode} mode, ${trusted ? "trusted (--approve)" : "untrusted"}`,
 						ours: mine.text,

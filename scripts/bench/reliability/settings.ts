@@ -32,7 +32,7 @@ async function writers(ctx: ReliabilityContext, figures: Figure[]): Promise<void
 	const counts = ctx.long ? [2, 4, 8, 16] : [2, 4];
 	const updates = ctx.long ? 100 : 25;
 	const pairs: Array<[string, WriterKind, WriterKind | undefined]> = [
-		["settings.json via SettingsStore (the binary's code)", "ours-store", "pi-settings"],
+		["settings.json via SettingsStore (the binary's code; pi has none)", "ours-store", undefined],
 		["settings.json via the SettingsManager API", "ours-manager", "pi-settings"],
 		["auth.json via AuthStorage", "ours-auth", "pi-auth"],
 	];

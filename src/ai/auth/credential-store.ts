@@ -4,32 +4,25 @@
  *
  * auth.json is `{ "<provider>": {"type":"api_key","key":…} | {"type":"oauth","refresh","access","expires",…} }`,
  * mode 0600. Reads are served from memory (loaded at construction and on `reload()`). Every write re-reads the
- * file under a proper-lockfile lock, changes one entry, and lands by write-to-temp + rename, so concurrent
- * writers (in this process or others) lose nothing and readers never see a half-written file. Entries and fields
- * this code does not understand are carried over untouched.
- *
- * A file that cannot be read or parsed is reported once (see `getErrors()`), treated as empty, and never
+ * file under its lock (util/file-lock.ts; a write whose lock was taken away is redone), changes one entry, and
+ * lands by write-to-temp + rename, so concurrent writers (in this process or others) lose nothing and readers never
+ * see a half-written file. Entries and fields this code does not understand are carried over untouched. A file
+ * that cannot be read or parsed is reported once (`getErrors()`, with line and column), treated as empty, and never
  * replaced: writes are refused until the user fixes or removes it.
  *
  * Key order (pi 0.87.1, docs/models.md "Authenticate"): runtime key → auth.json → configured key (models.json or
  * registerProvider `apiKey`) → the provider's environment variables.
  */
 
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import {
-	closeSync,
 	describeInvalidJson,
 	errorMessage,
-	fchmodSync,
-	fsyncSync,
 	type HeldLock,
 	lockFile,
 	mkdirSync,
-	openSync,
 	readFileSync,
-	renameSync,
-	rmSync,
-	writeSync,
+	writeFileAtomic,
 } from "../../util/index.ts";
 import { getEnvApiKey } from "../env-keys.ts";
 import { credentialProblem, isRecord, type OAuthMethod, oauthMethodOf, stringEnv } from "./credential-shape.ts";
@@ -49,14 +42,11 @@ import type {
 
 export type * from "./types.ts";
 
-const LOCK_STALE_MS = 10_000;
+/** The lock: abandoned after (ms), waited for up to (ms), attempts of a write whose lock was taken away. */
+const [LOCK_STALE_MS, LOCK_WAIT_MS, LOCK_ATTEMPTS] = [10_000, 15_000, 3];
 /** OAuth tokens are refreshed when they expire within this window (pi-ai 0.87.1's minimum validity). */
 const OAUTH_REFRESH_WINDOW_MS = 5 * 60 * 1000;
 const OAUTH_REFRESH_TIMEOUT_MS = 15_000;
-/** How long a writer waits for the auth.json lock (other processes' writes, a stale lock going stale). */
-const LOCK_WAIT_MS = 15_000;
-/** Attempts of one write whose lock was taken away while held (each redone from a fresh read). */
-const LOCK_ATTEMPTS = 3;
 
 /** The auth.json lock was taken away while this writer held it: nothing was written. */
 class LockLostError extends Error {}
@@ -349,10 +339,7 @@ export class AuthStorage {
 		const previous = writeQueues.get(this.path) ?? Promise.resolve();
 		const attempt = () => this.retriedUpdate(change);
 		const run = previous.then(attempt, attempt);
-		const settled = run.then(
-			() => undefined,
-			() => undefined,
-		);
+		const settled = run.catch(() => undefined);
 		writeQueues.set(this.path, settled);
 		void settled.then(() => {
 			if (writeQueues.get(this.path) === settled) writeQueues.delete(this.path);
@@ -403,20 +390,9 @@ export class AuthStorage {
 	}
 
 	private writeAtomically(text: string): void {
-		const dir = dirname(this.path);
-		const temp = join(dir, `.${basename(this.path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
 		try {
-			const fd = openSync(temp, "wx", 0o600);
-			try {
-				fchmodSync(fd, 0o600); // the umask may have narrowed it; never wider than owner-only anyway
-				writeSync(fd, text);
-				fsyncSync(fd);
-			} finally {
-				closeSync(fd);
-			}
-			renameSync(temp, this.path);
+			writeFileAtomic(this.path, text, 0o600, true);
 		} catch (error) {
-			rmSync(temp, { force: true });
 			throw new Error(`Cannot write ${this.path}: ${errorMessage(error)}`);
 		}
 	}

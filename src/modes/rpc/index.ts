@@ -3,7 +3,7 @@
  * (The server that answers commands lives beside it.)
  */
 
-export { jsonSyntaxError, v8JsonParseErrorMessage } from "../../util/json-error.ts";
+export { jsonSyntaxError, v8JsonParseErrorMessage } from "../../util/index.ts";
 export { RpcClient } from "./client.ts";
 export {
 	RpcClientCore,
