@@ -9,7 +9,9 @@
  * held reads the record; when it names a process on this host that no longer exists and the same lock directory,
  * the writer claims the record (an atomic rename, so one writer wins), removes the dead lock and the temp files the
  * dead writer left mid-write, and locks at once.
- * Locks without a record (pi 0.87.1's, or a writer killed before it wrote one) go stale by age as before.
+ * Locks without a record (pi 0.87.1's, or a writer killed before it wrote one) go stale by age as before. The host
+ * name guards a folder shared between machines; two PID namespaces with one host name sharing the folder are not
+ * told apart.
  *
  * A lock that is taken away while held (its directory removed, or its mtime changed by someone else, or refreshed
  * too late after a clock jump or a suspended process) is reported through `onCompromised`: proper-lockfile's
