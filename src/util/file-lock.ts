@@ -5,7 +5,9 @@
  *
  * proper-lockfile decides that a lock is abandoned only by its age (its mtime is older than `stale`, at least 2 s),
  * so every writer waits that long after a crash. Beside the lock directory we keep `<file>.lock-owner`:
- * `{pid, host, ino}` of the holder (`ino` names the lock directory it belongs to). A writer that finds the lock
+ * `{pid, host, ino, ctimeMs}` of the holder (inode and change time name the lock directory it belongs to: ext4
+ * reuses an inode number at once for the next lock made, and proper-lockfile's mtimes are whole seconds ahead, so
+ * neither alone tells two locks apart). A writer that finds the lock
  * held reads the record; when it names a process on this host that no longer exists and the same lock directory,
  * the writer claims the record (an atomic rename, so one writer wins), removes the dead lock and the temp files the
  * dead writer left mid-write, and locks at once.
@@ -54,10 +56,15 @@ export interface HeldLock {
 	release(): Promise<void>;
 }
 
-interface OwnerRecord {
+/** Which lock directory: its inode and when it was made (ctime: set by mkdir and proper-lockfile's utimes). */
+interface LockIdentity {
+	ino: number;
+	ctimeMs: number;
+}
+
+interface OwnerRecord extends LockIdentity {
 	pid: number;
 	host: string;
-	ino: number;
 }
 
 const ownerPath = (file: string) => `${file}.lock-owner`;
@@ -66,7 +73,11 @@ const lockDir = (file: string) => `${file}.lock`;
 function readOwner(path: string): OwnerRecord | undefined {
 	try {
 		const record = JSON.parse(readFileSync(path, "utf8")) as Partial<OwnerRecord>;
-		const valid = typeof record.pid === "number" && typeof record.host === "string" && typeof record.ino === "number";
+		const valid =
+			typeof record.pid === "number" &&
+			typeof record.host === "string" &&
+			typeof record.ino === "number" &&
+			typeof record.ctimeMs === "number";
 		return valid ? (record as OwnerRecord) : undefined;
 	} catch {
 		return undefined;
@@ -88,28 +99,32 @@ function alive(pid: number): boolean {
 	}
 }
 
-function lockIno(file: string): number | undefined {
+function lockStat(file: string): (LockIdentity & { mtimeMs: number }) | undefined {
 	try {
-		return statSync(lockDir(file)).ino;
+		const { ino, ctimeMs, mtimeMs } = statSync(lockDir(file));
+		return { ino, ctimeMs, mtimeMs };
 	} catch {
 		return undefined;
 	}
 }
+
+function lockIdentity(file: string): LockIdentity | undefined {
+	const stat = lockStat(file);
+	return stat && { ino: stat.ino, ctimeMs: stat.ctimeMs };
+}
+
+const sameLock = (a: LockIdentity | undefined, b: LockIdentity | undefined) =>
+	a !== undefined && b !== undefined && a.ino === b.ino && a.ctimeMs === b.ctimeMs;
 
 /**
  * Removes `<file>.lock` when its owner record names a dead process on this host; true when it did. Old locks are
  * left to proper-lockfile's stale check, so two ways of removing the same lock never race.
  */
 function reclaimDeadLock(file: string, stale: number): boolean {
-	let stat: { ino: number; mtimeMs: number };
-	try {
-		stat = statSync(lockDir(file));
-	} catch {
-		return false;
-	}
-	if (Date.now() - stat.mtimeMs > stale - 500) return false;
+	const current = lockStat(file);
+	if (!current || Date.now() - current.mtimeMs > stale - 500) return false;
 	const record = readOwner(ownerPath(file));
-	if (!record || record.host !== os().hostname() || record.ino !== stat.ino || alive(record.pid)) return false;
+	if (!record || record.host !== os().hostname() || !sameLock(record, current) || alive(record.pid)) return false;
 	const claimed = `${ownerPath(file)}.${process.pid}.${Math.random().toString(36).slice(2)}`;
 	try {
 		renameSync(ownerPath(file), claimed);
@@ -118,7 +133,7 @@ function reclaimDeadLock(file: string, stale: number): boolean {
 	}
 	try {
 		const mine = readOwner(claimed);
-		if (!mine || mine.pid !== record.pid || mine.ino !== record.ino) {
+		if (!mine || mine.pid !== record.pid || !sameLock(mine, record)) {
 			// A fresh holder replaced the record between our read and our claim: give it back (never over a newer one).
 			try {
 				linkSync(claimed, ownerPath(file));
@@ -127,7 +142,7 @@ function reclaimDeadLock(file: string, stale: number): boolean {
 			}
 			return false;
 		}
-		if (lockIno(file) !== record.ino) return false;
+		if (!sameLock(lockIdentity(file), record)) return false;
 		rmdirSync(lockDir(file));
 		removeTempFiles(file, record.pid);
 		return true;
@@ -158,21 +173,21 @@ function removeTempFiles(file: string, pid?: number): void {
 }
 
 /** Written in place (a record cut short by a kill reads as no record), so a kill never leaves a temp file. */
-function writeOwner(file: string): number | undefined {
-	const ino = lockIno(file);
-	if (ino === undefined) return undefined;
+function writeOwner(file: string): LockIdentity | undefined {
+	const identity = lockIdentity(file);
+	if (identity === undefined) return undefined;
 	try {
-		writeFileSync(ownerPath(file), JSON.stringify({ pid: process.pid, host: os().hostname(), ino }));
+		writeFileSync(ownerPath(file), JSON.stringify({ pid: process.pid, host: os().hostname(), ...identity }));
 	} catch {
 		// Without a record the lock is taken over by age alone, as before.
 	}
-	return ino;
+	return identity;
 }
 
-function dropOwner(file: string, ino: number | undefined): void {
+function dropOwner(file: string, identity: LockIdentity | undefined): void {
 	const record = readOwner(ownerPath(file));
 	try {
-		if (record && record.pid === process.pid && record.ino === ino) rmSync(ownerPath(file), { force: true });
+		if (record && record.pid === process.pid && sameLock(record, identity)) rmSync(ownerPath(file), { force: true });
 	} catch {
 		// A record left behind names a finished process: the next holder replaces it.
 	}
@@ -189,15 +204,23 @@ const backoff = (attempt: number) => Math.min(100, 5 * 1.3 ** attempt) * (0.5 + 
 
 function heldLock(
 	file: string,
+	options: FileLockOptions,
 	state: { compromised: boolean },
 	release: () => void,
 ): HeldLock & { releaseNow(): void } {
 	// Right after the directory was made, in the same tick: a kill in between is all but impossible.
-	const ino = writeOwner(file);
+	const identity = writeOwner(file);
+	const acquiredAt = Date.now();
+	/** Still the directory we made. proper-lockfile touches it every stale/2 (a new ctime) and itself reports a
+	 * lock that changed under it (onCompromised), so after that long the inode alone is compared. */
+	const ours = () => {
+		const now = lockIdentity(file);
+		if (!now || !identity) return false;
+		return Date.now() - acquiredAt < options.stale / 2 ? sameLock(now, identity) : now.ino === identity.ino;
+	};
 	const releaseNow = () => {
 		// proper-lockfile removes the directory whoever made it: leave a lock another writer took over alone.
-		const now = lockIno(file);
-		if (now === undefined || now === ino) {
+		if (lockIdentity(file) === undefined || ours()) {
 			try {
 				release();
 			} catch {
@@ -205,13 +228,9 @@ function heldLock(
 			}
 		}
 		// The record goes after the directory, so a lock directory never lacks its record while we live.
-		dropOwner(file, ino);
+		dropOwner(file, identity);
 	};
-	return {
-		held: () => !state.compromised && ino !== undefined && lockIno(file) === ino,
-		releaseNow,
-		release: async () => releaseNow(),
-	};
+	return { held: () => !state.compromised && ours(), releaseNow, release: async () => releaseNow() };
 }
 
 function lockOptions(options: FileLockOptions, state: { compromised: boolean }): LockOptions {
@@ -235,7 +254,7 @@ export async function lockFile(file: string, options: FileLockOptions): Promise<
 	const deadline = Date.now() + options.waitMs;
 	for (let attempt = 0; ; attempt++) {
 		try {
-			const held = heldLock(file, state, lockfile().lockSync(file, lockOptions(options, state)));
+			const held = heldLock(file, options, state, lockfile().lockSync(file, lockOptions(options, state)));
 			// Waited: the lock may have been a killed writer's, taken over by age; tidy what it left.
 			if (attempt > 0) removeTempFiles(file);
 			return held;
@@ -252,7 +271,7 @@ export function lockFileSync(file: string, options: FileLockOptions): () => void
 	const deadline = Date.now() + options.waitMs;
 	for (let attempt = 0; ; attempt++) {
 		try {
-			const held = heldLock(file, state, lockfile().lockSync(file, lockOptions(options, state)));
+			const held = heldLock(file, options, state, lockfile().lockSync(file, lockOptions(options, state)));
 			if (attempt > 0) removeTempFiles(file);
 			return held.releaseNow;
 		} catch (error) {
