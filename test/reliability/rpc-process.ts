@@ -11,15 +11,20 @@ import { makeTempDir, writeTree } from "../helpers/tmp.ts";
 export interface RpcProcess {
 	readonly home: string;
 	readonly cwd: string;
+	readonly pid: number;
 	/** Every record read from stdout so far, in order. */
 	readonly records: Record<string, any>[];
 	readonly stderr: () => string;
-	send(record: object | string): void;
+	/** A record (sent as one JSON line), or raw text or bytes as they are. */
+	send(record: object | string | Uint8Array): void;
 	/** Resolves with the first record (from `from` on) matching `match`, or rejects after `ms`. */
 	waitFor(match: (record: Record<string, any>) => boolean, ms?: number, from?: number): Promise<Record<string, any>>;
 	/** Closes stdin. */
 	end(): void;
-	/** Resolves with the exit code, or `undefined` if the process is still running after `ms` (then it is killed). */
+	/**
+	 * Resolves with the exit code, or `undefined` if the process is still running after `ms` (then it is killed), once
+	 * its stdout and stderr were read to the end.
+	 */
 	exit(ms: number): Promise<number | undefined>;
 }
 
@@ -29,13 +34,18 @@ export interface RpcProcessOptions {
 	args?: string[];
 	home?: string;
 	cwd?: string;
-	/** Another build of the binary than `dist/pi`. */
-	binary?: string;
+	/** Files under HOME (paths relative to it); when given, no mock models.json is written for you. */
+	homeFiles?: Record<string, string>;
+	/** The command instead of our binary, e.g. pi 0.87.1 as `[node, cli]`. */
+	command?: string[];
+	/** Extra environment variables. */
+	env?: Record<string, string>;
 }
 
 export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 	const home = o.home ?? makeTempDir("pi-rel-home-");
-	writeMockModels(home, o.mockUrl);
+	if (o.homeFiles) writeTree(home, o.homeFiles);
+	else writeMockModels(home, o.mockUrl);
 	const cwd = o.cwd ?? makeTempDir("pi-rel-cwd-");
 	writeTree(cwd, o.files ?? {});
 	const env: Record<string, string> = {
@@ -43,9 +53,10 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 		HOME: home,
 		TMPDIR: join(home, ".tmp"),
 		PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
+		...o.env,
 	};
 	writeTree(home, { ".tmp/.keep": "" });
-	const child = Bun.spawn([o.binary ?? ensureBinary(), "--mode", "rpc", ...(o.args ?? [])], {
+	const child = Bun.spawn([...(o.command ?? [ensureBinary()]), "--mode", "rpc", ...(o.args ?? [])], {
 		cwd,
 		env,
 		stdin: "pipe",
@@ -60,23 +71,29 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 			records.push({ type: "<not json>", line });
 		}
 	});
-	void (async () => {
+	const stdoutRead = (async () => {
 		for await (const chunk of child.stdout) splitter.push(chunk);
 		splitter.end();
 	})();
 	let stderr = "";
-	void (async () => {
+	const stderrRead = (async () => {
 		const decoder = new TextDecoder();
 		for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
 	})();
 	return {
 		home,
 		cwd,
+		pid: child.pid,
 		records,
 		stderr: () => stderr,
 		send(record) {
-			child.stdin.write(typeof record === "string" ? record : `${JSON.stringify(record)}\n`);
-			child.stdin.flush();
+			// A process that already exited (the case under test may end it) just does not read what follows.
+			try {
+				child.stdin.write(
+					typeof record === "string" || record instanceof Uint8Array ? record : `${JSON.stringify(record)}\n`,
+				);
+				void Promise.resolve(child.stdin.flush()).catch(() => undefined);
+			} catch {}
 		},
 		async waitFor(match, ms = 10_000, from = 0) {
 			const end = Date.now() + ms;
@@ -98,6 +115,9 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 				child.kill("SIGKILL");
 				await child.exited;
 			}
+			// Everything the process wrote is read before the exit is reported (a child holding the pipes open is
+			// not waited for beyond a second).
+			await Promise.race([Promise.allSettled([stdoutRead, stderrRead]), Bun.sleep(1_000)]);
 			return code;
 		},
 	};

@@ -129,7 +129,7 @@ export async function runHostileFolder(
 		const run = await runPiAsync([...args, "-p", "/evil"], { home, cwd, ...(binary ? { binary } : {}) });
 		stderr = run.stderr;
 	} else {
-		const pi = startRpcProcess({ mockUrl: mock.url, home, cwd, args, ...(binary ? { binary } : {}) });
+		const pi = startRpcProcess({ mockUrl: mock.url, home, cwd, args, ...(binary ? { command: [binary] } : {}) });
 		pi.send({ id: "c", type: "get_commands" });
 		const listed = await pi.waitFor((r) => r.type === "response" && r.id === "c", 15_000);
 		commands = ((listed.data?.commands ?? []) as { name: string }[]).map((c) => c.name);
