@@ -5,17 +5,7 @@
  * provider entry and field of a wrong type. The file is left exactly as it is.
  */
 import type { AuthFileIssue } from "../ai/index.ts";
-import { jsonSyntaxError } from "../modes/index.ts";
-import { readFileSync, UserError } from "../util/index.ts";
-
-/** What the parser said, in a few words ("unexpected ','", "the file ends too early", …). */
-function syntaxReason(message: string): string {
-	const token = /^Unexpected token '(.+?)'/.exec(message);
-	if (token) return `unexpected '${token[1]}'`;
-	if (message.startsWith("Unexpected end of JSON input")) return "the file ends too early";
-	const text = message.replace(/ (?:in|after) JSON at position .*$/, "");
-	return text.charAt(0).toLowerCase() + text.slice(1);
-}
+import { describeInvalidJson, readFileSync, UserError } from "../util/index.ts";
 
 export function authFileMessage(
 	path: string,
@@ -24,10 +14,8 @@ export function authFileMessage(
 ): string {
 	switch (issue.kind) {
 		case "syntax": {
-			const found = jsonSyntaxError(readText().replace(/^\uFEFF/, ""));
-			const where = found ? ` at line ${found.line}, column ${found.column}` : "";
-			const reason = found ? syntaxReason(found.message) : issue.reason;
-			return `Error: ${path}: invalid JSON${where} (${reason}); fix or remove the file (it was not changed)`;
+			const invalid = describeInvalidJson(readText()) ?? issue.reason;
+			return `Error: ${path}: ${invalid}; fix or remove the file (it was not changed)`;
 		}
 		case "entry":
 			return `Error: ${path}: "${issue.provider}": ${issue.reason}; fix or remove that entry (the file was not changed)`;

@@ -11,12 +11,20 @@
  */
 
 import { dirname, resolve } from "node:path";
-import { errorMessage, firstLine, mkdirSync, readFileSync, statSync, writeFileAtomic } from "../util/index.ts";
+import {
+	describeInvalidJson,
+	errorMessage,
+	firstLine,
+	lockFile,
+	mkdirSync,
+	readFileSync,
+	writeFileAtomic,
+} from "../util/index.ts";
 
 /** A held lock whose mtime is older than this is considered abandoned (proper-lockfile's minimum is 2000). */
 export const LOCK_STALE_MS = 3000;
-/** Retries span well over LOCK_STALE_MS so a stale lock is always outlived. */
-const LOCK_RETRIES = { retries: 200, factor: 1.2, minTimeout: 5, maxTimeout: 100, randomize: true };
+/** How long a writer waits for the lock; well over LOCK_STALE_MS so a stale lock is always outlived. */
+export const LOCK_WAIT_MS = 20_000;
 
 export type JsonObject = Record<string, unknown>;
 
@@ -37,7 +45,7 @@ export function readJsonObject(path: string): JsonRead {
 	try {
 		parsed = JSON.parse(text);
 	} catch (error) {
-		return { ok: false, reason: `invalid JSON: ${firstLine(errorMessage(error))}` };
+		return { ok: false, reason: describeInvalidJson(text) ?? `invalid JSON: ${firstLine(errorMessage(error))}` };
 	}
 	if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
 		return { ok: false, reason: "expected a JSON object at the top level" };
@@ -91,35 +99,13 @@ async function retriedUpdate(file: string, change: JsonChange): Promise<JsonObje
 	}
 }
 
-function lockMtime(file: string): number | undefined {
-	try {
-		return statSync(`${file}.lock`).mtimeMs;
-	} catch {
-		return undefined;
-	}
-}
-
 async function lockedUpdate(file: string, change: JsonChange): Promise<JsonObject> {
 	mkdirSync(dirname(file), { recursive: true });
-	let compromised: Error | undefined;
-	// Loaded on first write: proper-lockfile (with graceful-fs) costs ~5 ms of start-up that reads never need.
-	const { default: lockfile } = await import("proper-lockfile");
-	const release = await lockfile
-		.lock(file, {
-			realpath: false,
-			stale: LOCK_STALE_MS,
-			retries: LOCK_RETRIES,
-			onCompromised: (error) => {
-				compromised = error;
-			},
-		})
-		.catch((error: unknown) => {
-			const message = `${file}: could not lock the file for writing: ${errorMessage(error)}`;
-			throw (error as NodeJS.ErrnoException).code === "ELOCKED" ? new LockLostError(message) : new Error(message);
-		});
+	const lock = await lockFile(file, { stale: LOCK_STALE_MS, waitMs: LOCK_WAIT_MS }).catch((error: unknown) => {
+		const message = `${file}: could not lock the file for writing: ${errorMessage(error)}`;
+		throw (error as NodeJS.ErrnoException).code === "ELOCKED" ? new LockLostError(message) : new Error(message);
+	});
 	const lockedAt = Date.now();
-	const ourMtime = lockMtime(file);
-	let ours = true;
 	try {
 		const read = readJsonObject(file);
 		if (!read.ok) throw new Error(`${file}: ${read.reason}; not writing (fix or remove the file first)`);
@@ -130,18 +116,13 @@ async function lockedUpdate(file: string, change: JsonChange): Promise<JsonObjec
 			typeof result === "object" && result !== null && !Array.isArray(result) ? (result as JsonObject) : data;
 		// The section is synchronous, so the lock's mtime was not refreshed meanwhile: held this long, another
 		// writer may have taken it over as stale and written. Write nothing and start again from a fresh read.
-		if (compromised || Date.now() - lockedAt > SAFE_HOLD_MS) {
-			ours = !compromised && lockMtime(file) === ourMtime;
+		if (!lock.held() || Date.now() - lockedAt > SAFE_HOLD_MS) {
 			throw new LockLostError(`${file}: lost the file lock while writing; not writing`);
 		}
 		writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`);
 		return next;
 	} finally {
-		// A lock another writer took over is theirs now: leave it alone.
-		if (ours) {
-			await release().catch(() => {
-				// Already released or taken over as stale: nothing of ours is left to clean up.
-			});
-		}
+		// Leaves a lock another writer took over alone.
+		await lock.release();
 	}
 }

@@ -5,6 +5,7 @@
  * changed, so edits made meanwhile by the user or by other pi processes survive. Failures are kept for
  * `drainErrors()`; `flush()` waits for queued writes. A document that could not be parsed is never written.
  */
+import { describeInvalidJson, errorMessage } from "../util/index.ts";
 import type { Settings } from "./settings-schema.ts";
 import type { SettingsManagerScope, SettingsStorage } from "./settings-storage.ts";
 import { migrateSettings } from "./settings-values.ts";
@@ -36,8 +37,17 @@ export function mergeSettingsData(base: Record<string, any>, overrides: Record<s
 	return out;
 }
 
-export const parseSettingsDocument = (text: string): SettingsData =>
-	migrateSettings(JSON.parse(text.startsWith("\uFEFF") ? text.slice(1) : text)) as SettingsData;
+/** Parses a settings document; a syntax error says where ("invalid JSON at line L, column C (…)"). */
+export function parseSettingsDocument(text: string): SettingsData {
+	const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+	let parsed: Record<string, unknown>;
+	try {
+		parsed = JSON.parse(body);
+	} catch (error) {
+		throw new SyntaxError(describeInvalidJson(body) ?? errorMessage(error));
+	}
+	return migrateSettings(parsed) as SettingsData;
+}
 
 type Load = { settings: SettingsData; error: Error | null };
 

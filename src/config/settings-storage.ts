@@ -5,8 +5,8 @@
  * file atomically.
  */
 import { dirname, join, resolve } from "node:path";
-import { existsSync, mkdirSync, readFileSync } from "../util/index.ts";
-import { LOCK_STALE_MS, writeFileAtomic } from "./json-file.ts";
+import { existsSync, lockFileSync, mkdirSync, readFileSync } from "../util/index.ts";
+import { LOCK_STALE_MS, LOCK_WAIT_MS, writeFileAtomic } from "./json-file.ts";
 import { CONFIG_DIR_NAME } from "./paths.ts";
 
 export type SettingsManagerScope = "global" | "project";
@@ -15,26 +15,12 @@ export interface SettingsStorage {
 	withLock(scope: SettingsManagerScope, fn: (current: string | undefined) => string | undefined): void;
 }
 
-type LockSync = (file: string, options: Record<string, unknown>) => () => void;
-
-let lockSync: LockSync | undefined;
-
-/** Takes `<file>.lock` (the lock every settings, auth and trust writer uses), retrying briefly; returns the release. */
+/**
+ * Takes `<file>.lock` (the lock every settings, auth and trust writer uses) for a synchronous section; returns the
+ * release. Waits (without yielding) while other writers hold it; a lock of a dead process is taken over at once.
+ */
 export function takeFileLockSync(file: string): () => void {
-	// Loaded on first use (as for the asynchronous writer): most runs never write settings.
-	lockSync ??= (require("proper-lockfile") as { lockSync: LockSync }).lockSync;
-	let lastError: unknown;
-	for (let attempt = 0; attempt < 10; attempt++) {
-		try {
-			return lockSync(file, { realpath: false, stale: LOCK_STALE_MS });
-		} catch (error) {
-			if ((error as { code?: string }).code !== "ELOCKED") throw error;
-			lastError = error;
-			// Synchronous callers: wait 20 ms without yielding.
-			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-		}
-	}
-	throw lastError;
+	return lockFileSync(file, { stale: LOCK_STALE_MS, waitMs: LOCK_WAIT_MS });
 }
 
 /** `<agentDir>/settings.json` (global) and `<cwd>/.pi/settings.json` (project). */
@@ -51,13 +37,16 @@ export class FileSettingsStorage implements SettingsStorage {
 		const path = scope === "global" ? this.globalSettingsPath : this.projectSettingsPath;
 		let release: (() => void) | undefined;
 		try {
-			const exists = existsSync(path);
-			if (exists) release = takeFileLockSync(path);
-			const next = fn(exists ? readFileSync(path, "utf8") : undefined);
+			// Reading a missing file takes no lock (nor creates its folder); a write always decides under the lock.
+			if (existsSync(path)) release = takeFileLockSync(path);
+			let next = fn(release ? readFileSync(path, "utf8") : undefined);
 			if (next === undefined) return;
 			if (!release) {
 				mkdirSync(dirname(path), { recursive: true });
 				release = takeFileLockSync(path);
+				// Another writer may have created the file meanwhile: change what is there now, not nothing.
+				if (existsSync(path)) next = fn(readFileSync(path, "utf8"));
+				if (next === undefined) return;
 			}
 			writeFileAtomic(path, next);
 		} finally {

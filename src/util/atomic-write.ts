@@ -25,12 +25,13 @@ function existingMode(path: string): number | undefined {
 
 /**
  * Writes `text` to `path` by temp file + fsync + rename (same folder, so the rename is atomic). An existing file
- * keeps its mode; a new one gets `newFileMode`.
+ * keeps its mode; a new one gets `newFileMode`. With `forceMode` the file gets `newFileMode` either way (auth.json
+ * is owner-only whatever it was).
  */
-export function writeFileAtomic(path: string, text: string, newFileMode = 0o644): void {
+export function writeFileAtomic(path: string, text: string, newFileMode = 0o644, forceMode = false): void {
 	const dir = dirname(path);
 	mkdirSync(dir, { recursive: true });
-	const mode = existingMode(path) ?? newFileMode;
+	const mode = forceMode ? newFileMode : (existingMode(path) ?? newFileMode);
 	const temp = join(dir, `.${basename(path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
 	let fd: number | undefined;
 	try {

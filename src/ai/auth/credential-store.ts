@@ -4,29 +4,25 @@
  *
  * auth.json is `{ "<provider>": {"type":"api_key","key":…} | {"type":"oauth","refresh","access","expires",…} }`,
  * mode 0600. Reads are served from memory (loaded at construction and on `reload()`). Every write re-reads the
- * file under a proper-lockfile lock, changes one entry, and lands by write-to-temp + rename, so concurrent
- * writers (in this process or others) lose nothing and readers never see a half-written file. Entries and fields
- * this code does not understand are carried over untouched.
- *
- * A file that cannot be read or parsed is reported once (see `getErrors()`), treated as empty, and never
+ * file under its lock (util/file-lock.ts; a write whose lock was taken away is redone), changes one entry, and
+ * lands by write-to-temp + rename, so concurrent writers (in this process or others) lose nothing and readers never
+ * see a half-written file. Entries and fields this code does not understand are carried over untouched. A file
+ * that cannot be read or parsed is reported once (`getErrors()`, with line and column), treated as empty, and never
  * replaced: writes are refused until the user fixes or removes it.
  *
  * Key order (pi 0.87.1, docs/models.md "Authenticate"): runtime key → auth.json → configured key (models.json or
  * registerProvider `apiKey`) → the provider's environment variables.
  */
 
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import {
-	closeSync,
+	describeInvalidJson,
 	errorMessage,
-	fchmodSync,
-	fsyncSync,
+	type HeldLock,
+	lockFile,
 	mkdirSync,
-	openSync,
 	readFileSync,
-	renameSync,
-	rmSync,
-	writeSync,
+	writeFileAtomic,
 } from "../../util/index.ts";
 import { getEnvApiKey } from "../env-keys.ts";
 import { credentialProblem, isRecord, type OAuthMethod, oauthMethodOf, stringEnv } from "./credential-shape.ts";
@@ -46,11 +42,14 @@ import type {
 
 export type * from "./types.ts";
 
-const LOCK_STALE_MS = 10_000;
+/** The lock: abandoned after (ms), waited for up to (ms), attempts of a write whose lock was taken away. */
+const [LOCK_STALE_MS, LOCK_WAIT_MS, LOCK_ATTEMPTS] = [10_000, 15_000, 3];
 /** OAuth tokens are refreshed when they expire within this window (pi-ai 0.87.1's minimum validity). */
 const OAUTH_REFRESH_WINDOW_MS = 5 * 60 * 1000;
 const OAUTH_REFRESH_TIMEOUT_MS = 15_000;
-const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 10, maxTimeout: 250, randomize: true };
+
+/** The auth.json lock was taken away while this writer held it: nothing was written. */
+class LockLostError extends Error {}
 
 /** In-process queue per file: writers here never race each other for the file lock. */
 const writeQueues = new Map<string, Promise<unknown>>();
@@ -184,22 +183,27 @@ export class AuthStorage {
 		const stored = this.credentials.get(provider);
 		if (!method || stored?.type !== "oauth") return;
 		if (this.expiresSoon(stored)) {
+			let refreshed: { from: string; fresh: OAuthCredential } | undefined;
 			await this.update(async (data) => {
 				const current = data[provider];
 				// Checked again under the lock: another process may have refreshed, or logged out.
 				if (credentialProblem(current) !== undefined) return false;
 				const credential = current as Credential;
 				if (credential.type !== "oauth" || !this.expiresSoon(credential)) return false;
-				const timeout = AbortSignal.timeout(OAUTH_REFRESH_TIMEOUT_MS);
-				let fresh: OAuthCredential;
-				try {
-					fresh = await method.refresh(credential, signal ? AbortSignal.any([signal, timeout]) : timeout);
-				} catch (error) {
-					throw oauthRefreshFailure(provider, error);
+				// A write redone after a lost lock reuses the tokens already fetched: a refresh token may be single-use.
+				if (refreshed?.from !== credential.refresh) {
+					const timeout = AbortSignal.timeout(OAUTH_REFRESH_TIMEOUT_MS);
+					let fresh: OAuthCredential;
+					try {
+						fresh = await method.refresh(credential, signal ? AbortSignal.any([signal, timeout]) : timeout);
+					} catch (error) {
+						throw oauthRefreshFailure(provider, error);
+					}
+					const problem = credentialProblem(fresh);
+					if (problem) throw new Error(`OAuth token refresh for "${provider}" returned unusable tokens: ${problem}`);
+					refreshed = { from: credential.refresh, fresh };
 				}
-				const problem = credentialProblem(fresh);
-				if (problem) throw new Error(`OAuth token refresh for "${provider}" returned unusable tokens: ${problem}`);
-				data[provider] = fresh;
+				data[provider] = refreshed.fresh;
 				return true;
 			});
 		}
@@ -307,7 +311,7 @@ export class AuthStorage {
 		try {
 			parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
 		} catch (error) {
-			return { ok: false, kind: "syntax", reason: `invalid JSON: ${errorMessage(error)}` };
+			return { ok: false, kind: "syntax", reason: describeInvalidJson(text) ?? `invalid JSON: ${errorMessage(error)}` };
 		}
 		if (!isRecord(parsed)) return { ok: false, kind: "shape", reason: "expected a JSON object of provider entries" };
 		return { ok: true, data: parsed };
@@ -333,14 +337,9 @@ export class AuthStorage {
 	/** Runs `change` on the file's current entries under the lock; it returns false to write nothing. */
 	private update(change: (data: Record<string, unknown>) => boolean | Promise<boolean>): Promise<void> {
 		const previous = writeQueues.get(this.path) ?? Promise.resolve();
-		const run = previous.then(
-			() => this.lockedUpdate(change),
-			() => this.lockedUpdate(change),
-		);
-		const settled = run.then(
-			() => undefined,
-			() => undefined,
-		);
+		const attempt = () => this.retriedUpdate(change);
+		const run = previous.then(attempt, attempt);
+		const settled = run.catch(() => undefined);
 		writeQueues.set(this.path, settled);
 		void settled.then(() => {
 			if (writeQueues.get(this.path) === settled) writeQueues.delete(this.path);
@@ -348,21 +347,23 @@ export class AuthStorage {
 		return run;
 	}
 
+	/** A write whose lock was taken away while held is redone from a fresh read, a few times. */
+	private async retriedUpdate(change: (data: Record<string, unknown>) => boolean | Promise<boolean>): Promise<void> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				return await this.lockedUpdate(change);
+			} catch (error) {
+				if (!(error instanceof LockLostError)) throw error;
+				if (attempt >= LOCK_ATTEMPTS) throw new Error(`${error.message} (gave up after ${attempt} attempts)`);
+			}
+		}
+	}
+
 	private async lockedUpdate(change: (data: Record<string, unknown>) => boolean | Promise<boolean>): Promise<void> {
 		mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-		let compromised: Error | undefined;
-		let release: () => Promise<void>;
+		let lock: HeldLock;
 		try {
-			// Loaded on first write: proper-lockfile (with graceful-fs) costs ~5 ms of start-up that reads never need.
-			const { default: lockfile } = await import("proper-lockfile");
-			release = await lockfile.lock(this.path, {
-				realpath: false,
-				stale: LOCK_STALE_MS,
-				retries: LOCK_RETRIES,
-				onCompromised: (error) => {
-					compromised = error;
-				},
-			});
+			lock = await lockFile(this.path, { stale: LOCK_STALE_MS, waitMs: LOCK_WAIT_MS });
 		} catch (error) {
 			throw new Error(`Cannot lock ${this.path}: ${errorMessage(error)}`);
 		}
@@ -378,32 +379,20 @@ export class AuthStorage {
 				this.adopt(loaded.data);
 				return;
 			}
-			if (compromised) throw new Error(`Lock on ${this.path} was lost: ${compromised.message}`);
+			// Taken away meanwhile (removed, taken over as stale, refreshed too late): another writer may have written.
+			if (!lock.held()) throw new LockLostError(`${this.path}: the file lock was lost while writing; not written`);
 			this.writeAtomically(`${JSON.stringify(loaded.data, null, 2)}\n`);
 			this.diagnostics = [];
 			this.adopt(loaded.data);
 		} finally {
-			await release().catch(() => {
-				// The lock dir is already gone (taken over as stale); nothing is left to release.
-			});
+			await lock.release();
 		}
 	}
 
 	private writeAtomically(text: string): void {
-		const dir = dirname(this.path);
-		const temp = join(dir, `.${basename(this.path)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
 		try {
-			const fd = openSync(temp, "wx", 0o600);
-			try {
-				fchmodSync(fd, 0o600); // the umask may have narrowed it; never wider than owner-only anyway
-				writeSync(fd, text);
-				fsyncSync(fd);
-			} finally {
-				closeSync(fd);
-			}
-			renameSync(temp, this.path);
+			writeFileAtomic(this.path, text, 0o600, true);
 		} catch (error) {
-			rmSync(temp, { force: true });
 			throw new Error(`Cannot write ${this.path}: ${errorMessage(error)}`);
 		}
 	}

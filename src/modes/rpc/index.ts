@@ -2,6 +2,8 @@
  * RPC mode's protocol layer: message types, JSONL framing, command-line parsing, and the subprocess client.
  * (The server that answers commands lives beside it.)
  */
+
+export { jsonSyntaxError, v8JsonParseErrorMessage } from "../../util/index.ts";
 export { RpcClient } from "./client.ts";
 export {
 	RpcClientCore,
@@ -13,7 +15,6 @@ export {
 	type RpcRequestOptions,
 } from "./client-core.ts";
 export type { RpcContext } from "./context.ts";
-export { jsonSyntaxError, v8JsonParseErrorMessage } from "./json-error.ts";
 export {
 	attachJsonlLineReader,
 	JsonlLineSplitter,

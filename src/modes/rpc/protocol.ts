@@ -14,8 +14,7 @@
  * that are `null` count as absent and are removed. `id` is echoed whatever its JSON type, as pi does.
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { typebox } from "../../util/index.ts";
-import { v8JsonParseErrorMessage } from "./json-error.ts";
+import { typebox, v8JsonParseErrorMessage } from "../../util/index.ts";
 import {
 	RPC_COMMAND_TYPES,
 	type RpcCommandType,

@@ -53,7 +53,9 @@ describe("settings files", () => {
 		const { agentDir, cwd } = setup("{ theme: dark", { theme: "light" });
 		const load = loadSettingsFiles({ agentDir, cwd, projectTrusted: true });
 		expect(load.diagnostics).toHaveLength(1);
-		expect(load.diagnostics[0]).toStartWith(`settings ${agentPaths.settings(agentDir)}: invalid JSON: `);
+		expect(load.diagnostics[0]).toStartWith(
+			`settings ${agentPaths.settings(agentDir)}: invalid JSON at line 1, column 3 `,
+		);
 		expect(load.diagnostics[0]).toEndWith("; using defaults");
 		expect(load.diagnostics[0]).not.toContain("\n");
 		expect(load.files.map((f) => f.scope)).toEqual(["project"]);

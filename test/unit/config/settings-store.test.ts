@@ -42,7 +42,9 @@ describe("SettingsStore", () => {
 	test("a write to a file holding invalid JSON is refused and the file is left alone", async () => {
 		const { s, agentDir } = store(true, "{ not json");
 		expect(s.diagnostics[0]).toContain("invalid JSON");
-		await expect(s.set("global", "theme", "dark")).rejects.toThrow(/settings\.json: invalid JSON: .*not writing/);
+		await expect(s.set("global", "theme", "dark")).rejects.toThrow(
+			/settings\.json: invalid JSON at line 1, column 3 .*not writing/,
+		);
 		expect(readFileSync(agentPaths.settings(agentDir), "utf8")).toBe("{ not json");
 	});
 

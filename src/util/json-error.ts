@@ -241,3 +241,21 @@ function propertyColon(source: string, pos: number): number {
 	if (source.charCodeAt(pos) !== 58) failAt(source, "Expected ':' after property name", pos);
 	return pos + 1;
 }
+
+/** What the parser said, in a few words ("unexpected ','", "the file ends too early", …). */
+function shortReason(message: string): string {
+	const token = /^Unexpected token '(.+?)'/.exec(message);
+	if (token) return `unexpected '${token[1]}'`;
+	if (message.startsWith("Unexpected end of JSON input")) return "the file ends too early";
+	const text = message.replace(/ (?:in|after) JSON at position .*$/, "");
+	return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/**
+ * "invalid JSON at line L, column C (<reason>)" for a file's text that does not parse (a leading BOM is skipped),
+ * or undefined when it does.
+ */
+export function describeInvalidJson(text: string): string | undefined {
+	const found = jsonSyntaxError(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+	return found && `invalid JSON at line ${found.line}, column ${found.column} (${shortReason(found.message)})`;
+}
