@@ -12,7 +12,7 @@
 import { IdIndex } from "./id-index.ts";
 import { type LongLine, PARENT_KEY } from "./long-line.ts";
 import { migrateEntries } from "./migrate.ts";
-import { ascii, forEachLine, parseJsonLine, peekEnvelope } from "./scan.ts";
+import { ascii, forEachLine, type LineVisitor, parseJsonLine, peekEnvelope } from "./scan.ts";
 import { checkEntry, checkHeader } from "./schema.ts";
 import { type EntryNode, firstLineOf } from "./store.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
@@ -85,15 +85,7 @@ export function loadSessionFile(fd: number, file: string, newId: (taken: Set<str
 		order.push({ offset, length: end - start });
 	};
 
-	const visit = (
-		buf: Buffer,
-		start: number,
-		end: number,
-		offset: number,
-		line: number,
-		terminated: boolean,
-		hasNul: boolean,
-	) => {
+	const visit: LineVisitor = (buf, start, end, offset, line, terminated, hasNul) => {
 		if (header === undefined && headerProblem === undefined) {
 			let value: unknown;
 			try {

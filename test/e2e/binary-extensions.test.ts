@@ -156,7 +156,7 @@ describe("where extensions come from", () => {
 		expect(run.stdout).toBe("g\n");
 		const lines = run.stderr.trimEnd().split("\n");
 		expect(lines).toHaveLength(2);
-		expect(lines[0]).toMatch(/^settings .*settings\.json: invalid JSON: .*; using defaults$/);
+		expect(lines[0]).toMatch(/^settings .*settings\.json: invalid JSON at line 1, column \d+ \(.*\); using defaults$/);
 		expect(lines[1]).toBe(`extension ${join(h, "missing.ts")}: not found`);
 	});
 });

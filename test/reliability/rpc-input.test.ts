@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RPC_COMMAND_TYPES } from "../../src/modes/rpc/types.ts";
 import { type MockLlmServer, startMockLlm } from "../support/mock-llm/index.ts";
+import { EVERY_COMMAND } from "./rpc-commands.ts";
 import { type RpcProcess, startRpcProcess } from "./rpc-process.ts";
 
 let server: MockLlmServer;
@@ -137,44 +138,6 @@ describe("a 50 MB line", () => {
 		}, 30_000);
 	}
 });
-
-/** A valid instance of every command, by type (the ones that replace the session last). */
-const EVERY_COMMAND: Record<string, Record<string, unknown>> = {
-	prompt: { message: "again" },
-	steer: { message: "steer me" },
-	follow_up: { message: "then this" },
-	clear_queue: {},
-	get_state: {},
-	set_model: { provider: "mock", modelId: "mock-1" },
-	cycle_model: {},
-	get_available_models: {},
-	set_thinking_level: { level: "low" },
-	cycle_thinking_level: {},
-	get_available_thinking_levels: {},
-	set_steering_mode: { mode: "all" },
-	set_follow_up_mode: { mode: "all" },
-	set_auto_compaction: { enabled: false },
-	set_auto_retry: { enabled: false },
-	abort_retry: {},
-	bash: { command: "echo from-bash" },
-	abort_bash: {},
-	get_session_stats: {},
-	export_html: { outputPath: "out.html" },
-	get_fork_messages: {},
-	get_entries: {},
-	get_tree: {},
-	get_last_assistant_text: {},
-	set_session_name: { name: "named" },
-	get_messages: {},
-	get_commands: {},
-	// From here on the commands end the run (compaction aborts it first, as pi's does).
-	compact: {},
-	fork: { entryId: "no-such-entry" },
-	switch_session: { sessionPath: "no-such-session.jsonl" },
-	clone: {},
-	new_session: {},
-	abort: {},
-};
 
 test("every command of the protocol while a run streams: one response each, the process keeps serving", async () => {
 	expect(Object.keys(EVERY_COMMAND).sort()).toEqual([...RPC_COMMAND_TYPES].sort());

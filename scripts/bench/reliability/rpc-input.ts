@@ -4,6 +4,7 @@
  * sent while a run streams (one response each). The CI version of these cases: test/reliability/rpc-input.test.ts.
  */
 import { RPC_COMMAND_TYPES } from "../../../src/modes/rpc/types.ts";
+import { EVERY_COMMAND } from "../../../test/reliability/rpc-commands.ts";
 import { type RpcProcess, startRpcProcess } from "../../../test/reliability/rpc-process.ts";
 import { startMockLlm } from "../../../test/support/mock-llm/index.ts";
 import type { Figure, ReliabilityArea, ReliabilityContext } from "./types.ts";
@@ -23,42 +24,6 @@ const BAD_LINES: (string | Uint8Array)[] = [
 	Buffer.from([0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]),
 	Buffer.from([0xc3, 0x28, 0x80, 0x0a]),
 ];
-
-const EVERY_COMMAND: Record<string, Record<string, unknown>> = {
-	prompt: { message: "again" },
-	steer: { message: "steer me" },
-	follow_up: { message: "then this" },
-	clear_queue: {},
-	get_state: {},
-	set_model: { provider: "mock", modelId: "mock-1" },
-	cycle_model: {},
-	get_available_models: {},
-	set_thinking_level: { level: "low" },
-	cycle_thinking_level: {},
-	get_available_thinking_levels: {},
-	set_steering_mode: { mode: "all" },
-	set_follow_up_mode: { mode: "all" },
-	set_auto_compaction: { enabled: false },
-	set_auto_retry: { enabled: false },
-	abort_retry: {},
-	bash: { command: "echo from-bash" },
-	abort_bash: {},
-	get_session_stats: {},
-	export_html: { outputPath: "out.html" },
-	get_fork_messages: {},
-	get_entries: {},
-	get_tree: {},
-	get_last_assistant_text: {},
-	set_session_name: { name: "named" },
-	get_messages: {},
-	get_commands: {},
-	compact: {},
-	fork: { entryId: "no-such-entry" },
-	switch_session: { sessionPath: "no-such-session.jsonl" },
-	clone: {},
-	new_session: {},
-	abort: {},
-};
 
 type Impl = { name: "ours" | "pi"; command: string[] };
 
