@@ -33,7 +33,7 @@ export const hostileFoldersArea: ReliabilityArea = {
 						figure: `hostile folder checks passed, ${mode} mode, ${trusted ? "trusted (--approve)" : "untrusted"}`,
 						ours: mine.text,
 						...(pis ? { pi: pis.text } : {}),
-						note: failing.join("; "),
+						note: failing.length > 0 ? `check failed: ${failing.join("; ")}` : "",
 					});
 				}
 			}
