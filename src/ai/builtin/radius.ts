@@ -3,6 +3,7 @@
  * catalogue's baseline list for the default gateway, and a catalogue refreshed from the gateway's `/v1/config`
  * (kept in the models store between runs). Signs in with an API key (`RADIUS_API_KEY`) or the gateway's OAuth.
  */
+import { DEFAULT_RADIUS_GATEWAY, normalizeRadiusGatewayUrl } from "../auth/oauth/radius-gateway.ts";
 import { envApiKeyAuth, lazyOAuth } from "../auth/provider-auth.ts";
 import type { StoredCredential } from "../auth/provider-auth-types.ts";
 import type { ModelsProvider, RefreshModelsContext } from "../collection/types.ts";
@@ -15,12 +16,6 @@ export interface RadiusProviderOptions {
 	id?: string;
 	name?: string;
 	gateway?: string;
-}
-
-const DEFAULT_GATEWAY = "https://radius.pi.dev";
-
-function normalizeGateway(value: string): string {
-	return (/^https?:\/\//i.test(value) ? value : `https://${value}`).replace(/\/+$/, "");
 }
 
 interface GatewayConfig {
@@ -77,8 +72,9 @@ async function fetchConfig(gateway: string, token: string | undefined, signal: A
 export function radiusProvider(options: RadiusProviderOptions = {}): ModelsProvider {
 	const id = options.id ?? "radius";
 	const name = options.name ?? "Radius";
-	const gateway = normalizeGateway(options.gateway ?? DEFAULT_GATEWAY);
-	const baseline = gateway === DEFAULT_GATEWAY ? getModels("radius").map((model) => ({ ...model, provider: id })) : [];
+	const gateway = normalizeRadiusGatewayUrl(options.gateway ?? DEFAULT_RADIUS_GATEWAY);
+	const baseline =
+		gateway === DEFAULT_RADIUS_GATEWAY ? getModels("radius").map((model) => ({ ...model, provider: id })) : [];
 	let dynamic: Model[] = [];
 	const publishModels = (context: RefreshModelsContext, models: Model[], persist: boolean) =>
 		context.publish({

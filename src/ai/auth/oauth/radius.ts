@@ -14,9 +14,10 @@ import { pollDeviceAuthorization } from "./device-code.ts";
 import { type DeviceLoginDeps, type JsonReply, type ResolvedDeps, requestJson, resolveDeps } from "./device-http.ts";
 import { oauthEndpoint } from "./endpoints.ts";
 import { createPkce, randomState } from "./pkce.ts";
+import { DEFAULT_RADIUS_GATEWAY, normalizeRadiusGatewayUrl } from "./radius-gateway.ts";
 import { OAuthTokenError } from "./token-request.ts";
 
-export const DEFAULT_RADIUS_GATEWAY = "https://radius.pi.dev";
+export { DEFAULT_RADIUS_GATEWAY, normalizeRadiusGatewayUrl } from "./radius-gateway.ts";
 export const RADIUS_CLIENT_ID = "pi-gateway";
 export const RADIUS_SCOPE = "gateway offline_access";
 export const RADIUS_CALLBACK_PORT = 1456;
@@ -31,12 +32,6 @@ export interface RadiusOAuthOptions {
 	name: string;
 	/** The gateway: a host or an http(s) URL. */
 	gateway: string;
-}
-
-/** A gateway as pi writes it: `https://` added when no scheme is given, trailing slashes dropped. */
-export function normalizeRadiusGatewayUrl(value: string): string {
-	const url = /^https?:\/\//i.test(value) ? value : `https://${value}`;
-	return url.replace(/\/+$/, "");
 }
 
 function clip(text: string, max = 200): string {
