@@ -2,6 +2,7 @@
 import type { AgentMessage } from "../agent/index.ts";
 import type { AssistantMessage, ImageContent, TextContent, Usage } from "../ai/index.ts";
 import type { SessionEntry } from "../session/index.ts";
+import { measuredContent } from "../util/index.ts";
 
 /** Rough cost of one image in context. */
 export const IMAGE_TOKENS = 1200;
@@ -79,7 +80,8 @@ export function estimateTokens(message: AgentMessage): number {
 		case "user":
 		case "toolResult":
 		case "custom": {
-			const c = contentChars(message.content);
+			// A large content left on disk is measured there rather than read.
+			const c = measuredContent(message) ?? contentChars(message.content);
 			chars = c.chars;
 			images = c.images;
 			break;

@@ -14,7 +14,9 @@
  *    user/assistant/toolResult/custom entry omits it (`null`) or replaces its content (strings become one text
  *    block for assistant and tool results); the stored entry is not changed.
  */
+
 import type { AgentMessage } from "../agent/index.ts";
+import { isDeferred } from "./lazy-content.ts";
 import type { EntryNode } from "./store.ts";
 import { nodeFor } from "./store.ts";
 import type {
@@ -241,7 +243,8 @@ export function buildSessionContext(entries: SessionEntry[], leafId?: string | n
 export function sessionEntryToContextMessages(entry: SessionEntry): StoredMessage[] {
 	if (entry.type === "message") {
 		const message = entry.message as StoredMessage & { content?: unknown };
-		if (message.content != null) return [message];
+		// A deferred content (see lazy-content.ts) is always there; asking for it would read it from disk.
+		if (isDeferred(message) || message.content != null) return [message];
 		return [{ ...message, content: message.role === "system" ? "" : [] } as StoredMessage];
 	}
 	if (entry.type === "branch_summary" && !entry.summary) return [];

@@ -5,6 +5,8 @@
  * known without touching message lines.
  */
 import { IdIndex } from "./id-index.ts";
+import { Bytes } from "./json-members.ts";
+import { deferContent, LAZY_CONTENT_MIN, parseWithoutContent } from "./lazy-content.ts";
 import { parseJsonLine } from "./scan.ts";
 import { checkEntry } from "./schema.ts";
 import type { LabelEntry, SessionEntry, SessionInfoEntry, SessionTreeNode } from "./types.ts";
@@ -135,7 +137,8 @@ export class EntryStore {
 		if (node.entry || node.broken) return node.entry;
 		try {
 			if (!this.source) throw new Error("no file to read from");
-			this.parse(node, this.source.read(node.offset, node.length), 0);
+			if (this.paged(node)) this.parsePaged(node, this.source);
+			else this.parse(node, this.source.read(node.offset, node.length), 0);
 		} catch (error) {
 			this.markBroken(node, error);
 		}
@@ -146,8 +149,16 @@ export class EntryStore {
 	prefetch(nodes: EntryNode[]): void {
 		const source = this.source;
 		if (!source) return;
-		const todo = nodes.filter((n) => !n.entry && !n.broken && n.offset >= 0).sort((a, b) => a.offset - b.offset);
+		const todo: EntryNode[] = [];
+		for (const node of nodes) {
+			if (node.entry || node.broken || node.offset < 0) continue;
+			// A large message line is walked in windows, never read whole.
+			if (this.paged(node)) this.materialize(node);
+			else todo.push(node);
+		}
+		todo.sort((a, b) => a.offset - b.offset);
 		let scratch: Buffer | undefined;
+		let long: Buffer | undefined;
 		let i = 0;
 		while (i < todo.length) {
 			const first = todo[i]!;
@@ -162,9 +173,10 @@ export class EntryStore {
 			let buf: Buffer | undefined;
 			try {
 				const length = runEnd - first.offset;
-				// A single line longer than the span gets a buffer of its own.
+				// A single line longer than the span gets a buffer of its own, reused by longer lines.
 				if (length <= PREFETCH_SPAN) scratch ??= Buffer.allocUnsafe(PREFETCH_SPAN);
-				buf = source.read(first.offset, length, length <= PREFETCH_SPAN ? scratch : undefined);
+				else if (!long || long.length < length) long = Buffer.allocUnsafe(length);
+				buf = source.read(first.offset, length, length <= PREFETCH_SPAN ? scratch : long);
 			} catch {
 				// Fall back to one read per node below, which reports each failure.
 				buf = undefined;
@@ -185,15 +197,53 @@ export class EntryStore {
 		}
 	}
 
+	/** A message line long enough to keep its content on disk and too long for a prefetch run. */
+	private paged(node: EntryNode): boolean {
+		return node.type === "message" && node.length > PREFETCH_SPAN;
+	}
+
+	/** Parses a long message line walked through a window, without reading its content. */
+	private parsePaged(node: EntryNode, source: LineSource): void {
+		const read = (offset: number, length: number, into?: Buffer) => source.read(offset, length, into);
+		const bytes = new Bytes(Buffer.alloc(0), node.offset, { read, lo: node.offset, hi: node.offset + node.length });
+		const lazy = parseWithoutContent(bytes, node.offset, node.offset + node.length);
+		if (lazy) this.adopt(node, lazy.value, lazy);
+		else this.adopt(node, parseJsonLine(source.read(node.offset, node.length), 0, node.length), undefined);
+	}
+
+	/** Parses the node's line at `buf[at…]`; a large message line without its content. */
 	private parse(node: EntryNode, buf: Buffer, at: number): void {
-		const value = parseJsonLine(buf, at, at + node.length);
+		const lazy =
+			this.source && node.type === "message" && node.length >= LAZY_CONTENT_MIN
+				? parseWithoutContent(new Bytes(buf, node.offset - at), node.offset, node.offset + node.length)
+				: undefined;
+		this.adopt(node, lazy ? lazy.value : parseJsonLine(buf, at, at + node.length), lazy);
+	}
+
+	private adopt(node: EntryNode, value: unknown, lazy: ReturnType<typeof parseWithoutContent>): void {
 		const problem = checkEntry(value);
 		if (problem) throw new Error(problem);
 		const entry = value as SessionEntry;
 		if (entry.id !== node.id || entry.type !== node.type) throw new Error("line changed since it was indexed");
 		if (entry.parentId !== node.parentId) entry.parentId = node.parentId;
 		node.entry = entry;
-		if (entry.type === "message") node.role = entry.message.role;
+		if (entry.type !== "message") return;
+		node.role = entry.message.role;
+		const source = this.source;
+		if (!lazy || !source) return;
+		// The content is checked against the entry's schema when it is read (it was not parsed here).
+		const shell = { ...entry, message: { ...entry.message } };
+		const check = (content: unknown) => checkEntry({ ...shell, message: { ...shell.message, content } });
+		const place = {
+			line: node.line,
+			offset: lazy.content.start,
+			length: lazy.content.end - lazy.content.start,
+			idOffset: lazy.id.start,
+			idText: lazy.id.text,
+		};
+		deferContent(entry.message as { content?: unknown }, source, place, check, (reason) =>
+			this.diagnostics.push(`${source.path}:${node.line}: content of entry ${node.id} unavailable (${reason})`),
+		);
 	}
 
 	private markBroken(node: EntryNode, error: unknown): void {

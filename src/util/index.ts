@@ -1,6 +1,7 @@
 export * from "./atomic-write.ts";
 export { childProcess, fsPromises, os } from "./builtins.ts";
 export { copyToClipboard } from "./clipboard.ts";
+export { CONTENT_MEASURE, type ContentMeasure, measuredContent } from "./content-measure.ts";
 export { errorMessage, firstLine, UserError } from "./errors.ts";
 export * from "./exit.ts";
 export * from "./file-lock.ts";

@@ -17,8 +17,16 @@ const USAGE = {
 	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
 };
 
-/** Writes the session; returns its size and its largest line, in bytes. */
-export function writeBigSession(file: string, bytes: number, largest: number): { size: number; largest: number } {
+/**
+ * Writes the session (turns until it holds `bytes`, or `turns` turns); returns its size, its largest line in bytes,
+ * and its turns. `text` is the size of a text tool output (256 KiB by default).
+ */
+export function writeBigSession(
+	file: string,
+	bytes: number,
+	largest: number,
+	options: { turns?: number; text?: number } = {},
+): { size: number; largest: number; turns: number } {
 	const fd = openSync(file, "w");
 	let size = 0;
 	let max = 0;
@@ -29,11 +37,13 @@ export function writeBigSession(file: string, bytes: number, largest: number): {
 		max = Math.max(max, line.length - 1);
 	};
 	const image = Buffer.alloc(Math.floor((largest * 3) / 4) - 512, 7).toString("base64");
-	const text = "o".repeat(256 * 1024);
+	const text = "o".repeat(options.text ?? 256 * 1024);
+	let turns = 0;
 	try {
 		put({ type: "session", version: 3, id: "0194f0c0-0000-7000-8000-00000000b16e", timestamp: T, cwd: "/tmp" });
 		let parent: string | null = null;
-		for (let turn = 0; size < bytes; turn++) {
+		for (let turn = 0; options.turns === undefined ? size < bytes : turn < options.turns; turn++) {
+			turns = turn + 1;
 			const [u, a, r] = [0, 1, 2].map((k) => (turn * 3 + k).toString(16).padStart(8, "0")) as [string, string, string];
 			const call = `call_${u}`;
 			put({
@@ -73,17 +83,26 @@ export function writeBigSession(file: string, bytes: number, largest: number): {
 	} finally {
 		closeSync(fd);
 	}
-	return { size, largest: max };
+	return { size, largest: max, turns };
 }
 
 /** Peak RSS (VmHWM) of a live process, in bytes. */
 export function peakRss(pid: number): number {
+	return statusField(pid, "VmHWM");
+}
+
+/** A memory figure of /proc/<pid>/status (VmHWM, RssFile, …), in bytes. */
+export function statusField(pid: number, name: string): number {
 	const status = readFileSync(`/proc/${pid}/status`, "utf8");
-	return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+	return Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
 }
 
 /** The argv's process in RPC mode opening `file` (`--session`): its peak RSS once `get_state` is answered. */
-export async function rpcOpenPeak(argv: string[], file: string, home: string): Promise<{ peak: number; ms: number }> {
+export async function rpcOpenPeak(
+	argv: string[],
+	file: string,
+	home: string,
+): Promise<{ peak: number; file: number; ms: number }> {
 	const started = performance.now();
 	const child = Bun.spawn([...argv, "--mode", "rpc", "--session", file], {
 		cwd: home,
@@ -104,7 +123,7 @@ export async function rpcOpenPeak(argv: string[], file: string, home: string): P
 			seen += decoder.decode(value, { stream: true });
 		}
 		const ms = performance.now() - started;
-		return { peak: peakRss(child.pid), ms };
+		return { peak: peakRss(child.pid), file: statusField(child.pid, "RssFile"), ms };
 	} finally {
 		child.kill("SIGKILL");
 		await child.exited;

@@ -216,7 +216,14 @@ export class ToolExecutionComponent extends Container {
 		const result = this.result;
 		if (renderResult && result) {
 			try {
-				const view = { content: result.content, details: result.details };
+				// Read on use: a renderer that shows nothing of the output (a collapsed read) leaves a large
+				// content from a resumed session on disk.
+				const view = {
+					get content() {
+						return result.content;
+					},
+					details: result.details,
+				};
 				const options = { expanded: this.expanded, isPartial: this.isPartial };
 				this.resultComponent = renderResult(view, options, theme(), this.context(this.resultComponent));
 				return this.resultComponent;
