@@ -62,8 +62,9 @@ describe("settings writes across processes", () => {
 		const agentDir = makeTempDir();
 		const cwd = makeTempDir();
 		const file = agentPaths.settings(agentDir);
-		// The stalled writer holds the lock past the stale limit, so the store takes it over and writes first.
-		const stalled = Bun.spawn([process.execPath, writer, "stall", file, "fromStalled", "4000"], {
+		// The stalled writer holds the lock past the stale limit (3 s), so the store takes it over and writes first
+		// (the 3 s margin keeps that true on a loaded machine).
+		const stalled = Bun.spawn([process.execPath, writer, "stall", file, "fromStalled", "6000"], {
 			stdout: "pipe",
 			stderr: "pipe",
 		});
