@@ -7,6 +7,7 @@
 import type { Agent, AgentMessage } from "../agent/index.ts";
 import type { AssistantMessage, ImageContent } from "../ai/index.ts";
 import type { NormalizedSystemPromptOptions } from "../extensions/index.ts";
+import { AutoRetry, lastAssistant } from "./auto-retry.ts";
 import type { SessionEvent, SessionListener } from "./events.ts";
 import {
 	BUSY_MESSAGE,
@@ -22,7 +23,7 @@ import {
 	userMessage,
 } from "./prompt-input.ts";
 import { PromptState } from "./prompt-state.ts";
-import { DEFAULT_RETRY, type RetrySettings, retryDelay, sleepAbortable } from "./retry.ts";
+import { DEFAULT_RETRY, type RetrySettings } from "./retry.ts";
 import { DEFAULT_IMAGE_SETTINGS, normalizePromptImages, type SessionImageSettings } from "./session-images.ts";
 
 export interface AgentSessionOptions {
@@ -66,8 +67,7 @@ export class AgentSession {
 	/** Prompt runs under way (each settles after its `agent_settled`). */
 	private readonly runs = new Set<Promise<void>>();
 	private readonly listeners: SessionListener[] = [];
-	private retryController: AbortController | undefined;
-	private attempt = 0;
+	private readonly retries = new AutoRetry(this);
 	private lastQueue = "[[],[]]";
 	/** Prompts between acceptance and the agent's start; `abort()` abandons their extension hooks. */
 	private readonly preparing = new Set<AbortController>();
@@ -84,9 +84,7 @@ export class AgentSession {
 		this.promptState = new PromptState(options.agent, options.cwd ?? process.cwd());
 		this.agent.subscribe(async (event) => {
 			if (event.type === "agent_end") {
-				const failure = lastAssistant(event.messages);
-				const willRetry = failure !== undefined && retryDelay(failure, this.attempt + 1, this.retry) !== undefined;
-				return this.emit({ ...event, willRetry });
+				return this.emit({ ...event, willRetry: this.retries.willRetry(event.messages) });
 			}
 			if (event.type === "agent_start") this.turns = 0;
 			await this.emit(event);
@@ -145,7 +143,7 @@ export class AgentSession {
 
 	/** Stops a retry that is waiting out its delay (the run then ends with the error). */
 	abortRetry(): void {
-		this.retryController?.abort();
+		this.retries.abort();
 	}
 
 	private async emitQueueIfChanged(): Promise<void> {
@@ -169,7 +167,7 @@ export class AgentSession {
 	}
 
 	get isStreaming(): boolean {
-		return this.agent.state.isStreaming || this.retryController !== undefined || this.preparing.size > 0;
+		return this.agent.state.isStreaming || this.retries.waiting || this.preparing.size > 0;
 	}
 
 	/**
@@ -185,7 +183,7 @@ export class AgentSession {
 		let run: Run | undefined;
 		let prepared: NormalizedSystemPromptOptions | undefined;
 		try {
-			const busy = this.agent.state.isStreaming || this.retryController !== undefined || this.preparing.size > 1;
+			const busy = this.agent.state.isStreaming || this.retries.waiting || this.preparing.size > 1;
 			const input = await this.runInput(text, images, source, busy ? streamingBehavior : undefined, controller.signal);
 			if (input && !controller.signal.aborted) {
 				const expanded = expand ? this.expandInput(input.text) : input.text;
@@ -230,7 +228,7 @@ export class AgentSession {
 	}
 
 	private async execute(run: Run) {
-		this.attempt = 0;
+		this.retries.reset();
 		this.promptState.startRun(run.options, run.toolsBefore);
 		try {
 			await this.agent.prompt(run.messages);
@@ -286,7 +284,7 @@ export class AgentSession {
 
 	/** Runs the given messages as a new turn (extension messages that trigger a turn). */
 	async promptMessages(messages: AgentMessage[]): Promise<void> {
-		this.attempt = 0;
+		this.retries.reset();
 		await this.agent.prompt(messages);
 		await this.settle();
 	}
@@ -317,7 +315,7 @@ export class AgentSession {
 
 	/** Retries, run-end hooks, then messages queued by `agent_end` handlers (each a fresh run), then settled. */
 	private async settle(): Promise<void> {
-		let aborted = await this.retryLoop();
+		let aborted = await this.retries.run();
 		let continued = false;
 		while (!aborted) {
 			let rerun = false;
@@ -337,9 +335,9 @@ export class AgentSession {
 	}
 
 	private async rerun(): Promise<boolean> {
-		this.attempt = 0;
+		this.retries.reset();
 		await this.agent.continue();
-		return this.retryLoop();
+		return this.retries.run();
 	}
 
 	/** Emits a session-level event (compaction, …) to the session's listeners. */
@@ -348,7 +346,7 @@ export class AgentSession {
 	}
 
 	abort(): void {
-		this.retryController?.abort();
+		this.retries.abort();
 		for (const preparation of this.preparing) preparation.abort();
 		for (const summary of this.summarizing) summary.abort();
 		this.agent.abort();
@@ -359,58 +357,7 @@ export class AgentSession {
 		return lastAssistant(this.agent.state.messages);
 	}
 
-	private async retryLoop(): Promise<boolean> {
-		while (true) {
-			const last = this.lastAssistantMessage();
-			if (!last || last.stopReason === "aborted") return last?.stopReason === "aborted";
-			if (last.stopReason !== "error") {
-				if (this.attempt > 0) await this.emit({ type: "auto_retry_end", success: true, attempt: this.attempt });
-				return false;
-			}
-			const delay = retryDelay(last, this.attempt + 1, this.retry);
-			if (delay === undefined) {
-				if (this.attempt > 0) {
-					await this.emit({
-						type: "auto_retry_end",
-						success: false,
-						attempt: this.attempt,
-						finalError: last.errorMessage,
-					});
-				}
-				return false;
-			}
-			this.attempt++;
-			await this.emit({
-				type: "auto_retry_start",
-				attempt: this.attempt,
-				maxAttempts: this.retry.maxRetries,
-				delayMs: delay,
-				errorMessage: last.errorMessage ?? "",
-			});
-			const controller = new AbortController();
-			this.retryController = controller;
-			const waited = await sleepAbortable(delay, controller.signal);
-			this.retryController = undefined;
-			if (!waited) {
-				await this.emit({ type: "auto_retry_end", success: false, attempt: this.attempt, finalError: "Retry aborted" });
-				return true;
-			}
-			// The failed reply is dropped from the transcript, then the run continues from the same input.
-			const messages = this.agent.state.messages;
-			if (messages[messages.length - 1] === last) messages.pop();
-			await this.agent.continue();
-		}
-	}
-
 	private async emit(event: SessionEvent): Promise<void> {
 		for (const listener of [...this.listeners]) await listener(event);
 	}
-}
-
-function lastAssistant(messages: readonly AgentMessage[]): AssistantMessage | undefined {
-	for (let i = messages.length - 1; i >= 0; i--) {
-		const m = messages[i] as { role?: string };
-		if (m.role === "assistant") return m as AssistantMessage;
-	}
-	return undefined;
 }
