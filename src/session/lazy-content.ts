@@ -15,7 +15,7 @@ import { arrayElements, Bytes, objectMembers, plainStringLength, type Range } fr
 import type { LineSource } from "./store.ts";
 
 /** Message lines at least this long keep their content on disk. */
-export const LAZY_CONTENT_MIN = 64 * 1024;
+export const LAZY_CONTENT_MIN = 16 * 1024;
 
 /** Where a deferred content is: byte ranges in the file, and the entry's id as written. */
 export interface ContentPlace {
