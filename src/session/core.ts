@@ -217,12 +217,12 @@ export abstract class SessionCore {
 	}
 
 	/** Writes `entry` as pi would (see the file comment), before it is added to memory. */
-	protected persistEntry(entry: SessionEntry): void {
+	protected persistEntry(entry: SessionEntry): { offset: number; length: number } | undefined {
 		this.assertWritable();
 		if (!this.persist) return;
 		if (this.flushed) {
 			try {
-				this.file!.append(JSON.stringify(entry));
+				return this.file!.append(JSON.stringify(entry));
 			} catch (error) {
 				if (!(error instanceof SessionFileChangedError)) throw this.writeError(error);
 				// Nothing was written: appending after bytes we did not write could glue two entries together.
@@ -290,8 +290,13 @@ export abstract class SessionCore {
 			timestamp: at.toISOString(),
 			...rest,
 		} as unknown as T;
-		this.persistEntry(entry);
-		this.store.add(nodeFor(entry));
+		const written = this.persistEntry(entry);
+		const node = nodeFor(entry);
+		if (written) {
+			node.offset = written.offset;
+			node.length = written.length;
+		}
+		this.store.add(node);
 		this.leafId = entry.id;
 		if (isAssistant(entry)) this.hasAssistant = true;
 		return entry;

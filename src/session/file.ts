@@ -85,8 +85,11 @@ export class SessionFile implements LineSource {
 		}
 	}
 
-	/** Appends `line` (JSON without "\n") as one write. Throws, leaving the file as it was, when it cannot. */
-	append(line: string): void {
+	/**
+	 * Appends `line` (JSON without "\n") as one write; returns where the line now is. Throws, leaving the file as it
+	 * was, when it cannot.
+	 */
+	append(line: string): { offset: number; length: number } {
 		if (!this.writable || this.fd === undefined) throw new Error(`session file is not open for writing: ${this.path}`);
 		const fd = this.fd;
 		const size = fstatSync(fd).size;
@@ -110,8 +113,11 @@ export class SessionFile implements LineSource {
 			throw error;
 		}
 		this.tail = "ok";
-		this.expected += bytes.length;
-		this.validEnd = this.expected;
+		const end = this.expected + bytes.length;
+		this.expected = end;
+		this.validEnd = end;
+		const length = Buffer.byteLength(line);
+		return { offset: end - 1 - length, length };
 	}
 
 	/**

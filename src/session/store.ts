@@ -1,8 +1,9 @@
 /**
  * The in-memory entry tree. Every entry is a small `EntryNode` (id, parent, type, message role, where its line is
- * in the file); the entry object itself is parsed from the file the first time something asks for it, then kept.
- * Entries that are not `message`s are small and parsed at load, so labels, names, settings and compactions are
- * known without touching message lines.
+ * in the file); the entry object itself is parsed from the file the first time something asks for it. A message
+ * entry whose line is in the file is then held weakly (see `EntryNode.weak`): the same object while anything uses
+ * it, read again from its line once nothing does. Entries that are not `message`s are small, parsed at load and
+ * kept, so labels, names, settings and compactions are known without touching message lines.
  */
 import { IdIndex } from "./id-index.ts";
 import { Bytes } from "./json-members.ts";
@@ -29,6 +30,11 @@ export interface EntryNode {
 	entry: SessionEntry | undefined;
 	/** Parsing or validating the line failed when it was first used; the node contributes nothing. */
 	broken: boolean;
+	/**
+	 * A message entry whose line is in the file is held only weakly: while anything else holds it (the agent's
+	 * context, a view) it is this object; once nothing does, it is parsed from the file again when asked for.
+	 */
+	weak?: WeakRef<SessionEntry>;
 }
 
 /** Reads lines back from the session file. */
@@ -97,6 +103,10 @@ export class EntryStore {
 
 	/** Adds a node in file order (loaded or newly appended). The caller guarantees a unique id. */
 	add(node: EntryNode): void {
+		if (node.entry && node.type === "message" && node.offset >= 0) {
+			node.weak = new WeakRef(node.entry);
+			node.entry = undefined;
+		}
 		node.seq = this.nodes.length;
 		this.nodes.push(node);
 		this.byId.set(node.id, node);
@@ -135,6 +145,8 @@ export class EntryStore {
 	/** The node's entry, parsing and validating its line on first use; undefined when the line is corrupt. */
 	materialize(node: EntryNode): SessionEntry | undefined {
 		if (node.entry || node.broken) return node.entry;
+		const held = node.weak?.deref();
+		if (held) return held;
 		try {
 			if (!this.source) throw new Error("no file to read from");
 			if (this.paged(node)) this.parsePaged(node, this.source);
@@ -142,7 +154,7 @@ export class EntryStore {
 		} catch (error) {
 			this.markBroken(node, error);
 		}
-		return node.entry;
+		return node.entry ?? node.weak?.deref();
 	}
 
 	/** Parses the lines of many nodes with few reads (runs of nearby lines are read at once). */
@@ -151,7 +163,7 @@ export class EntryStore {
 		if (!source) return;
 		const todo: EntryNode[] = [];
 		for (const node of nodes) {
-			if (node.entry || node.broken || node.offset < 0) continue;
+			if (node.entry || node.broken || node.offset < 0 || node.weak?.deref()) continue;
 			// A large message line is walked in windows, never read whole.
 			if (this.paged(node)) this.materialize(node);
 			else todo.push(node);
@@ -226,8 +238,11 @@ export class EntryStore {
 		const entry = value as SessionEntry;
 		if (entry.id !== node.id || entry.type !== node.type) throw new Error("line changed since it was indexed");
 		if (entry.parentId !== node.parentId) entry.parentId = node.parentId;
-		node.entry = entry;
-		if (entry.type !== "message") return;
+		if (entry.type !== "message") {
+			node.entry = entry;
+			return;
+		}
+		node.weak = new WeakRef(entry);
 		node.role = entry.message.role;
 		const source = this.source;
 		if (!lazy || !source) return;
