@@ -234,7 +234,6 @@ export abstract class SessionCore {
 					{ cause: error },
 				);
 			}
-			return;
 		}
 		if (this.hasAssistant || isAssistant(entry)) {
 			try {
