@@ -38,8 +38,10 @@ export class RunBoundaries {
 	private async turnEnd(message: AgentMessage, toolResults: unknown[]): Promise<void> {
 		const index = this.d.session.turnIndex;
 		if (!this.d.runner.hasHandlers("turn_end")) return;
-		const branch = this.d.manager().getBranch();
-		const ids = branch.slice(-(toolResults.length + 1)).map((e) => e.id);
+		const ids = this.d
+			.manager()
+			.getBranchIds()
+			.slice(-(toolResults.length + 1));
 		const outcome = await this.d.runner.emit(
 			"turn_end",
 			{

@@ -208,6 +208,14 @@ export class SessionManager extends SessionAppender {
 		return this.materializeAll(path);
 	}
 
+	/** The ids of `getBranch(fromId)`, without reading any entry. */
+	getBranchIds(fromId?: string): string[] {
+		return this.store
+			.path(fromId ?? this.leafId)
+			.filter((node) => !node.broken)
+			.map((node) => node.id);
+	}
+
 	/** The compaction-aware entry list of the active branch (see context.ts). */
 	buildContextEntries(): SessionEntry[] {
 		const get = (node: EntryNode) => this.store.materialize(node);

@@ -53,6 +53,37 @@ describe("UsageTally", () => {
 		expect(tally.get()).toMatchObject({ input: 1, output: 1, cost: 0 });
 	});
 
+	test("by position: reads only the entries after the counted positions; another session starts over", () => {
+		const ids = ["a", "b", "c"];
+		const entries: UsageEntry[] = [assistant(100, 10), { type: "message", message: { role: "user" } }, assistant(5, 1)];
+		const reads: [number, number][] = [];
+		const source = {
+			getTreeNodes: () => ids.map((id) => ({ id })),
+			getEntriesBetween: (start: number, end: number) => {
+				reads.push([start, end]);
+				return entries.slice(start, end);
+			},
+		};
+		const tally = new UsageTally();
+		tally.syncPositions(source, 2);
+		tally.syncPositions(source);
+		tally.syncPositions(source);
+		expect(reads).toEqual([
+			[0, 2],
+			[2, 3],
+		]);
+		expect(tally.get()).toMatchObject({ input: 105, output: 11 });
+		ids.push("d");
+		entries.push(assistant(1, 1));
+		tally.syncPositions(source);
+		expect(reads.at(-1)).toEqual([3, 4]);
+		// Another session (a different id where the last counted one was): counted again from the start.
+		ids.splice(0, 4, "x", "y", "z", "w");
+		tally.syncPositions(source);
+		expect(reads.at(-1)).toEqual([0, 4]);
+		expect(tally.get()).toMatchObject({ input: 106, output: 12 });
+	});
+
 	test("tool results with usage, usage entries, compactions and branch summaries count; users do not", () => {
 		const tally = new UsageTally();
 		const usage = { input: 1, output: 2, cacheRead: 3, cacheWrite: 4, cost: { total: 1 } };

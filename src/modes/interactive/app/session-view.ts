@@ -83,7 +83,7 @@ export class SessionView {
 			getUsageTotals: () => {
 				if (view.usageStale && view.hostRef && !view.counting) {
 					view.usageStale = false;
-					view.tally.sync(view.hostRef.manager.getEntries() as never);
+					view.tally.syncPositions(view.hostRef.manager as never);
 				}
 				return view.tally.get();
 			},
@@ -134,7 +134,7 @@ export class SessionView {
 		const step = () => {
 			if (this.hostRef?.manager !== manager) return;
 			const end = Math.min(total, next + SessionView.SLICE);
-			for (const entry of manager.getEntriesBetween(next, end)) this.tally.add(entry as never);
+			this.tally.syncPositions(manager as never, end);
 			next = end;
 			if (next < total) {
 				this.counting = setTimeout(step, 0);

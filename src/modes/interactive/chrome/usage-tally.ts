@@ -35,10 +35,19 @@ function costOf(usage: UsageNumbers): number {
 	return cost?.total ?? 0;
 }
 
+/** A session read by position: its tree nodes (ids only) and its entries between two positions. */
+export interface PositionedEntries {
+	getTreeNodes(): readonly { id: string }[];
+	getEntriesBetween(start: number, end: number): readonly UsageEntry[];
+}
+
 export class UsageTally {
 	private totals: UsageTotals = emptyTotals();
 	private counted = 0;
 	private lastCounted: unknown;
+	/** For `syncPositions`: the tree positions counted so far and the id at the last one. */
+	private position = 0;
+	private positionId: string | undefined;
 
 	/** The totals so far. */
 	get(): Readonly<UsageTotals> {
@@ -69,6 +78,24 @@ export class UsageTally {
 		this.totals = emptyTotals();
 		this.counted = 0;
 		this.lastCounted = undefined;
+		this.position = 0;
+		this.positionId = undefined;
+	}
+
+	/**
+	 * Brings the tally up to date with a session read by position, reading only the entries at positions not
+	 * counted yet (the others are never parsed again). When the session is not the one counted (fewer entries, or
+	 * another id at the last counted position), the tally starts over.
+	 */
+	syncPositions(session: PositionedEntries, end = session.getTreeNodes().length): void {
+		const nodes = session.getTreeNodes();
+		if (nodes.length < this.position || (this.position > 0 && nodes[this.position - 1]?.id !== this.positionId)) {
+			this.reset();
+		}
+		if (end <= this.position) return;
+		for (const entry of session.getEntriesBetween(this.position, end)) this.add(entry);
+		this.position = end;
+		this.positionId = nodes[end - 1]?.id;
 	}
 
 	/**
