@@ -8,20 +8,13 @@ import { join } from "node:path";
 import { SessionManager } from "../../src/session/index.ts";
 import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
+import { USAGE } from "../reliability/big-session.ts";
 import { startMockLlm } from "../support/mock-llm/index.ts";
 
 const server = startMockLlm();
 afterAll(() => server.stop());
 
 const T = "2026-01-01T00:00:00.000Z";
-const USAGE = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 test("a resumed session's large tool output and image reach the model whole", async () => {
 	const home = makeTempDir("pi-large-home-");

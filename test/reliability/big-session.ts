@@ -8,7 +8,8 @@ import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
 const T = "2026-01-01T00:00:00.000Z";
-const USAGE = {
+/** A small usage for the assistant messages of written sessions. */
+export const USAGE = {
 	input: 1,
 	output: 1,
 	cacheRead: 0,
