@@ -20,12 +20,12 @@ import {
 	type ScopedModel,
 	type ToolDefinition,
 } from "../extensions/index.ts";
-import { currentTheme } from "../resources/index.ts";
 import type { AgentSession } from "./agent-session.ts";
 import type { CompactionHooks, CompactionOutcome } from "./compaction-run.ts";
 import type { SessionEvent } from "./events.ts";
 import type { ExtensionHost } from "./extension-host.ts";
 import { type PromptMetadata, wrapExtensionTool } from "./extension-tools.ts";
+import { withPromptEvents } from "./extension-ui-prompts.ts";
 import type { TreeHooks, TreeNavigationOptions } from "./navigate-tree.ts";
 import { createPromptHooks } from "./prompt-hooks.ts";
 import { installProviderHooks } from "./provider-hooks.ts";
@@ -89,36 +89,11 @@ export class ExtensionBridge {
 			options.host.extensions.map((e) => ({ path: e.entry.path, handlers: e.handle.registrations.handlers })),
 		);
 		this.runner.onError(options.onError);
-		this.ui = this.withPromptEvents(options.ui);
+		this.ui = withPromptEvents(options.ui, this.runner, () => this.scope.context());
 		this.scope = createContextScope(this.contextSource(), this.commandSource());
 	}
 
 	private readonly ui: Record<string, unknown>;
-
-	/**
-	 * `ui_prompt_start` / `ui_prompt_end` around every dialog an extension opens, and `theme` (the run's theme,
-	 * unless the UI brings its own) in every mode.
-	 */
-	private withPromptEvents(ui: Record<string, unknown>): Record<string, unknown> {
-		const wrapped: Record<string, unknown> = Object.create(ui);
-		Object.defineProperty(wrapped, "theme", { enumerable: true, get: () => ui.theme ?? currentTheme() });
-		for (const kind of ["select", "confirm", "input", "editor", "custom"] as const) {
-			const original = ui[kind];
-			if (typeof original !== "function") continue;
-			wrapped[kind] = async (...args: unknown[]) => {
-				const title = typeof args[0] === "string" ? args[0] : undefined;
-				const event = { reason: "ui_prompt" as const, kind, ...(title !== undefined ? { title } : {}) };
-				const announce = this.runner.hasHandlers("ui_prompt_start") || this.runner.hasHandlers("ui_prompt_end");
-				if (announce) await this.runner.emit("ui_prompt_start", event, this.scope.context());
-				try {
-					return await (original as (...a: unknown[]) => unknown).apply(ui, args);
-				} finally {
-					if (announce) await this.runner.emit("ui_prompt_end", event, this.scope.context());
-				}
-			};
-		}
-		return wrapped;
-	}
 
 	/** Tools all extensions registered, wrapped for the agent (first registration of a name wins). */
 	tools(): (AgentTool<any> & PromptMetadata)[] {

@@ -6,15 +6,9 @@
  */
 
 import { errorMessage } from "../../util/index.ts";
-import type { ApiKeyResolution, AuthStatus, AuthStorage, ConfiguredKeyResolver } from "../auth/credential-store.ts";
+import type { ApiKeyResolution, AuthStatus, AuthStorage } from "../auth/credential-store.ts";
 import { filterProviderModels } from "../auth/provider-model-filters.ts";
-import {
-	isValueConfigured,
-	resolveHeaderValues,
-	resolveValue,
-	type ValueEnv,
-	valueKind,
-} from "../auth/resolve-value.ts";
+import { resolveHeaderValues, type ValueEnv } from "../auth/resolve-value.ts";
 import { adjustBuiltinRequest } from "../builtin/wrappers.ts";
 import { PROVIDER_ENV_KEYS } from "../env-keys.ts";
 import { getModels, getProviders } from "../models/index.ts";
@@ -29,6 +23,7 @@ import type {
 	StreamOptions,
 } from "../types.ts";
 import { type BuiltinCatalog, catalogFromList, ModelComposition } from "./compose.ts";
+import { type ConfiguredKeySource, configuredKeyResolver, type RawKey } from "./configured-keys.ts";
 import { type ModelsJson, readModelsJson } from "./schema.ts";
 import type { ModelRegistryOptions, ProviderAuthResult, ProviderConfig } from "./types.ts";
 
@@ -67,7 +62,7 @@ export class ModelRegistry {
 			? () => catalogFromList(list())
 			: () => ({ providers: getProviders(), models: (provider) => getModels(provider) });
 		this.env = options.env ?? process.env;
-		this.authStorage.setConfiguredKeyResolver(this.keyResolver());
+		this.authStorage.setConfiguredKeyResolver(configuredKeyResolver(this.keySource()));
 		this.refresh();
 	}
 
@@ -362,41 +357,18 @@ export class ModelRegistry {
 		return !this.builtinProviders.has(provider) && PROVIDER_ENV_KEYS[provider] === undefined;
 	}
 
-	private rawApiKey(provider: string): { raw: string; fromExtension: boolean } | undefined {
+	private keySource(): ConfiguredKeySource {
+		return {
+			rawApiKey: (provider) => this.rawApiKey(provider),
+			valueOptions: () => this.valueOptions(),
+			modelsJsonPath: this.modelsJsonPath,
+		};
+	}
+
+	private rawApiKey(provider: string): RawKey | undefined {
 		const ext = this.extensions.get(provider)?.apiKey;
 		if (ext !== undefined) return { raw: ext, fromExtension: true };
 		const json = this.json?.providers[provider]?.apiKey;
 		return json !== undefined ? { raw: json, fromExtension: false } : undefined;
-	}
-
-	private configuredStatus(provider: string): AuthStatus | undefined {
-		const key = this.rawApiKey(provider);
-		if (!key) return undefined;
-		const options = this.valueOptions();
-		switch (valueKind(key.raw, options)) {
-			case "command":
-				return { configured: true, source: "models_json_command" };
-			case "environment":
-				return isValueConfigured(key.raw, options)
-					? { configured: true, source: "environment" }
-					: { configured: false };
-			default:
-				return { configured: true, source: key.fromExtension ? "fallback" : "models_json_key" };
-		}
-	}
-
-	private keyResolver(): ConfiguredKeyResolver {
-		return {
-			status: (provider) => this.configuredStatus(provider),
-			resolve: (provider) => {
-				const key = this.rawApiKey(provider);
-				if (!key) return undefined;
-				const source = this.configuredStatus(provider)?.source;
-				const result = resolveValue(key.raw, this.valueOptions());
-				if (result.ok) return source ? { apiKey: result.value, source } : { apiKey: result.value };
-				const where = key.fromExtension ? `provider "${provider}" (registerProvider)` : this.modelsJsonPath;
-				return { error: `${where}: apiKey for provider "${provider}": ${result.error}` };
-			},
-		};
 	}
 }
