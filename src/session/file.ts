@@ -102,7 +102,8 @@ export class SessionFile implements LineSource {
 			this.expected = this.validEnd;
 			this.tail = "ok";
 		}
-		if (this.tail === "unterminated") text = `\n${text}`;
+		const lead = this.tail === "unterminated" ? 1 : 0;
+		if (lead) text = `\n${text}`;
 		const bytes = Buffer.from(text, "utf8");
 		try {
 			let done = ops.write(fd, bytes, 0, bytes.length);
@@ -116,8 +117,8 @@ export class SessionFile implements LineSource {
 		const end = this.expected + bytes.length;
 		this.expected = end;
 		this.validEnd = end;
-		const length = Buffer.byteLength(line);
-		return { offset: end - 1 - length, length };
+		// The line without the newline that ends it (and the one completing an unterminated last line).
+		return { offset: end - bytes.length + lead, length: bytes.length - 1 - lead };
 	}
 
 	/**

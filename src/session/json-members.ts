@@ -154,20 +154,33 @@ function valueEnd(bytes: Bytes, p: number, end: number): number {
 /**
  * The value ranges of the object at `start` (which must be `{`), for the members named in `keys` (a key written
  * with escapes is not recognised: callers fall back to a full parse). The last of duplicate keys wins, as in
- * `JSON.parse`. Undefined when the bytes are not an object that ends before `end`.
+ * `JSON.parse`. With `inner`, the object value of member `inner.key` is walked in the same pass and its own
+ * members named in `inner.keys` come as that range's `members`. Undefined when the bytes are not an object that
+ * ends before `end`.
  */
 export function objectMembers(
 	bytes: Bytes,
 	start: number,
 	end: number,
 	keys: string[],
-): Map<string, Range> | undefined {
-	const found = new Map<string, Range>();
+	inner?: { key: string; keys: string[] },
+): Map<string, Range & { members?: Map<string, Range> }> | undefined {
+	return walkObject(bytes, start, end, keys, inner)?.found;
+}
+
+function walkObject(
+	bytes: Bytes,
+	start: number,
+	end: number,
+	keys: string[],
+	inner?: { key: string; keys: string[] },
+): { found: Map<string, Range & { members?: Map<string, Range> }>; end: number } | undefined {
+	const found = new Map<string, Range & { members?: Map<string, Range> }>();
 	const longest = Math.max(...keys.map((k) => k.length));
 	let p = skipSpace(bytes, start, end);
 	if (bytes.at(p) !== 0x7b) return undefined;
 	p = skipSpace(bytes, p + 1, end);
-	if (bytes.at(p) === 0x7d) return found;
+	if (bytes.at(p) === 0x7d) return { found, end: p + 1 };
 	while (p < end) {
 		if (bytes.at(p) !== QUOTE) return undefined;
 		const keyEnd = stringEnd(bytes, p, end);
@@ -176,11 +189,20 @@ export function objectMembers(
 		p = skipSpace(bytes, keyEnd, end);
 		if (bytes.at(p) !== 0x3a) return undefined;
 		const valueStart = skipSpace(bytes, p + 1, end);
-		const after = valueEnd(bytes, valueStart, end);
+		const nested =
+			inner && key === inner.key && bytes.at(valueStart) === 0x7b
+				? walkObject(bytes, valueStart, end, inner.keys)
+				: undefined;
+		const after = nested ? nested.end : valueEnd(bytes, valueStart, end);
 		if (after < 0 || after === valueStart) return undefined;
-		if (key !== undefined && keys.includes(key)) found.set(key, { start: valueStart, end: after });
+		if (key !== undefined && keys.includes(key)) {
+			found.set(
+				key,
+				nested ? { start: valueStart, end: after, members: nested.found } : { start: valueStart, end: after },
+			);
+		}
 		p = skipSpace(bytes, after, end);
-		if (bytes.at(p) === 0x7d) return found;
+		if (bytes.at(p) === 0x7d) return { found, end: p + 1 };
 		if (bytes.at(p) !== 0x2c) return undefined;
 		p = skipSpace(bytes, p + 1, end);
 	}

@@ -37,12 +37,11 @@ export function parseWithoutContent(
 	start: number,
 	end: number,
 ): { value: unknown; content: Range; id: { start: number; text: string } } | undefined {
-	const top = objectMembers(bytes, start, end, ["id", "message"]);
-	const message = top?.get("message");
+	// One pass over the line: the message object is walked as it is reached.
+	const top = objectMembers(bytes, start, end, ["id", "message"], { key: "message", keys: ["content"] });
 	const id = top?.get("id");
-	if (!message || !id || bytes.at(message.start) !== 0x7b) return undefined;
-	const content = objectMembers(bytes, message.start, message.end, ["content"])?.get("content");
-	if (!content) return undefined;
+	const content = top?.get("message")?.members?.get("content");
+	if (!id || !content) return undefined;
 	const first = bytes.at(content.start);
 	const empty = first === 0x22 ? '""' : first === 0x5b ? "[]" : undefined;
 	if (!empty) return undefined;

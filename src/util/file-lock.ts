@@ -246,6 +246,28 @@ function lockOptions(options: FileLockOptions, state: { compromised: boolean }):
 }
 
 /**
+ * One try at `<file>.lock`: the held lock, or undefined while it is held elsewhere and `deadline` has not passed
+ * (then proper-lockfile's ELOCKED error is thrown).
+ */
+function tryLock(
+	file: string,
+	options: FileLockOptions,
+	state: { compromised: boolean },
+	attempt: number,
+	deadline: number,
+): ReturnType<typeof heldLock> | undefined {
+	try {
+		const held = heldLock(file, options, state, lockfile().lockSync(file, lockOptions(options, state)));
+		// Waited: the lock may have been a killed writer's, taken over by age; tidy what it left.
+		if (attempt > 0) removeTempFiles(file);
+		return held;
+	} catch (error) {
+		if (!isLocked(error) || Date.now() >= deadline) throw error;
+		return undefined;
+	}
+}
+
+/**
  * Takes `<file>.lock`, waiting up to `waitMs` (yielding between attempts); rejects with proper-lockfile's ELOCKED
  * error when it cannot. Each attempt is synchronous, so the owner record follows the lock directory at once.
  */
@@ -253,14 +275,8 @@ export async function lockFile(file: string, options: FileLockOptions): Promise<
 	const state = { compromised: false };
 	const deadline = Date.now() + options.waitMs;
 	for (let attempt = 0; ; attempt++) {
-		try {
-			const held = heldLock(file, options, state, lockfile().lockSync(file, lockOptions(options, state)));
-			// Waited: the lock may have been a killed writer's, taken over by age; tidy what it left.
-			if (attempt > 0) removeTempFiles(file);
-			return held;
-		} catch (error) {
-			if (!isLocked(error) || Date.now() >= deadline) throw error;
-		}
+		const held = tryLock(file, options, state, attempt, deadline);
+		if (held) return held;
 		if (!reclaimDeadLock(file, options.stale)) await pause(backoff(attempt));
 	}
 }
@@ -270,13 +286,8 @@ export function lockFileSync(file: string, options: FileLockOptions): () => void
 	const state = { compromised: false };
 	const deadline = Date.now() + options.waitMs;
 	for (let attempt = 0; ; attempt++) {
-		try {
-			const held = heldLock(file, options, state, lockfile().lockSync(file, lockOptions(options, state)));
-			if (attempt > 0) removeTempFiles(file);
-			return held.releaseNow;
-		} catch (error) {
-			if (!isLocked(error) || Date.now() >= deadline) throw error;
-		}
+		const held = tryLock(file, options, state, attempt, deadline);
+		if (held) return held.releaseNow;
 		if (!reclaimDeadLock(file, options.stale)) pauseSync(backoff(attempt));
 	}
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { SessionManager } from "../../src/session/index.ts";
 import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
-import { USAGE } from "../reliability/big-session.ts";
+import { mockAssistant } from "../reliability/big-session.ts";
 import { startMockLlm } from "../support/mock-llm/index.ts";
 
 const server = startMockLlm();
@@ -22,16 +22,6 @@ test("a resumed session's large tool output and image reach the model whole", as
 	const output = `${'line "one" \\ two – ü\n'.repeat(20_000)}end`;
 	const image = Buffer.alloc(200 * 1024, 5).toString("base64");
 	const call = { type: "toolCall", id: "call_1", name: "read", arguments: { path: "a.txt" } };
-	const assistant = (content: unknown[], stopReason: string, timestamp: number) => ({
-		role: "assistant",
-		content,
-		api: "anthropic-messages",
-		provider: "mock",
-		model: "mock-1",
-		usage: USAGE,
-		stopReason,
-		timestamp,
-	});
 	const lines = [
 		{ type: "session", version: 3, id: "0194f0c0-0000-7000-8000-00000000aaaa", timestamp: T, cwd: home },
 		{
@@ -41,7 +31,13 @@ test("a resumed session's large tool output and image reach the model whole", as
 			timestamp: T,
 			message: { role: "user", content: "go", timestamp: 1 },
 		},
-		{ type: "message", id: "a0000002", parentId: "a0000001", timestamp: T, message: assistant([call], "toolUse", 2) },
+		{
+			type: "message",
+			id: "a0000002",
+			parentId: "a0000001",
+			timestamp: T,
+			message: mockAssistant([call], 2, "toolUse"),
+		},
 		{
 			type: "message",
 			id: "a0000003",
@@ -64,7 +60,7 @@ test("a resumed session's large tool output and image reach the model whole", as
 			id: "a0000004",
 			parentId: "a0000003",
 			timestamp: T,
-			message: assistant([{ type: "text", text: "read it" }], "stop", 4),
+			message: mockAssistant([{ type: "text", text: "read it" }], 4),
 		},
 	];
 	const file = join(home, "big.jsonl");

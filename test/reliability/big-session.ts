@@ -6,17 +6,22 @@
  */
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { usage } from "../helpers/provider-vs-pi.ts";
 
 const T = "2026-01-01T00:00:00.000Z";
-/** A small usage for the assistant messages of written sessions. */
-export const USAGE = {
-	input: 1,
-	output: 1,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 2,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+/** An assistant message of the mock model (`mock/mock-1`, Anthropic messages API) with a small usage. */
+export function mockAssistant(content: unknown[], timestamp: number, stopReason = "stop") {
+	return {
+		role: "assistant",
+		content,
+		api: "anthropic-messages",
+		provider: "mock",
+		model: "mock-1",
+		usage,
+		stopReason,
+		timestamp,
+	};
+}
 
 /**
  * Writes the session (turns until it holds `bytes`, or `turns` turns); returns its size, its largest line in bytes,
@@ -59,16 +64,11 @@ export function writeBigSession(
 				id: a,
 				parentId: u,
 				timestamp: T,
-				message: {
-					role: "assistant",
-					content: [{ type: "toolCall", id: call, name: "read", arguments: { path: "x.png" } }],
-					api: "anthropic-messages",
-					provider: "mock",
-					model: "mock-1",
-					usage: USAGE,
-					stopReason: "toolUse",
-					timestamp: 2,
-				},
+				message: mockAssistant(
+					[{ type: "toolCall", id: call, name: "read", arguments: { path: "x.png" } }],
+					2,
+					"toolUse",
+				),
 			});
 			const content =
 				turn % 3 === 0 ? [{ type: "image", data: image, mimeType: "image/png" }] : [{ type: "text", text }];

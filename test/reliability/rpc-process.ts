@@ -42,50 +42,86 @@ export interface RpcProcessOptions {
 	env?: Record<string, string>;
 }
 
-export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
-	const home = o.home ?? makeTempDir("pi-rel-home-");
-	if (o.homeFiles) writeTree(home, o.homeFiles);
-	else writeMockModels(home, o.mockUrl);
-	const cwd = o.cwd ?? makeTempDir("pi-rel-cwd-");
-	writeTree(cwd, o.files ?? {});
+/** A child in RPC mode with its output being read (see `spawnRpcChild`). */
+export interface RpcChild {
+	child: Bun.Subprocess<"pipe", "pipe", "pipe">;
+	/** What it wrote to stderr (the last `stderrLimit` characters). */
+	stderr(): string;
+	/** Settle once stdout (every line handed over) and stderr are read to the end. */
+	stdoutDone: Promise<void>;
+	stderrDone: Promise<void>;
+}
+
+/**
+ * `command --mode rpc args` with HOME, TMPDIR and the agent dir in `home` (and `env` over them), as a client runs
+ * it: each stdout line goes to `onRecord` parsed (a line that is not JSON as `{ type: "<not json>", line }`).
+ */
+export function spawnRpcChild(
+	command: string[],
+	args: string[],
+	where: { home: string; cwd: string; env?: Record<string, string> },
+	onRecord: (record: Record<string, any>) => void,
+	stderrLimit = Number.POSITIVE_INFINITY,
+): RpcChild {
+	const { home, cwd } = where;
 	const env: Record<string, string> = {
 		PATH: process.env.PATH ?? "/usr/bin:/bin",
 		HOME: home,
 		TMPDIR: join(home, ".tmp"),
 		PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
-		...o.env,
+		...where.env,
 	};
-	writeTree(home, { ".tmp/.keep": "" });
-	const child = Bun.spawn([...(o.command ?? [ensureBinary()]), "--mode", "rpc", ...(o.args ?? [])], {
+	const child = Bun.spawn([...command, "--mode", "rpc", ...args], {
 		cwd,
 		env,
 		stdin: "pipe",
 		stdout: "pipe",
 		stderr: "pipe",
 	});
-	const records: Record<string, any>[] = [];
 	const splitter = new JsonlLineSplitter((line) => {
+		let record: Record<string, any>;
 		try {
-			records.push(JSON.parse(line));
+			record = JSON.parse(line);
 		} catch {
-			records.push({ type: "<not json>", line });
+			record = { type: "<not json>", line };
 		}
+		onRecord(record);
 	});
-	const stdoutRead = (async () => {
+	const stdoutDone = (async () => {
 		for await (const chunk of child.stdout) splitter.push(chunk);
 		splitter.end();
 	})();
 	let stderr = "";
-	const stderrRead = (async () => {
+	const stderrDone = (async () => {
 		const decoder = new TextDecoder();
-		for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
+		for await (const chunk of child.stderr) {
+			stderr += decoder.decode(chunk, { stream: true });
+			if (stderr.length > stderrLimit) stderr = stderr.slice(-stderrLimit);
+		}
 	})();
+	return { child, stderr: () => stderr, stdoutDone, stderrDone };
+}
+
+export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
+	const home = o.home ?? makeTempDir("pi-rel-home-");
+	if (o.homeFiles) writeTree(home, o.homeFiles);
+	else writeMockModels(home, o.mockUrl);
+	const cwd = o.cwd ?? makeTempDir("pi-rel-cwd-");
+	writeTree(cwd, o.files ?? {});
+	writeTree(home, { ".tmp/.keep": "" });
+	const records: Record<string, any>[] = [];
+	const { child, stderr, stdoutDone, stderrDone } = spawnRpcChild(
+		o.command ?? [ensureBinary()],
+		o.args ?? [],
+		{ home, cwd, ...(o.env ? { env: o.env } : {}) },
+		(record) => records.push(record),
+	);
 	return {
 		home,
 		cwd,
 		pid: child.pid,
 		records,
-		stderr: () => stderr,
+		stderr,
 		send(record) {
 			// A process that already exited (the case under test may end it) just does not read what follows.
 			try {
@@ -117,7 +153,7 @@ export function startRpcProcess(o: RpcProcessOptions): RpcProcess {
 			}
 			// Everything the process wrote is read before the exit is reported (a child holding the pipes open is
 			// not waited for beyond a second).
-			await Promise.race([Promise.allSettled([stdoutRead, stderrRead]), Bun.sleep(1_000)]);
+			await Promise.race([Promise.allSettled([stdoutDone, stderrDone]), Bun.sleep(1_000)]);
 			return code;
 		},
 	};

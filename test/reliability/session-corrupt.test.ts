@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
 import { startMockLlm } from "../support/mock-llm/index.ts";
+import { mockAssistant } from "./big-session.ts";
 import { startRpcProcess } from "./rpc-process.ts";
 
 const server = startMockLlm();
@@ -28,26 +29,7 @@ const entry = (id: string, parentId: string | null, role: "user" | "assistant", 
 		id,
 		parentId,
 		timestamp: T,
-		message:
-			role === "user"
-				? { role, content: text, timestamp: 1 }
-				: {
-						role,
-						content: [{ type: "text", text }],
-						api: "anthropic-messages",
-						provider: "mock",
-						model: "mock-1",
-						usage: {
-							input: 1,
-							output: 1,
-							cacheRead: 0,
-							cacheWrite: 0,
-							totalTokens: 2,
-							cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-						},
-						stopReason: "stop",
-						timestamp: 2,
-					},
+		message: role === "user" ? { role, content: text, timestamp: 1 } : mockAssistant([{ type: "text", text }], 2),
 	});
 const good = [header, entry("a1", null, "user", "hi"), entry("a2", "a1", "assistant", "hello")];
 

@@ -6,13 +6,13 @@ import { expect, test } from "bun:test";
 import { closeSync, fstatSync, ftruncateSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { ourAppStarter } from "../helpers/pty-app.ts";
+import { mockAssistant } from "./big-session.ts";
 import { mountTmpfs, unmount } from "./disk-full.ts";
 
 const start = ourAppStarter();
 
 function session(): string {
 	const at = "2026-01-02T03:04:05.000Z";
-	const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0 } };
 	const lines = [
 		{ type: "session", version: 3, id: "eeeeeeee-0000-4000-8000-000000000006", timestamp: at, cwd: "/tmp" },
 		{
@@ -27,16 +27,7 @@ function session(): string {
 			id: "dddd0002",
 			parentId: "dddd0001",
 			timestamp: at,
-			message: {
-				role: "assistant",
-				content: [{ type: "text", text: "hi there" }],
-				api: "anthropic-messages",
-				provider: "mock",
-				model: "mock-1",
-				usage,
-				stopReason: "stop",
-				timestamp: 2,
-			},
+			message: mockAssistant([{ type: "text", text: "hi there" }], 2),
 		},
 	];
 	return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;

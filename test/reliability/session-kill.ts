@@ -14,10 +14,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { JsonlLineSplitter } from "../../src/modes/rpc/index.ts";
 import { writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
 import { type MockStep, startMockLlm } from "../support/mock-llm/index.ts";
+import { seededRandom } from "../support/terminal-strings.ts";
+import { spawnRpcChild } from "./rpc-process.ts";
 
 export interface KillLoopOptions {
 	/** The program before its arguments: `[dist/pi]` or `[node, cli]`. */
@@ -62,36 +63,12 @@ export interface Child {
 
 /** `argv` in RPC mode with `args`, as a client sees it (HOME and the agent dir in `home`). */
 export function spawnRpc(argv: string[], home: string, cwd: string, args: string[]): Child {
-	const env: Record<string, string> = {
-		PATH: process.env.PATH ?? "/usr/bin:/bin",
-		HOME: home,
-		TMPDIR: join(home, ".tmp"),
-		PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
-		PI_OFFLINE: "1",
-	};
-	const child = Bun.spawn([...argv, "--mode", "rpc", ...args], {
-		cwd,
-		env,
-		stdin: "pipe",
-		stdout: "pipe",
-		stderr: "pipe",
-	});
 	const records: Record<string, any>[] = [];
-	const splitter = new JsonlLineSplitter((line) => {
-		try {
-			records.push(JSON.parse(line));
-		} catch {
-			records.push({ type: "<not json>", line });
-		}
-	});
-	const reading = (async () => {
-		for await (const chunk of child.stdout) splitter.push(chunk);
-	})();
-	let stderr = "";
-	void (async () => {
-		const decoder = new TextDecoder();
-		for await (const chunk of child.stderr) stderr += decoder.decode(chunk, { stream: true });
-	})();
+	const {
+		child,
+		stderr,
+		stdoutDone: reading,
+	} = spawnRpcChild(argv, args, { home, cwd, env: { PI_OFFLINE: "1" } }, (record) => records.push(record));
 	return {
 		records,
 		send(record) {
@@ -127,7 +104,7 @@ export function spawnRpc(argv: string[], home: string, cwd: string, args: string
 			await reading;
 			return code;
 		},
-		stderr: () => stderr,
+		stderr,
 	};
 }
 
@@ -180,24 +157,12 @@ function sessionFileIn(dir: string): string | undefined {
 	return name ? join(dir, name) : undefined;
 }
 
-/** A small deterministic PRNG (mulberry32), so a failing run can be repeated with its seed. */
-export function seeded(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 /** Kills per session file: a long run starts a new session every so often, so no file grows past ~20 MB. */
 const SEGMENT = 25;
 
 export async function killLoop(o: KillLoopOptions): Promise<KillLoopResult> {
 	const seed = Number(process.env.PI_RELIABILITY_SEED ?? Date.now() % 1_000_000);
-	const random = seeded(seed);
+	const random = seededRandom(seed);
 	const result: KillLoopResult = {
 		kills: 0,
 		tornByKill: 0,

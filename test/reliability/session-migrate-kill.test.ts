@@ -11,6 +11,7 @@ import { SessionManager } from "../../src/session/index.ts";
 import { ensureBinary, writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
 import { cleanupTempDirs, FIXTURES, tempDir } from "../unit/session/helpers.ts";
+import { mockAssistant } from "./big-session.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -90,23 +91,7 @@ function bigV1(count: number, size: number): string {
 			JSON.stringify({
 				type: "message",
 				timestamp: t,
-				message: {
-					role: "assistant",
-					content: [{ type: "text", text }],
-					api: "anthropic-messages",
-					provider: "mock",
-					model: "mock-1",
-					usage: {
-						input: 1,
-						output: 1,
-						cacheRead: 0,
-						cacheWrite: 0,
-						totalTokens: 2,
-						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-					},
-					stopReason: "stop",
-					timestamp: i,
-				},
+				message: mockAssistant([{ type: "text", text }], i),
 			}),
 		);
 	}

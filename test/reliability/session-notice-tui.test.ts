@@ -6,6 +6,7 @@ import { expect, test } from "bun:test";
 import { appendFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ourAppStarter } from "../helpers/pty-app.ts";
+import { mockAssistant } from "./big-session.ts";
 
 const start = ourAppStarter();
 
@@ -13,7 +14,6 @@ const ID = "eeeeeeee-0000-4000-8000-000000000005";
 
 function oneTurnSession(): string {
 	const at = "2026-01-02T03:04:05.000Z";
-	const usage = { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0 } };
 	const lines = [
 		{ type: "session", version: 3, id: ID, timestamp: at, cwd: "{{cwd}}" },
 		{
@@ -28,16 +28,7 @@ function oneTurnSession(): string {
 			id: "eeeea001",
 			parentId: "eeeeu001",
 			timestamp: at,
-			message: {
-				role: "assistant",
-				content: [{ type: "text", text: "hi there" }],
-				api: "anthropic-messages",
-				provider: "mock",
-				model: "mock-1",
-				usage,
-				stopReason: "stop",
-				timestamp: 1767323046000,
-			},
+			message: mockAssistant([{ type: "text", text: "hi there" }], 1767323046000),
 		},
 	];
 	return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;

@@ -4,8 +4,7 @@
  * RSS, thread count and open descriptors.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { JsonlLineSplitter } from "../../src/modes/rpc/index.ts";
+import { spawnRpcChild } from "./rpc-process.ts";
 
 export interface ProcSample {
 	turn: number;
@@ -38,45 +37,18 @@ export function spawnRpc(
 	cwd: string,
 	env: Record<string, string>,
 ): SoakProc {
-	const child = Bun.spawn([...command, "--mode", "rpc", ...args], {
-		cwd,
-		env: {
-			PATH: process.env.PATH ?? "/usr/bin:/bin",
-			HOME: home,
-			TMPDIR: join(home, ".tmp"),
-			PI_CODING_AGENT_DIR: join(home, ".pi/agent"),
-			...env,
-		},
-		stdin: "pipe",
-		stdout: "pipe",
-		stderr: "pipe",
-	});
 	const waiters: { match: (r: Record<string, any>) => boolean; resolve: (r: Record<string, any>) => void }[] = [];
-	const splitter = new JsonlLineSplitter((line) => {
-		let record: Record<string, any>;
-		try {
-			record = JSON.parse(line);
-		} catch {
-			record = { type: "<not json>", line };
-		}
-		for (let i = 0; i < waiters.length; i++) {
-			const waiter = waiters[i] as (typeof waiters)[number];
-			if (waiter.match(record)) {
-				waiters.splice(i, 1);
-				waiter.resolve(record);
-				break;
-			}
-		}
-	});
-	void (async () => {
-		for await (const chunk of child.stdout) splitter.push(chunk);
-		splitter.end();
-	})();
-	let stderr = "";
-	void (async () => {
-		const decoder = new TextDecoder();
-		for await (const chunk of child.stderr) stderr = (stderr + decoder.decode(chunk, { stream: true })).slice(-20_000);
-	})();
+	// Each record goes to the first waiter it matches, then is dropped; only stderr's tail is kept.
+	const { child, stderr } = spawnRpcChild(
+		command,
+		args,
+		{ home, cwd, env },
+		(record) => {
+			const at = waiters.findIndex((waiter) => waiter.match(record));
+			if (at >= 0) waiters.splice(at, 1)[0]!.resolve(record);
+		},
+		20_000,
+	);
 	let ids = 0;
 	const proc: SoakProc = {
 		pid: child.pid,
@@ -95,7 +67,7 @@ export function spawnRpc(
 				};
 				const timer = setTimeout(() => {
 					waiters.splice(waiters.indexOf(waiter), 1);
-					reject(new Error(`no matching record within ${ms} ms; stderr: ${stderr.slice(-2000)}`));
+					reject(new Error(`no matching record within ${ms} ms; stderr: ${stderr().slice(-2000)}`));
 				}, ms);
 				waiters.push(waiter);
 			});
@@ -122,7 +94,7 @@ export function spawnRpc(
 			}
 			return code;
 		},
-		stderr: () => stderr,
+		stderr,
 	};
 	return proc;
 }

@@ -2,6 +2,8 @@ import { expect, test } from "bun:test";
 import { thrownAt } from "../../../src/extensions/error-location.ts";
 
 const error = (stack: string) => Object.assign(new Error("boom"), { stack });
+// Extension files are under "/ext"; "/$bunfs/root/pi" is the virtual root Bun gives a compiled binary's own code
+// (the same on every machine), which is how pi's frames look in a stack.
 
 test("the first frame in the extension's folder wins over library and pi frames", () => {
 	const stack = [
@@ -17,7 +19,7 @@ test("the first frame in the extension's folder wins over library and pi frames"
 });
 
 test("frames without parentheses and file URLs are read; pi's own frames never count", () => {
-	expect(thrownAt(error("Error: x\n    at file:///tmp/a/b.ts:4:2"), "/tmp/a/b.ts")).toBe("/tmp/a/b.ts:4:2");
-	expect(thrownAt(error("Error: x\n    at emit (/$bunfs/root/pi:1:2)\n    at native"), "/tmp/a/b.ts")).toBeUndefined();
-	expect(thrownAt("a string", "/tmp/a/b.ts")).toBeUndefined();
+	expect(thrownAt(error("Error: x\n    at file:///ext/b.ts:4:2"), "/ext/b.ts")).toBe("/ext/b.ts:4:2");
+	expect(thrownAt(error("Error: x\n    at emit (/$bunfs/root/pi:1:2)\n    at native"), "/ext/b.ts")).toBeUndefined();
+	expect(thrownAt("a string", "/ext/b.ts")).toBeUndefined();
 });

@@ -165,6 +165,21 @@ describe("objectMembers", () => {
 			}
 		});
 	}
+	test("an inner object is walked in the same pass: its members come with its range", () => {
+		const json = '{"id":"a","message":{"role":"x","content":["}",{"t":"\\""}],"n":1},"z":2}';
+		const buf = Buffer.from(json);
+		for (const window of [buf.length, 2]) {
+			const read = (offset: number, length: number) => buf.subarray(offset, offset + length);
+			const bytes = new Bytes(Buffer.alloc(0), 0, { read, lo: 0, hi: buf.length, window });
+			const found = objectMembers(bytes, 0, buf.length, ["id", "message"], { key: "message", keys: ["content"] })!;
+			const message = found.get("message")!;
+			expect(json.slice(message.start, message.end)).toBe('{"role":"x","content":["}",{"t":"\\""}],"n":1}');
+			const content = message.members!.get("content")!;
+			expect(json.slice(content.start, content.end)).toBe('["}",{"t":"\\""}]');
+			expect(json.slice(found.get("id")!.start, found.get("id")!.end)).toBe('"a"');
+		}
+	});
+
 	test("not an object, or cut short: undefined", () => {
 		for (const json of ['["a"]', '{"a":"open', '{"a" 1}', '{"a":1']) {
 			const buf = Buffer.from(json);
