@@ -11,7 +11,14 @@ import { dirname, join, resolve } from "node:path";
 import { existsSync, mkdirSync, statSync } from "../util/index.ts";
 import type { ContextDefaults } from "./context.ts";
 import { headerLine } from "./entries.ts";
-import { migrationBackupPath, rewriteWithBackup, SessionFile, SessionFileChangedError, writeNewFile } from "./file.ts";
+import {
+	describeFileChange,
+	migrationBackupPath,
+	rewriteWithBackup,
+	SessionFile,
+	SessionFileChangedError,
+	writeNewFile,
+} from "./file.ts";
 import { describeWriteError, realFileOps, type SessionFileOps } from "./file-ops.ts";
 import { assertValidSessionId, newEntryId, uuidv7 } from "./ids.ts";
 import { type LoadedFile, loadSessionFile, type RawLine } from "./load.ts";
@@ -225,12 +232,13 @@ export abstract class SessionCore {
 				return this.file!.append(JSON.stringify(entry));
 			} catch (error) {
 				if (!(error instanceof SessionFileChangedError)) throw this.writeError(error);
-				// Nothing was written: appending after bytes we did not write could glue two entries together.
-				this.readOnlyReason = "another program wrote to the file";
+				// Nothing was written: appending after bytes we did not write could glue two entries together, and
+				// appending to a deleted or replaced file would lose the entry when the file is closed.
+				const verb = describeFileChange(error.change);
+				this.readOnlyReason = `another program ${verb} the file`;
 				this.diagnostics.push(error.message);
 				throw new SessionReadOnlyError(
-					`another program wrote to ${error.file} (${error.size} bytes, expected ${error.expected}); ` +
-						"this session no longer writes to it",
+					`another program ${verb} ${error.file} (${error.detail}); this session no longer writes to it`,
 					{ cause: error },
 				);
 			}

@@ -4,31 +4,46 @@
  *   an entry as ONE `write` of one whole line on a descriptor opened with O_APPEND. Before the first append after a
  *   load it cuts a torn last line back to the last "\n", keeping the cut bytes as one line of `<file>.torn` (see
  *   `keepTornTail`), or completes a valid last line that lacks its "\n"; and
- *   before every append it checks the file still has the size it last saw, so it never glues an entry onto bytes
- *   it did not write.
+ *   before every append it checks that the path still names the file it has open, and that the file still has the
+ *   size and modification time it last saw, so it never glues an entry onto bytes it did not write, nor writes
+ *   into a file that was deleted or replaced (those bytes would be lost when it closes).
  * - `writeNewFile` creates a file atomically (`<file>.tmp`, fsync, rename) — used for the first flush and forks.
  * - `rewriteWithBackup` replaces an existing file atomically and keeps the original as `<file>.v<N>.bak` — used
  *   once per file for migrations.
  */
 
+import type { BigIntStats } from "node:fs";
 import { dirname } from "node:path";
-import { closeSync, copyFileSync, fstatSync, linkSync, openSync, unlinkSync } from "../util/index.ts";
+import { closeSync, copyFileSync, fstatSync, linkSync, openSync, statSync, unlinkSync } from "../util/index.ts";
 import { realFileOps, type SessionFileOps } from "./file-ops.ts";
 import { readRange } from "./scan.ts";
 import type { LineSource } from "./store.ts";
 
 const BATCH = 1 << 20;
 
-/** Another program wrote to (or truncated) the file since this process last read or wrote it. */
+/**
+ * How another program changed the file: `wrote` appended to or truncated it (the size differs), `rewrote` changed
+ * bytes in place (same size, newer modification time), `replaced` put another file at its path (a rename, as
+ * editors and `sed -i` save), `deleted` removed it.
+ */
+export type SessionFileChange = "wrote" | "rewrote" | "replaced" | "deleted";
+
+/** Another program changed the file since this process last read or wrote it. */
 export class SessionFileChangedError extends Error {
 	override readonly name = "SessionFileChangedError";
 	constructor(
 		readonly file: string,
-		readonly size: number,
-		readonly expected: number,
+		readonly change: SessionFileChange,
+		/** What was seen, for the user: `4242 bytes, expected 4100`, `same size, modified at …`, … */
+		readonly detail: string,
 	) {
-		super(`session file changed on disk by another program (${size} bytes, expected ${expected}): ${file}`);
+		super(`session file changed on disk by another program (${detail}): ${file}`);
 	}
+}
+
+/** The words a user reads for `change`: "another program <verb> <file>". */
+export function describeFileChange(change: SessionFileChange): string {
+	return change === "wrote" ? "wrote to" : change;
 }
 
 export class SessionFile implements LineSource {
@@ -38,6 +53,8 @@ export class SessionFile implements LineSource {
 	private validEnd = 0;
 	private tail: "ok" | "torn" | "unterminated" = "ok";
 	private loadedBytes: Buffer | undefined;
+	/** The open file's identity and modification time when this process last read or wrote it. */
+	private seen: { dev: bigint; ino: bigint; mtimeNs: bigint | undefined } | undefined;
 
 	private constructor(
 		readonly path: string,
@@ -67,6 +84,31 @@ export class SessionFile implements LineSource {
 		this.validEnd = validEnd;
 		this.tail = tail;
 		this.loadedBytes = bytes;
+		if (this.fd !== undefined) this.remember(fstatSync(this.fd, { bigint: true }));
+	}
+
+	private remember(stat: BigIntStats): void {
+		this.seen = { dev: stat.dev, ino: stat.ino, mtimeNs: stat.mtimeNs };
+	}
+
+	/** The file's size, after checking nobody else changed it (see the file comment); throws when somebody did. */
+	private checkUnchanged(fd: number): number {
+		const stat = fstatSync(fd, { bigint: true });
+		const size = Number(stat.size);
+		const changed = (change: SessionFileChange, detail: string) =>
+			new SessionFileChangedError(this.path, change, detail);
+		if (size !== this.expected) throw changed("wrote", `${size} bytes, expected ${this.expected}`);
+		const seen = this.seen;
+		if (!seen) return size;
+		if (seen.mtimeNs !== undefined && stat.mtimeNs !== seen.mtimeNs) {
+			const at = new Date(Number(stat.mtimeNs / 1_000_000n)).toISOString();
+			throw changed("rewrote", `same size, modified at ${at}`);
+		}
+		const named = statSync(this.path, { bigint: true, throwIfNoEntry: false });
+		if (!named) throw changed("deleted", "nothing is at that path now");
+		if (named.ino !== seen.ino || named.dev !== seen.dev)
+			throw changed("replaced", "a different file is at that path now");
+		return size;
 	}
 
 	/**
@@ -92,8 +134,7 @@ export class SessionFile implements LineSource {
 	append(line: string): { offset: number; length: number } {
 		if (!this.writable || this.fd === undefined) throw new Error(`session file is not open for writing: ${this.path}`);
 		const fd = this.fd;
-		const size = fstatSync(fd).size;
-		if (size !== this.expected) throw new SessionFileChangedError(this.path, size, this.expected);
+		const size = this.checkUnchanged(fd);
 		const ops = this.ops;
 		let text = `${line}\n`;
 		if (this.tail === "torn") {
@@ -113,6 +154,12 @@ export class SessionFile implements LineSource {
 			this.undo(fd);
 			throw error;
 		}
+		try {
+			this.remember(fstatSync(fd, { bigint: true }));
+		} catch {
+			// The line is written; without a time to compare, the next append checks the size and the path only.
+			if (this.seen) this.seen.mtimeNs = undefined;
+		}
 		this.tail = "ok";
 		const end = this.expected + bytes.length;
 		this.expected = end;
@@ -126,22 +173,28 @@ export class SessionFile implements LineSource {
 	 * remembered as a torn tail, so the next append (or the next load) cuts it instead of gluing onto it.
 	 */
 	private undo(fd: number): void {
-		let size: number;
+		let stat: BigIntStats;
 		try {
-			size = fstatSync(fd).size;
+			stat = fstatSync(fd, { bigint: true });
 		} catch {
 			// Cannot even tell what is on disk: the size check before the next append refuses to write.
 			return;
 		}
-		if (size <= this.expected) return;
+		const size = Number(stat.size);
+		if (size <= this.expected) {
+			this.remember(stat);
+			return;
+		}
 		try {
 			this.ops.truncate(fd, this.expected);
+			this.remember(fstatSync(fd, { bigint: true }));
 		} catch {
 			if (this.tail === "ok") {
 				this.validEnd = this.expected;
 				this.tail = "torn";
 			}
 			this.expected = size;
+			this.remember(stat);
 		}
 	}
 

@@ -11,7 +11,7 @@ export {
 } from "./context.ts";
 export { SessionReadOnlyError, SessionWriteError } from "./core.ts";
 export { migrateSessionEntries, parseSessionEntries } from "./entries.ts";
-export { SessionFileChangedError } from "./file.ts";
+export { type SessionFileChange, SessionFileChangedError } from "./file.ts";
 export { describeWriteError, realFileOps, type SessionFileOps } from "./file-ops.ts";
 export { assertValidSessionId, uuidv7 } from "./ids.ts";
 export { findMostRecentSession, findSessionsByIdPrefix, readHeader } from "./list.ts";

@@ -1,11 +1,20 @@
 /**
  * What the compiled binary does with session files it did not write alone: another process appending behind our
- * back (the next append is refused and RPC clients get a `session_save_failed` event), a torn last line (cut back
+ * back or saving an edited copy over the file (the next append is refused and RPC clients get a `session_save_failed` event), a torn last line (cut back
  * before the next write, its bytes kept in `<file>.torn`), and a v1 file (migrated, the original kept as
  * `<file>.v1.bak`). The shared fixtures are copied to a temp folder, never opened in place.
  */
 import { afterAll, expect, test } from "bun:test";
-import { appendFileSync, chmodSync, copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
+import {
+	appendFileSync,
+	chmodSync,
+	copyFileSync,
+	existsSync,
+	readFileSync,
+	renameSync,
+	statSync,
+	writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
@@ -25,37 +34,57 @@ function parsedLines(file: string): Record<string, any>[] {
 		.map((line) => JSON.parse(line));
 }
 
-test("another process appends to our session: the next append is refused and the RPC client is told", async () => {
-	const pi = startRpcProcess({ mockUrl: server.url });
-	server.push({ kind: "reply", text: "first answer" });
-	pi.send({ id: "p1", type: "prompt", message: "hello" });
-	await pi.waitFor((r) => r.type === "agent_settled", 15_000);
-	pi.send({ id: "s", type: "get_state" });
-	const state = await pi.waitFor((r) => r.type === "response" && r.id === "s");
-	const file = state.data.sessionFile as string;
-	expect(existsSync(file)).toBe(true);
-	const foreign = `${JSON.stringify({ type: "custom", id: "0f0f0f0f", parentId: null, timestamp: new Date().toISOString(), customType: "other-process" })}\n`;
-	appendFileSync(file, foreign);
-	const before = readFileSync(file, "utf8");
+/** How another program changes the file: appending a line, or saving an edited copy over it (rename). */
+const foreignChanges: [string, string, (file: string) => void][] = [
+	[
+		"appends to",
+		"wrote to",
+		(file) => {
+			const line = { type: "custom", id: "0f0f0f0f", parentId: null, timestamp: new Date().toISOString() };
+			appendFileSync(file, `${JSON.stringify({ ...line, customType: "other-process" })}\n`);
+		},
+	],
+	[
+		"saves an edited copy over",
+		"replaced",
+		(file) => {
+			writeFileSync(`${file}.edit`, readFileSync(file, "utf8").replace("first answer", "FIRST ANSWER"));
+			renameSync(`${file}.edit`, file);
+		},
+	],
+];
 
-	const from = pi.records.length;
-	server.push({ kind: "reply", text: "second answer" });
-	pi.send({ id: "p2", type: "prompt", message: "again" });
-	const notice = await pi.waitFor((r) => r.type === "session_save_failed", 15_000, from);
-	expect(notice).toMatchObject({ reason: "file_changed", sessionFile: file });
-	expect(notice.message).toContain("another program wrote to");
-	expect(notice.message).toContain(file);
-	// Exactly once, and the run still goes on to its answer.
-	await pi.waitFor((r) => r.type === "agent_settled", 15_000, from);
-	expect(pi.records.slice(from).filter((r) => r.type === "session_save_failed")).toHaveLength(1);
-	expect(pi.records.slice(from).some((r) => r.type === "message_end" && r.message.role === "assistant")).toBe(true);
-	// Nothing was glued onto the other program's bytes.
-	expect(readFileSync(file, "utf8")).toBe(before);
-	expect(parsedLines(file).at(-1)).toMatchObject({ customType: "other-process" });
-	pi.end();
-	expect(await pi.exit(5_000)).toBe(0);
-	expect(pi.stderr()).toContain("Session not saved from here on");
-}, 60_000);
+for (const [what, verb, change] of foreignChanges) {
+	test(`another process ${what} our session: the next append is refused and the RPC client is told`, async () => {
+		const pi = startRpcProcess({ mockUrl: server.url });
+		server.push({ kind: "reply", text: "first answer" });
+		pi.send({ id: "p1", type: "prompt", message: "hello" });
+		await pi.waitFor((r) => r.type === "agent_settled", 15_000);
+		pi.send({ id: "s", type: "get_state" });
+		const state = await pi.waitFor((r) => r.type === "response" && r.id === "s");
+		const file = state.data.sessionFile as string;
+		expect(existsSync(file)).toBe(true);
+		change(file);
+		const before = readFileSync(file, "utf8");
+
+		const from = pi.records.length;
+		server.push({ kind: "reply", text: "second answer" });
+		pi.send({ id: "p2", type: "prompt", message: "again" });
+		const notice = await pi.waitFor((r) => r.type === "session_save_failed", 15_000, from);
+		expect(notice).toMatchObject({ reason: "file_changed", sessionFile: file });
+		expect(notice.message).toContain(`another program ${verb} ${file}`);
+		// Exactly once, and the run still goes on to its answer.
+		await pi.waitFor((r) => r.type === "agent_settled", 15_000, from);
+		expect(pi.records.slice(from).filter((r) => r.type === "session_save_failed")).toHaveLength(1);
+		expect(pi.records.slice(from).some((r) => r.type === "message_end" && r.message.role === "assistant")).toBe(true);
+		// Nothing was glued onto the other program's bytes, and what is at the path is theirs.
+		expect(readFileSync(file, "utf8")).toBe(before);
+		expect(parsedLines(file).length).toBeGreaterThan(1);
+		pi.end();
+		expect(await pi.exit(5_000)).toBe(0);
+		expect(pi.stderr()).toContain("Session not saved from here on");
+	}, 60_000);
+}
 
 /** A home with the mock models and one session written by `pi -p`; returns the session file. */
 async function sessionWithOneTurn(): Promise<{ home: string; file: string }> {

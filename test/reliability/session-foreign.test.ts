@@ -1,11 +1,13 @@
 /**
- * Another process changes our session file behind our back (appends a line, a few bytes, or truncates it): the
- * change is detected before our next append writes a single byte (the seam counts the writes), for appends of
- * ~300 B, 64 KiB and 1 MiB, and the file keeps exactly the other program's bytes. The same through the binary, with
- * the RPC event, is in `session-files.test.ts`.
+ * Another process changes our session file behind our back (appends a line, a few bytes, truncates it, rewrites
+ * bytes in place at the same size, saves a new file over it by rename as editors do, or deletes it): the change is
+ * detected before our next append writes a single byte (the seam counts the writes), for appends of ~300 B, 64 KiB
+ * and 1 MiB, and the path keeps exactly the other program's bytes. Without the check, an append after a rename or
+ * a delete went into the file pi still had open and was lost when it closed. The same through the binary, with the
+ * RPC event, is in `session-files.test.ts`.
  */
 import { afterAll, expect, test } from "bun:test";
-import { appendFileSync, readFileSync, truncateSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { realFileOps, type SessionFileOps, SessionManager, SessionReadOnlyError } from "../../src/session/index.ts";
 import { assistant, cleanupTempDirs, tempDir, user } from "../unit/session/helpers.ts";
 
@@ -25,14 +27,41 @@ function counting(): SessionFileOps & { writes: number } {
 }
 
 const foreignLine = `${JSON.stringify({ type: "custom", id: "0f0f0f0f", parentId: null, timestamp: new Date(0).toISOString(), customType: "other" })}\n`;
-const changes: [string, (file: string) => void][] = [
-	["appends a whole line", (file) => appendFileSync(file, foreignLine)],
-	["appends 3 bytes without a newline", (file) => appendFileSync(file, "abc")],
-	["appends a 1 MiB line", (file) => appendFileSync(file, `${"w".repeat(1 << 20)}\n`)],
-	["truncates the last line", (file) => truncateSync(file, readFileSync(file).length - 10)],
+/** The same bytes with one letter of the last line changed: the size stays. */
+function sameSizeEdit(file: string): string {
+	const text = readFileSync(file, "utf8");
+	return `${text.slice(0, -3)}${text.at(-3) === "X" ? "Y" : "X"}${text.slice(-2)}`;
+}
+
+/** Each change, and how the refusal names it ("another program <verb> <file>"). */
+const changes: [string, string, (file: string) => void][] = [
+	["appends a whole line", "wrote to", (file) => appendFileSync(file, foreignLine)],
+	["appends 3 bytes without a newline", "wrote to", (file) => appendFileSync(file, "abc")],
+	["appends a 1 MiB line", "wrote to", (file) => appendFileSync(file, `${"w".repeat(1 << 20)}\n`)],
+	["truncates the last line", "wrote to", (file) => truncateSync(file, readFileSync(file).length - 10)],
+	[
+		"rewrites a byte in place (same size)",
+		"rewrote",
+		(file) => {
+			// Past the file system's clock step, so the modification time differs from that of our last write.
+			Bun.sleepSync(20);
+			writeFileSync(file, sameSizeEdit(file));
+		},
+	],
+	[
+		"saves an edited copy over it (rename)",
+		"replaced",
+		(file) => {
+			writeFileSync(`${file}.edit`, sameSizeEdit(file));
+			renameSync(`${file}.edit`, file);
+		},
+	],
+	["deletes it", "deleted", (file) => unlinkSync(file)],
 ];
 
-for (const [what, change] of changes) {
+const bytesAt = (file: string) => (existsSync(file) ? readFileSync(file) : undefined);
+
+for (const [what, verb, change] of changes) {
 	for (const size of [300, 64 * 1024, 1024 * 1024]) {
 		test(`another program ${what}; our ${size}-byte append is refused before it writes anything`, () => {
 			const ops = counting();
@@ -41,7 +70,7 @@ for (const [what, change] of changes) {
 			m.appendMessage(assistant("hello"));
 			const file = m.getSessionFile()!;
 			change(file);
-			const before = readFileSync(file);
+			const before = bytesAt(file);
 			const writes = ops.writes;
 			let error: unknown;
 			try {
@@ -50,9 +79,9 @@ for (const [what, change] of changes) {
 				error = e;
 			}
 			expect(error).toBeInstanceOf(SessionReadOnlyError);
-			expect((error as Error).message).toContain(`another program wrote to ${file}`);
+			expect((error as Error).message).toContain(`another program ${verb} ${file}`);
 			expect(ops.writes).toBe(writes);
-			expect(readFileSync(file).equals(before)).toBe(true);
+			expect(bytesAt(file)).toEqual(before);
 			// Later appends are refused the same way, without touching the file.
 			expect(() => m.appendMessage(user("again"))).toThrow(SessionReadOnlyError);
 			expect(ops.writes).toBe(writes);
