@@ -1,25 +1,16 @@
 /**
  * What the compiled binary does with session files it did not write alone: another process appending behind our
- * back or saving an edited copy over the file (the next append is refused and RPC clients get a `session_save_failed` event), a torn last line (cut back
+ * back, rewriting it in place, saving an edited copy over it or deleting it (the next append is refused and RPC clients get a `session_save_failed` event), a torn last line (cut back
  * before the next write, its bytes kept in `<file>.torn`), and a v1 file (migrated, the original kept as
  * `<file>.v1.bak`). The shared fixtures are copied to a temp folder, never opened in place.
  */
 import { afterAll, expect, test } from "bun:test";
-import {
-	appendFileSync,
-	chmodSync,
-	copyFileSync,
-	existsSync,
-	readFileSync,
-	renameSync,
-	statSync,
-	writeFileSync,
-} from "node:fs";
+import { appendFileSync, chmodSync, copyFileSync, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { runPiAsync, writeMockModels } from "../helpers/binary.ts";
 import { makeTempDir } from "../helpers/tmp.ts";
 import { startMockLlm } from "../support/mock-llm/index.ts";
-import { startRpcProcess } from "./rpc-process.ts";
+import { FOREIGN_CHANGES, foreignChangeCase } from "./foreign-change.ts";
 
 const server = startMockLlm();
 afterAll(() => server.stop());
@@ -34,55 +25,26 @@ function parsedLines(file: string): Record<string, any>[] {
 		.map((line) => JSON.parse(line));
 }
 
-/** How another program changes the file: appending a line, or saving an edited copy over it (rename). */
-const foreignChanges: [string, string, (file: string) => void][] = [
-	[
-		"appends to",
-		"wrote to",
-		(file) => {
-			const line = { type: "custom", id: "0f0f0f0f", parentId: null, timestamp: new Date().toISOString() };
-			appendFileSync(file, `${JSON.stringify({ ...line, customType: "other-process" })}\n`);
-		},
-	],
-	[
-		"saves an edited copy over",
-		"replaced",
-		(file) => {
-			writeFileSync(`${file}.edit`, readFileSync(file, "utf8").replace("first answer", "FIRST ANSWER"));
-			renameSync(`${file}.edit`, file);
-		},
-	],
-];
-
-for (const [what, verb, change] of foreignChanges) {
-	test(`another process ${what} our session: the next append is refused and the RPC client is told`, async () => {
-		const pi = startRpcProcess({ mockUrl: server.url });
-		server.push({ kind: "reply", text: "first answer" });
-		pi.send({ id: "p1", type: "prompt", message: "hello" });
-		await pi.waitFor((r) => r.type === "agent_settled", 15_000);
-		pi.send({ id: "s", type: "get_state" });
-		const state = await pi.waitFor((r) => r.type === "response" && r.id === "s");
-		const file = state.data.sessionFile as string;
-		expect(existsSync(file)).toBe(true);
-		change(file);
-		const before = readFileSync(file, "utf8");
-
-		const from = pi.records.length;
-		server.push({ kind: "reply", text: "second answer" });
-		pi.send({ id: "p2", type: "prompt", message: "again" });
-		const notice = await pi.waitFor((r) => r.type === "session_save_failed", 15_000, from);
-		expect(notice).toMatchObject({ reason: "file_changed", sessionFile: file });
-		expect(notice.message).toContain(`another program ${verb} ${file}`);
-		// Exactly once, and the run still goes on to its answer.
-		await pi.waitFor((r) => r.type === "agent_settled", 15_000, from);
-		expect(pi.records.slice(from).filter((r) => r.type === "session_save_failed")).toHaveLength(1);
-		expect(pi.records.slice(from).some((r) => r.type === "message_end" && r.message.role === "assistant")).toBe(true);
-		// Nothing was glued onto the other program's bytes, and what is at the path is theirs.
-		expect(readFileSync(file, "utf8")).toBe(before);
-		expect(parsedLines(file).length).toBeGreaterThan(1);
-		pi.end();
-		expect(await pi.exit(5_000)).toBe(0);
-		expect(pi.stderr()).toContain("Session not saved from here on");
+for (const change of ["append", "rewrite", "rename", "delete"] as const) {
+	test(`another program changes our session (${change}): the next append is refused and the RPC client is told`, async () => {
+		const r = await foreignChangeCase(server, change);
+		expect(r.notices).toHaveLength(1);
+		expect(r.notices[0]).toMatchObject({ reason: "file_changed", sessionFile: r.file });
+		expect(r.notices[0]!.message).toContain(`another program ${FOREIGN_CHANGES[change].verb} ${r.file}`);
+		expect(r.stderrLines).toHaveLength(1);
+		expect(r.stderrLines[0]).toContain("Session not saved from here on");
+		// The run still goes on to its answer.
+		expect(r.answered).toBe(true);
+		expect(r.exitCode).toBe(0);
+		// Nothing was glued onto the other program's bytes: what is at the path (if anything) is theirs alone.
+		expect(r.after).toBe(r.before);
+		if (r.after !== undefined)
+			expect(
+				r.after
+					.split("\n")
+					.slice(0, -1)
+					.every((l) => JSON.parse(l)),
+			).toBe(true);
 	}, 60_000);
 }
 

@@ -10,6 +10,7 @@ import { afterAll, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
 import { realFileOps, type SessionFileOps, SessionManager, SessionReadOnlyError } from "../../src/session/index.ts";
 import { assistant, cleanupTempDirs, tempDir, user } from "../unit/session/helpers.ts";
+import { sameSizeEdit } from "./foreign-change.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -27,12 +28,6 @@ function counting(): SessionFileOps & { writes: number } {
 }
 
 const foreignLine = `${JSON.stringify({ type: "custom", id: "0f0f0f0f", parentId: null, timestamp: new Date(0).toISOString(), customType: "other" })}\n`;
-/** The same bytes with one letter of the last line changed: the size stays. */
-function sameSizeEdit(file: string): string {
-	const text = readFileSync(file, "utf8");
-	return `${text.slice(0, -3)}${text.at(-3) === "X" ? "Y" : "X"}${text.slice(-2)}`;
-}
-
 /** Each change, and how the refusal names it ("another program <verb> <file>"). */
 const changes: [string, string, (file: string) => void][] = [
 	["appends a whole line", "wrote to", (file) => appendFileSync(file, foreignLine)],

@@ -2,7 +2,8 @@
  * Sessions area of the reliability bench: kill -9 during a tool run (kills, acknowledged entries lost, unparseable
  * lines after kills and after resume), a torn last record (every offset at the session layer; a spread of offsets
  * through each CLI), a full disk (what the user is told, what is left in the file), and peak RSS opening a large
- * session. The kill, torn-through-the-CLI, disk-full and RSS cases run on pi 0.87.1 too.
+ * session, and another program changing the file between turns. The kill, torn-through-the-CLI, disk-full, foreign
+ * change and RSS cases run on pi 0.87.1 too.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -10,6 +11,7 @@ import { writeMockModels } from "../../../test/helpers/binary.ts";
 import { makeTempDir } from "../../../test/helpers/tmp.ts";
 import { loaderPeak, rpcOpenPeak, writeBigSession } from "../../../test/reliability/big-session.ts";
 import { diskFullCase, mountTmpfs, unmount } from "../../../test/reliability/disk-full.ts";
+import { type ForeignChange, foreignChangeCase } from "../../../test/reliability/foreign-change.ts";
 import { killLoop } from "../../../test/reliability/session-kill.ts";
 import { sessionWithLastRecord, tornAt } from "../../../test/reliability/torn.ts";
 import { startMockLlm } from "../../../test/support/mock-llm/index.ts";
@@ -52,6 +54,49 @@ async function tornThroughCli(argv: string[], cuts: number[]): Promise<{ recover
 		server.stop();
 	}
 	return { recovered, of: cuts.length };
+}
+
+/**
+ * Another program appends to, rewrites in place, saves over or deletes the session between two RPC turns: whether
+ * the user is told, whether the second turn is written into the other program's file anyway, and whether the file
+ * at the path is left without a session header.
+ */
+async function foreignChanges(bin: string, piArgv: string[] | undefined): Promise<Figure[]> {
+	const changes: ForeignChange[] = ["append", "rewrite", "rename", "delete"];
+	const server = startMockLlm();
+	const tally = async (argv: string[]) => {
+		let told = 0;
+		let written = 0;
+		let headerless = 0;
+		for (const change of changes) {
+			const r = await foreignChangeCase(server, change, argv);
+			if (r.notices.length > 0 || r.stderrLines.length > 0) told++;
+			if (r.savedAtPath) written++;
+			if (r.hasHeader === false) headerless++;
+		}
+		return { told, written, headerless };
+	};
+	try {
+		const ours = await tally([bin]);
+		const pi = piArgv ? await tally(piArgv).catch(() => undefined) : undefined;
+		const of = (n: number) => `${n}/${changes.length}`;
+		const note = changes.join(", ");
+		return [
+			{ figure: "another program changed the session: user told", ours: of(ours.told), pi: pi && of(pi.told), note },
+			{
+				figure: "another program changed the session: next turn written into its file",
+				ours: of(ours.written),
+				pi: pi && of(pi.written),
+			},
+			{
+				figure: "another program changed the session: file left without a header",
+				ours: ours.headerless,
+				pi: pi?.headerless,
+			},
+		];
+	} finally {
+		server.stop();
+	}
 }
 
 async function run(ctx: ReliabilityContext): Promise<Figure[]> {
@@ -143,6 +188,9 @@ async function run(ctx: ReliabilityContext): Promise<Figure[]> {
 			unmount(mounted.mount);
 		}
 	}
+
+	ctx.log("another program changes the session …");
+	figures.push(...(await foreignChanges(ctx.bin, piArgv)));
 
 	ctx.log("large session …");
 	const size = ctx.long ? 1024 * MiB : 64 * MiB;
