@@ -91,6 +91,16 @@ export class SessionFile implements LineSource {
 		this.seen = { dev: stat.dev, ino: stat.ino, mtimeNs: stat.mtimeNs };
 	}
 
+	/** After our own change to the file: its new modification time becomes the one to compare with. */
+	private rememberNow(fd: number): void {
+		try {
+			this.remember(fstatSync(fd, { bigint: true }));
+		} catch {
+			// Without a time to compare, the next append checks the size and the path only.
+			if (this.seen) this.seen.mtimeNs = undefined;
+		}
+	}
+
 	/** The file's size, after checking nobody else changed it (see the file comment); throws when somebody did. */
 	private checkUnchanged(fd: number): number {
 		const stat = fstatSync(fd, { bigint: true });
@@ -154,12 +164,7 @@ export class SessionFile implements LineSource {
 			this.undo(fd);
 			throw error;
 		}
-		try {
-			this.remember(fstatSync(fd, { bigint: true }));
-		} catch {
-			// The line is written; without a time to compare, the next append checks the size and the path only.
-			if (this.seen) this.seen.mtimeNs = undefined;
-		}
+		this.rememberNow(fd);
 		this.tail = "ok";
 		const end = this.expected + bytes.length;
 		this.expected = end;
@@ -187,7 +192,6 @@ export class SessionFile implements LineSource {
 		}
 		try {
 			this.ops.truncate(fd, this.expected);
-			this.remember(fstatSync(fd, { bigint: true }));
 		} catch {
 			if (this.tail === "ok") {
 				this.validEnd = this.expected;
@@ -195,7 +199,9 @@ export class SessionFile implements LineSource {
 			}
 			this.expected = size;
 			this.remember(stat);
+			return;
 		}
+		this.rememberNow(fd);
 	}
 
 	close(): void {
