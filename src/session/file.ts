@@ -111,8 +111,7 @@ export class SessionFile implements LineSource {
 		const seen = this.seen;
 		if (!seen) return size;
 		if (seen.mtimeNs !== undefined && stat.mtimeNs !== seen.mtimeNs) {
-			const at = new Date(Number(stat.mtimeNs / 1_000_000n)).toISOString();
-			throw changed("rewrote", `same size, modified at ${at}`);
+			throw changed("rewrote", `same size, modified at ${stat.mtime.toISOString()}`);
 		}
 		const named = statSync(this.path, { bigint: true, throwIfNoEntry: false });
 		if (!named) throw changed("deleted", "nothing is at that path now");

@@ -49,6 +49,8 @@ export const FOREIGN_CHANGES: Record<ForeignChange, { verb: string; apply(file: 
 
 export interface ForeignChangeResult {
 	file: string;
+	/** The first turn had written the file before the other program changed it. */
+	writtenBefore: boolean;
 	/** What was at the path right after the change, and after the second turn and exit (undefined: no file). */
 	before: string | undefined;
 	after: string | undefined;
@@ -81,6 +83,7 @@ export async function foreignChangeCase(
 		pi.send({ id: "s", type: "get_state" });
 		const state = await pi.waitFor((r) => r.type === "response" && r.id === "s");
 		const file = state.data.sessionFile as string;
+		const writtenBefore = existsSync(file);
 		FOREIGN_CHANGES[change].apply(file);
 		const before = read(file);
 
@@ -97,6 +100,7 @@ export async function foreignChangeCase(
 		const after = read(file);
 		return {
 			file,
+			writtenBefore,
 			before,
 			after,
 			notices: turn.filter((r) => r.type === "session_save_failed"),

@@ -7,10 +7,10 @@
  * RPC event, is in `session-files.test.ts`.
  */
 import { afterAll, expect, test } from "bun:test";
-import { appendFileSync, existsSync, readFileSync, renameSync, truncateSync, unlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, truncateSync } from "node:fs";
 import { realFileOps, type SessionFileOps, SessionManager, SessionReadOnlyError } from "../../src/session/index.ts";
 import { assistant, cleanupTempDirs, tempDir, user } from "../unit/session/helpers.ts";
-import { sameSizeEdit } from "./foreign-change.ts";
+import { FOREIGN_CHANGES } from "./foreign-change.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -34,24 +34,9 @@ const changes: [string, string, (file: string) => void][] = [
 	["appends 3 bytes without a newline", "wrote to", (file) => appendFileSync(file, "abc")],
 	["appends a 1 MiB line", "wrote to", (file) => appendFileSync(file, `${"w".repeat(1 << 20)}\n`)],
 	["truncates the last line", "wrote to", (file) => truncateSync(file, readFileSync(file).length - 10)],
-	[
-		"rewrites a byte in place (same size)",
-		"rewrote",
-		(file) => {
-			// Past the file system's clock step, so the modification time differs from that of our last write.
-			Bun.sleepSync(20);
-			writeFileSync(file, sameSizeEdit(file));
-		},
-	],
-	[
-		"saves an edited copy over it (rename)",
-		"replaced",
-		(file) => {
-			writeFileSync(`${file}.edit`, sameSizeEdit(file));
-			renameSync(`${file}.edit`, file);
-		},
-	],
-	["deletes it", "deleted", (file) => unlinkSync(file)],
+	["rewrites a byte in place (same size)", FOREIGN_CHANGES.rewrite.verb, FOREIGN_CHANGES.rewrite.apply],
+	["saves an edited copy over it (rename)", FOREIGN_CHANGES.rename.verb, FOREIGN_CHANGES.rename.apply],
+	["deletes it", FOREIGN_CHANGES.delete.verb, FOREIGN_CHANGES.delete.apply],
 ];
 
 const bytesAt = (file: string) => (existsSync(file) ? readFileSync(file) : undefined);
